@@ -1,0 +1,34 @@
+# The README's two commands, `make report` and `make test`, are the whole set-up:
+# each bootstraps .venv (once, and again when pyproject.toml changes).
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+export NUMBA_CACHE_DIR ?= $(CURDIR)/.venv/numba-cache
+
+.PHONY: test lint report bench clean docs
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e ".[dev]"
+	touch $(STAMP)
+
+lint: $(STAMP)
+	$(PY) -m ruff check simkit tests experiments
+	$(PY) -m mypy
+
+test: lint
+	$(PY) -m pytest -q -n 2 --dist loadfile
+
+report: $(STAMP)
+	$(PY) -m simkit report --out results/report
+
+bench: $(STAMP)
+	$(PY) experiments/bench_rank.py
+
+docs: $(STAMP)
+	$(PY) -m simkit variants docs --out docs/variants.md
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
