@@ -76,34 +76,41 @@ def deal(
         decks = decks_needed(n_players)
     check_players(n_players, decks)
     gen = as_generator(rng)
-    n_dealt = n_players * HAND_SIZE
-    # Partial Fisher-Yates per game: position i swaps with a uniform position in [i, n_cards).
-    # floor(u * m) with u a 53-bit uniform double is uniform on 0..m-1 up to 2**-47.
-    uniforms = gen.random((n_games, n_dealt))
     hands = np.empty((n_games, n_players, HAND_SIZE), dtype=np.int8)
-    _deal_kernel(uniforms, decks * DECK_SIZE, hands)
+    n_dealt = n_players * HAND_SIZE
+    # Uniforms come from ``gen`` in blocks small enough to stay in cache; the stream is the
+    # same whatever the block size, so the deal depends only on the generator state.
+    for start in range(0, n_games, _BLOCK_GAMES):
+        stop = min(start + _BLOCK_GAMES, n_games)
+        uniforms = gen.random((stop - start, n_dealt))
+        _deal_kernel(uniforms, decks * DECK_SIZE, hands[start:stop])
     return hands
+
+
+_BLOCK_GAMES = 4096
 
 
 @nb.njit(cache=True)
 def _deal_kernel(uniforms, n_cards, out):  # type: ignore[no-untyped-def]
     n_games, n_players, hand_size = out.shape
     deck = np.empty(n_cards, dtype=np.int16)
+    owner = np.empty(n_cards, dtype=np.int8)
+    filled = np.empty(n_players, dtype=np.int64)
     for g in range(n_games):
         for c in range(n_cards):
             deck[c] = c
+            owner[c] = -1
+        # Partial Fisher-Yates: position i swaps with a uniform position in [i, n_cards);
+        # floor(u * m) of a 53-bit uniform double is uniform on 0..m-1 up to 2**-47.
         for i in range(n_players * hand_size):
             j = i + np.int64(uniforms[g, i] * (n_cards - i))
             deck[i], deck[j] = deck[j], deck[i]
-        for p in range(n_players):
-            hand = deck[p * hand_size : (p + 1) * hand_size]
-            # insertion sort of 13 cards: hands are kept in card order
-            for a in range(1, hand_size):
-                v = hand[a]
-                b = a - 1
-                while b >= 0 and hand[b] > v:
-                    hand[b + 1] = hand[b]
-                    b -= 1
-                hand[b + 1] = v
-            for a in range(hand_size):
-                out[g, p, a] = hand[a] % 52
+            owner[deck[i]] = i // hand_size
+        # Walking the cards in order hands each player its cards already sorted.
+        filled[:] = 0
+        for c in range(n_cards):
+            card = (c % 2) * 52 + c // 2 if n_cards > 52 else c  # both copies of a card together
+            p = owner[card]
+            if p >= 0:
+                out[g, p, filled[p]] = card % 52
+                filled[p] += 1

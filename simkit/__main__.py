@@ -1,0 +1,7 @@
+"""``python -m simkit``: the command line."""
+
+import sys
+
+from simkit.cli import main
+
+sys.exit(main())

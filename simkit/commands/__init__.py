@@ -1,0 +1,6 @@
+"""Subcommands of the ``simkit`` command line, one module each.
+
+Each module here defines ``register(subparsers)``, which adds its subcommand(s) and sets
+``func`` on the parser it adds (called with the parsed ``argparse.Namespace``, returning an
+exit code).  :mod:`simkit.cli` discovers them, so adding a command never edits the dispatcher.
+"""
