@@ -77,39 +77,96 @@ def deal(
     check_players(n_players, decks)
     gen = as_generator(rng)
     hands = np.empty((n_games, n_players, HAND_SIZE), dtype=np.int8)
-    n_dealt = n_players * HAND_SIZE
-    # Uniforms come from ``gen`` in blocks small enough to stay in cache; the stream is the
-    # same whatever the block size, so the deal depends only on the generator state.
+    n_draws = n_players * HAND_SIZE
+    # Each game gets a fixed slice of the generator's raw 64-bit stream: two 32-bit draws per
+    # word, plus spare words for the (rare, about 1e-8 per draw) rejections that keep every
+    # draw exactly uniform.  The stream does not depend on the block size, so the deal
+    # depends only on the generator state.
+    words = (n_draws + 1) // 2 + _SPARE_WORDS
+    kernel = _deal_one_deck if decks == 1 else _deal_two_decks
     for start in range(0, n_games, _BLOCK_GAMES):
         stop = min(start + _BLOCK_GAMES, n_games)
-        uniforms = gen.random((stop - start, n_dealt))
-        _deal_kernel(uniforms, decks * DECK_SIZE, hands[start:stop])
+        raw = gen.bit_generator.random_raw(size=(stop - start) * words).reshape(-1, words)
+        kernel(raw, decks * DECK_SIZE, hands[start:stop])
     return hands
 
 
 _BLOCK_GAMES = 4096
+_SPARE_WORDS = 4
+
+# ctz of a 64-bit power of two by de Bruijn multiplication: low card index from a hand mask.
+_DEBRUIJN64 = np.array(
+    [0, 1, 48, 2, 57, 49, 28, 3, 61, 58, 50, 42, 38, 29, 17, 4, 62, 55, 59, 36, 53, 51, 43,
+     22, 45, 39, 33, 30, 24, 18, 12, 5, 63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21, 44,
+     32, 23, 11, 46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9, 13, 8, 7, 6],
+    dtype=np.int64,
+)  # fmt: skip
+_DEBRUIJN_MAGIC = np.uint64(0x03F79D71B4CB0A89)
+
+
+@nb.njit(cache=True, inline="always")
+def _draw_below(raw_row, cursor, bound):  # type: ignore[no-untyped-def]
+    """Uniform integer in [0, bound) from the 32-bit draws of ``raw_row`` (Lemire's method
+    with rejection, so exactly uniform); returns (value, next cursor)."""
+    m = np.uint64(bound)
+    while True:
+        word = raw_row[cursor >> 1]
+        r32 = (word >> np.uint64(32)) if (cursor & 1) else (word & np.uint64(0xFFFFFFFF))
+        cursor += 1
+        product = r32 * m
+        low = product & np.uint64(0xFFFFFFFF)
+        # The division is needed only when the low half is small (Lemire's nearly divisionless
+        # test); rejecting below 2**32 mod bound leaves every value equally likely.
+        if low >= m or low >= (np.uint64(2**32) - m) % m:
+            return np.int64(product >> np.uint64(32)), cursor
+        if cursor >= 2 * raw_row.shape[0]:
+            raise RuntimeError("deal: ran out of spare random draws")  # p < 1e-50
 
 
 @nb.njit(cache=True)
-def _deal_kernel(uniforms, n_cards, out):  # type: ignore[no-untyped-def]
+def _deal_one_deck(raw, n_cards, out):  # type: ignore[no-untyped-def]
     n_games, n_players, hand_size = out.shape
-    deck = np.empty(n_cards, dtype=np.int16)
+    deck = np.empty(n_cards, dtype=np.int64)
+    for g in range(n_games):
+        for c in range(n_cards):
+            deck[c] = c
+        cursor = 0
+        # Partial Fisher-Yates: position i swaps with a uniform position in [i, n_cards).
+        for i in range(n_players * hand_size):
+            offset, cursor = _draw_below(raw[g], cursor, n_cards - i)
+            j = i + offset
+            deck[i], deck[j] = deck[j], deck[i]
+        # A hand as a 52-bit mask, read back lowest card first: hands come out sorted.
+        for p in range(n_players):
+            mask = np.uint64(0)
+            for a in range(p * hand_size, (p + 1) * hand_size):
+                mask |= np.uint64(1) << np.uint64(deck[a])
+            for a in range(hand_size):
+                low = mask & (~mask + np.uint64(1))
+                out[g, p, a] = _DEBRUIJN64[(low * _DEBRUIJN_MAGIC) >> np.uint64(58)]
+                mask ^= low
+
+
+@nb.njit(cache=True)
+def _deal_two_decks(raw, n_cards, out):  # type: ignore[no-untyped-def]
+    n_games, n_players, hand_size = out.shape
+    deck = np.empty(n_cards, dtype=np.int64)
     owner = np.empty(n_cards, dtype=np.int8)
     filled = np.empty(n_players, dtype=np.int64)
     for g in range(n_games):
         for c in range(n_cards):
             deck[c] = c
             owner[c] = -1
-        # Partial Fisher-Yates: position i swaps with a uniform position in [i, n_cards);
-        # floor(u * m) of a 53-bit uniform double is uniform on 0..m-1 up to 2**-47.
+        cursor = 0
         for i in range(n_players * hand_size):
-            j = i + np.int64(uniforms[g, i] * (n_cards - i))
+            offset, cursor = _draw_below(raw[g], cursor, n_cards - i)
+            j = i + offset
             deck[i], deck[j] = deck[j], deck[i]
             owner[deck[i]] = i // hand_size
-        # Walking the cards in order hands each player its cards already sorted.
+        # Walking card values in order (both copies of a card together) sorts every hand.
         filled[:] = 0
         for c in range(n_cards):
-            card = (c % 2) * 52 + c // 2 if n_cards > 52 else c  # both copies of a card together
+            card = (c % 2) * 52 + c // 2
             p = owner[card]
             if p >= 0:
                 out[g, p, filled[p]] = card % 52

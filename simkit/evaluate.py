@@ -157,11 +157,11 @@ def ranking_tables(ranking: Ranking) -> tuple[np.ndarray, np.ndarray, np.ndarray
         flush_table[mask] = rank5_reference(combo, True, ranking)
     size3 = 3 * int(RANK_KEYS[-1]) + 1
     table3 = np.full(size3, -1, dtype=np.int32)
-    for combo in combinations_with_replacement(range(13), 3):
-        s = int(RANK_KEYS[list(combo)].sum())
+    for front in combinations_with_replacement(range(13), 3):
+        s = int(RANK_KEYS[list(front)].sum())
         if table3[s] != -1:
             raise AssertionError("RANK_KEYS are not unique for 3-card sums")
-        table3[s] = rank3_reference(combo)
+        table3[s] = rank3_reference(front)
     return table5, flush_table, table3
 
 
@@ -273,6 +273,8 @@ def describe_rank(rank: int) -> str:
     """A short English description of one rank integer, e.g. ``'FULL_HOUSE K-7'``."""
     category = Category(int(rank) >> CATEGORY_SHIFT)
     kicker = int(rank) & ((1 << CATEGORY_SHIFT) - 1)
+    if kicker == (12 * KICKER_BASE**4) + 1:  # the wheel ranked second-highest (see _straight_rank)
+        return f"{category.name} 5-4-3-2-A"
     digits = []
     for _ in range(5):
         digits.append(kicker % KICKER_BASE)

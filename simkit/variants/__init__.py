@@ -186,9 +186,7 @@ def _build_specials(table: Any, where: str) -> Specials:
             )
         if not isinstance(value, dict):
             raise VariantError(f"{where}.{key}: expected a table")
-    rules = tuple(
-        _build_special(s, table.get(s, {}), f"{where}.{s}") for s in order
-    )
+    rules = tuple(_build_special(s, table.get(s, {}), f"{where}.{s}") for s in order)
     source = table.get("source", "")
     if not isinstance(source, str):
         raise VariantError(f"{where}.source: expected a string")

@@ -66,7 +66,7 @@ def _type_name(tp: Any) -> str:
         return f"a table of {_type_name(get_args(tp)[1])}"
     if tp is type(None):
         return "absent"
-    if dataclasses.is_dataclass(tp):
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         return f"a table ({tp.__name__})"
     return getattr(tp, "__name__", str(tp))
 
@@ -97,7 +97,7 @@ def _convert(tp: Any, value: Any, where: str) -> Any:
             raise VariantError(f"{where}: expected {_type_name(tp)}, got {value!r}")
         _key_tp, val_tp = get_args(tp)
         return FrozenMap({str(k): _convert(val_tp, v, f"{where}.{k}") for k, v in value.items()})
-    if dataclasses.is_dataclass(tp):
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         if not isinstance(value, Mapping):
             raise VariantError(f"{where}: expected a table, got {value!r}")
         return build(tp, value, where)
@@ -138,11 +138,10 @@ def build(cls: type[T], table: Mapping[str, Any], where: str) -> T:
     for name, field in fields.items():
         if name in table:
             kwargs[name] = _convert(hints[name], table[name], f"{where}.{name}")
-        elif (
-            field.default is dataclasses.MISSING
-            and field.default_factory is dataclasses.MISSING
-        ):
-            raise VariantError(f"{where}: missing required key {name!r} ({_type_name(hints[name])})")
+        elif field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING:
+            raise VariantError(
+                f"{where}: missing required key {name!r} ({_type_name(hints[name])})"
+            )
     try:
         return cls(**kwargs)
     except VariantError:
