@@ -261,3 +261,14 @@ def test_vectorized_over_leading_axes():
 def test_bad_input(cards, error):
     with pytest.raises(error):
         rank5(cards)
+
+
+def test_order_agrees_with_phevaluator_on_random_hands():
+    """A published evaluator (phevaluator; 1 = best) orders hands as simkit does when
+    A-2-3-4-5 is the lowest straight."""
+    phevaluator = pytest.importorskip("phevaluator")
+    keys = np.random.default_rng(0).random((20_000, 52))
+    hands = np.argsort(keys, axis=1)[:, :5].astype(np.int8)
+    peer = np.array([phevaluator.evaluate_cards(*map(int, h)) for h in hands.tolist()])
+    ours = rank5(hands, Ranking(wheel="lowest"))
+    assert (_dense_of(ours) == _dense_of(-peer)).all()
