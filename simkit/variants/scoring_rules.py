@@ -1,15 +1,356 @@
 """The ``[scoring]`` section of a variant file: how compared duns turn into points.
 
-Filled in by the scoring engine; until then a variant's scoring is the plain default.
+The section is one table with sub-tables, each a frozen keyword-only dataclass below, each with
+a ``source`` string citing the rule text it encodes:
+
+* ``[scoring]``: ``topology`` (who compares with whom), ``compare`` (full ranking or 食夹棍),
+  ``transforms`` (the score-only rules applied over the core, in order), ``pass_rounds``.
+* ``[scoring.foul]``: the order that must hold between duns, and what a fouled hand pays.
+* ``[scoring.duns]``: what a dun won is worth by position and category (totals or additions).
+* ``[scoring.majority]``: a point for winning more duns than the opponent (004, 2-4 scoring).
+* ``[scoring.scoop]`` (打枪), ``[scoring.home_run]`` (全垒打), ``[scoring.t_formula]`` (the
+  t-based p-player formula of 000/002 §1), ``[scoring.horse]`` (钱塘 马牌).
+* ``[scoring.specials]``: how declared special hands (报到) settle.
+
+The scorer (:mod:`simkit.score`) reads these objects only; a rule is never chosen by variant name.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Literal
+
+from simkit.variants.schema import FrozenMap
+
+#: Category names usable as keys of the dun tables, in :class:`simkit.evaluate.Category` order.
+CATEGORY_KEYS: tuple[str, ...] = (
+    "high-card",
+    "pair",
+    "two-pair",
+    "trips",
+    "straight",
+    "flush",
+    "full-house",
+    "quads",
+    "straight-flush",
+    "five-of-a-kind",
+)
+
+#: Transform names, in the order a variant may list them in ``[scoring].transforms``.
+TRANSFORMS: tuple[str, ...] = ("scoop", "home-run", "t-formula", "horse")
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 8
+
+
+def _check_table(table: FrozenMap[str, float], what: str) -> None:
+    for key, value in table.items():
+        if key not in CATEGORY_KEYS:
+            raise ValueError(
+                f"{what}: unknown category {key!r}; categories are: {', '.join(CATEGORY_KEYS)}"
+            )
+        if value < 0:
+            raise ValueError(f"{what}.{key}: must be >= 0, got {value}")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Foul:
+    """倒水 / 相公: the order the duns must keep, and the penalty for breaking it.
+
+    ``front_middle`` / ``middle_back``: ``"<="`` (front ≤ middle, 002/003/004) or ``"<"``
+    (front strictly below middle, 001 "第一墩必须小于第二墩").
+    ``penalty``:
+      * ``"lose-all"``: the fouled hand loses every dun to every opponent that did not foul,
+        paying the opponent's dun values with their bonuses (001 "凡倒水者全赔");
+      * ``"fixed"``: pays ``amount`` to every opponent that did not foul (003: 6);
+      * ``"biggest-hand"``: pays every opponent that did not foul ``amount`` or, if larger, the
+        value of the round's biggest dun (000/002: "输每家3水（如果玩家家有大牌，则按4个玩家中最大
+        的牌型赔3家）").
+    Two fouled hands settle nothing between them.
+    """
+
+    front_middle: Literal["<=", "<"] = "<="
+    middle_back: Literal["<=", "<"] = "<="
+    penalty: Literal["lose-all", "fixed", "biggest-hand"] = "lose-all"
+    amount: float = 3.0
+    source: str = ""
+
+    def __post_init__(self) -> None:
+        if self.amount < 0:
+            raise ValueError(f"foul.amount must be >= 0, got {self.amount}")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Duns:
+    """What winning a dun is worth, by position (front, middle, back) and the winner's category.
+
+    ``mode``:
+      * ``"total"``: a dun won with a listed category is worth the listed total (002: trips in
+        front scores 3), any other dun won is worth 1;
+      * ``"added"``: a dun won is worth 1 plus the listed addition, paid by the loser (001 玩法3).
+    A tied dun is worth 0 to both.
+    """
+
+    mode: Literal["total", "added"] = "total"
+    front: FrozenMap[str, float] = field(default_factory=FrozenMap)
+    middle: FrozenMap[str, float] = field(default_factory=FrozenMap)
+    back: FrozenMap[str, float] = field(default_factory=FrozenMap)
+    source: str = ""
+
+    def __post_init__(self) -> None:
+        for name in ("front", "middle", "back"):
+            _check_table(getattr(self, name), f"duns.{name}")
+        if self.mode == "total":
+            for name in ("front", "middle", "back"):
+                for key, value in getattr(self, name).items():
+                    if value < 1:
+                        raise ValueError(
+                            f"duns.{name}.{key}: a total must be >= 1 (a dun won is worth at "
+                            f"least 1), got {value}"
+                        )
+
+    def values(self) -> tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]]:
+        """Worth of a dun won, per position, indexed by category (ten entries each)."""
+        out = []
+        for name in ("front", "middle", "back"):
+            table = getattr(self, name)
+            if self.mode == "total":
+                row = tuple(float(table.get(k, 1.0)) for k in CATEGORY_KEYS)
+            else:
+                row = tuple(1.0 + float(table.get(k, 0.0)) for k in CATEGORY_KEYS)
+            out.append(row)
+        return out[0], out[1], out[2]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Majority:
+    """A match point for the player who wins the pair's comparison overall.
+
+    ``rule``: ``"more-wins"`` (more duns won than lost: 1 win + 2 ties wins, 1-1-tie is a tie)
+    or ``"two-wins"`` (at least two duns won, 004 "三墩中至少赢两墩者").  ``points``: what the match
+    is worth.  ``replaces_duns``: the match result replaces the per-dun count (duns and their
+    bonuses then score nothing).
+    """
+
+    enabled: bool = False
+    rule: Literal["more-wins", "two-wins"] = "more-wins"
+    points: float = 1.0
+    replaces_duns: bool = False
+    source: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Scoop:
+    """打枪: one player wins all three duns against another.
+
+    ``mode``: ``"add"``: the scooper wins ``points[p - 2]`` more from the scooped player (p =
+    players at the table, 2..8); ``"double"``: the pair's points are doubled (``doubles``:
+    ``"base"`` the dun count only, 001 台湾 "基本注翻倍"; ``"all"`` duns with their bonuses);
+    ``"none"``: no extra.  ``with_ties``: one or two tied duns with the rest won also count
+    (002 "三墩1胜2和或2胜1和，按打枪处理").  ``requires_no_specials``: only when nobody at the table
+    declared a special (002 "均无特殊牌型时才会执行").
+    """
+
+    mode: Literal["add", "double", "none"] = "none"
+    points: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    doubles: Literal["base", "all"] = "all"
+    with_ties: bool = False
+    requires_no_specials: bool = False
+    source: str = ""
+
+    def __post_init__(self) -> None:
+        n = MAX_PLAYERS - MIN_PLAYERS + 1
+        if len(self.points) != n:
+            raise ValueError(
+                f"scoop.points: expected {n} numbers (for 2..{MAX_PLAYERS} players), "
+                f"got {len(self.points)}"
+            )
+        if any(v < 0 for v in self.points):
+            raise ValueError("scoop.points: values must be >= 0")
+
+
+@dataclass(frozen=True, kw_only=True)
+class HomeRun:
+    """全垒打 / 通杀 / 红不让: one player scoops every other player at the table.
+
+    ``extra_per_opponent``: each other player pays this much more (000/002 §3.1: 12, so the
+    runner gets 12(p-1)); ``extra_two_players``: the same at a 2-player table.
+    ``factor``: the runner's points are multiplied by this number, or by p-1 (``"p-minus-1"``,
+    000/002 §3.2); ``split``: ``"pairs"``: each of the runner's pairwise results is multiplied
+    (001 台湾 "再倍增": 6 from each becomes 12); ``"even"``: the runner's whole result is
+    multiplied and the others pay the increase in equal shares (001 玩法3 "负分由三名玩家平均分摊").
+    ``min_players``: the smallest table where it applies.
+    """
+
+    enabled: bool = False
+    extra_per_opponent: float = 0.0
+    extra_two_players: float = 0.0
+    factor: float | Literal["p-minus-1"] = 1.0
+    split: Literal["pairs", "even"] = "pairs"
+    min_players: int = 3
+    source: str = ""
+
+    def __post_init__(self) -> None:
+        if not MIN_PLAYERS <= self.min_players <= MAX_PLAYERS:
+            raise ValueError(f"home_run.min_players must be 2..8, got {self.min_players}")
+        if isinstance(self.factor, float) and self.factor < 1:
+            raise ValueError(f"home_run.factor must be >= 1, got {self.factor}")
+        if self.extra_per_opponent < 0 or self.extra_two_players < 0:
+            raise ValueError("home_run extras must be >= 0")
+
+    def factor_for(self, n_players: int) -> float:
+        return float(n_players - 1) if self.factor == "p-minus-1" else float(self.factor)
+
+    def extra_for(self, n_players: int) -> float:
+        return self.extra_two_players if n_players == 2 else self.extra_per_opponent
+
+
+@dataclass(frozen=True, kw_only=True)
+class TFormula:
+    """The t-based p-player formula of 000/002 §1.1-1.4, replacing the per-dun count.
+
+    t is the value of the round's biggest dun (``t = "biggest-dun"``: the largest dun worth, in
+    the ``[scoring.duns]`` table, among the hands compared normally; 1 when no dun has a bonus).
+    The q players compared normally are ranked by ``rank_by`` (``"net-waters"``: their net
+    from the pairwise dun comparison with bonuses; the sources do not state the key) and place k
+    (0 = first) is paid (q - 1 - 2k)·t: +3t, +t, -t, -3t for four, +2t, 0, -2t for three.
+    Players tied on the key share the mean of their places' payments (§1.4).  Applies when
+    q >= ``min_players``; below that the pairwise count stands.
+    """
+
+    enabled: bool = False
+    rank_by: Literal["net-waters"] = "net-waters"
+    t: Literal["biggest-dun"] = "biggest-dun"
+    min_players: int = 3
+    source: str = ""
+
+    def __post_init__(self) -> None:
+        if not MIN_PLAYERS <= self.min_players <= MAX_PLAYERS:
+            raise ValueError(f"t_formula.min_players must be 2..8, got {self.min_players}")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Horse:
+    """马牌 (004): a marked card; each copy a player holds multiplies that player's pairwise
+    results by ``multiplier`` (one copy doubles, 双马牌, two copies with two decks, doubles again).
+    ``card`` is written as cards are parsed (``"AH"``, ``"♥A"``)."""
+
+    enabled: bool = False
+    card: str = "AH"
+    multiplier: float = 2.0
+    source: str = ""
+
+    def __post_init__(self) -> None:
+        from simkit.cards import parse_cards  # cards sits below variants: no cycle
+
+        try:
+            parsed = parse_cards(self.card)
+        except ValueError as exc:
+            raise ValueError(f"horse.card: {exc}") from exc
+        if len(parsed) != 1:
+            raise ValueError(f"horse.card: expected one card, got {self.card!r}")
+        if self.multiplier < 1:
+            raise ValueError(f"horse.multiplier must be >= 1, got {self.multiplier}")
+
+    @property
+    def card_int(self) -> int:
+        from simkit.cards import parse_cards
+
+        return int(parse_cards(self.card)[0])
+
+
+@dataclass(frozen=True, kw_only=True)
+class SpecialSettlement:
+    """How declared special hands (报到) settle; payouts are in ``[specials]``.
+
+    A special wins its payout from every normal hand it meets (fouled or not).  ``versus``, when
+    two specials meet: ``"bigger-collects"``: the bigger (earlier in ``[specials].order``) wins
+    its payout from the smaller, equal specials tie (002; 001 玩法3 "较小的牌还是要支付较大的");
+    ``"banker-pays"``: at a banker table the banker pays the player the player's payout (001
+    "倘若庄家及闲家同时报到，由庄家赔闲家"), players otherwise as ``bigger-collects``.
+    ``all_special``: when nobody holds a normal hand (000/002 §4.3): ``"pairwise"`` (the third
+    method: settle as §4.2, pair by pair) or ``"places"`` (the first method: the formula of §1,
+    ranked by special order, t = the biggest payout).  ``stack``: a hand that qualifies for
+    several specials is paid the sum of their payouts, not only the declared one's.
+    """
+
+    versus: Literal["bigger-collects", "banker-pays"] = "bigger-collects"
+    all_special: Literal["pairwise", "places"] = "pairwise"
+    stack: bool = False
+    source: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)
 class Scoring:
-    """How a variant pays: placeholder until the scoring section is defined."""
+    """How a variant pays: the ``[scoring]`` section.
 
+    ``topology``: ``"all-pairs"`` (every pair of players compares) or ``"banker"`` (each player
+    compares with the banker only).  ``compare``: ``"full"`` (category then ranks) or
+    ``"top-card"`` (食夹棍: only the highest card of each dun, the banker winning ties; bonuses
+    still go by the winner's category).  ``transforms``: the score-only rules applied over the
+    core pairwise scores, in order (any of ``scoop``, ``home-run``, ``t-formula``, ``horse``; a
+    transform listed must be enabled in its table and vice versa).  ``pass_rounds`` /
+    ``pass_direction``: the Philippine three-card pass (001) before arranging; it changes the
+    deal, not the scoring, and is read by the simulator.
+    """
+
+    topology: Literal["all-pairs", "banker"] = "all-pairs"
+    compare: Literal["full", "top-card"] = "full"
+    transforms: tuple[str, ...] = ()
+    pass_rounds: int = 0
+    pass_direction: Literal["clockwise", "counter-clockwise", "across"] = "clockwise"
+    foul: Foul = field(default_factory=Foul)
+    duns: Duns = field(default_factory=Duns)
+    majority: Majority = field(default_factory=Majority)
+    scoop: Scoop = field(default_factory=Scoop)
+    home_run: HomeRun = field(default_factory=HomeRun)
+    t_formula: TFormula = field(default_factory=TFormula)
+    horse: Horse = field(default_factory=Horse)
+    specials: SpecialSettlement = field(default_factory=SpecialSettlement)
     source: str = ""
+
+    def __post_init__(self) -> None:
+        for name in self.transforms:
+            if name not in TRANSFORMS:
+                raise ValueError(
+                    f"transforms: unknown transform {name!r}; valid: {', '.join(TRANSFORMS)}"
+                )
+        if len(set(self.transforms)) != len(self.transforms):
+            raise ValueError(f"transforms: a transform is listed twice: {list(self.transforms)}")
+        enabled = {
+            "scoop": self.scoop.mode != "none",
+            "home-run": self.home_run.enabled,
+            "t-formula": self.t_formula.enabled,
+            "horse": self.horse.enabled,
+        }
+        for name, on in enabled.items():
+            if on and name not in self.transforms:
+                raise ValueError(f"{name} is enabled but not listed in transforms")
+            if not on and name in self.transforms:
+                raise ValueError(
+                    f"transforms lists {name!r} but it is not enabled in its table "
+                    "(scoop.mode != 'none' / enabled = true)"
+                )
+        order = {name: i for i, name in enumerate(self.transforms)}
+        if "t-formula" in order and "scoop" in order:
+            if self.scoop.mode == "double" and order["scoop"] > order["t-formula"]:
+                raise ValueError(
+                    "a doubling scoop cannot follow the t-formula, which replaces the dun "
+                    "points it doubles"
+                )
+        if "t-formula" in order and "home-run" in order and self.home_run.split == "pairs":
+            if order["home-run"] > order["t-formula"]:
+                raise ValueError(
+                    "home_run.split = 'pairs' cannot follow the t-formula, whose "
+                    "results are not pairwise; use split = 'even'"
+                )
+        if "horse" in order:
+            if order["horse"] != len(self.transforms) - 1:
+                raise ValueError("horse must be the last transform")
+            if "t-formula" in order or ("home-run" in order and self.home_run.split == "even"):
+                raise ValueError(
+                    "horse multiplies pairwise results: it cannot be combined "
+                    "with the t-formula or an even-split home run"
+                )
+        if not 0 <= self.pass_rounds <= 2:
+            raise ValueError(f"pass_rounds must be 0, 1 or 2, got {self.pass_rounds}")

@@ -1,0 +1,55 @@
+"""``simkit compare``: two or more variants on the same deals, paired differences."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from simkit.commands.simulate import DEFAULT_SEED, add_run_options, run_kwargs
+
+DEFAULT_GAMES = 10_000
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "compare",
+        help="compare variants on the same deals (paired differences with standard errors)",
+        description="Play the same deals under each variant and print, per pair, the "
+        "difference of the seat means and of the mean square score with its paired "
+        "standard error.",
+    )
+    parser.add_argument("variants", nargs="+", help="two or more variant names or paths")
+    add_run_options(parser, games=DEFAULT_GAMES)
+    parser.add_argument("--out", type=Path, default=None, help="also save the tables here")
+    parser.set_defaults(func=handle)
+
+
+def handle(args: argparse.Namespace) -> int:
+    import polars as pl
+
+    from simkit.simulate import check_output_dir, simulate
+
+    if len(args.variants) < 2:
+        raise ValueError("compare needs at least two variants")
+    if args.out is not None:
+        check_output_dir(args.out)
+    result = simulate(
+        args.variants,
+        args.games,
+        args.players,
+        args.strategy,
+        seed=DEFAULT_SEED if args.seed is None else args.seed,
+        **run_kwargs(args),
+    )
+    with pl.Config(tbl_rows=100, tbl_cols=12, tbl_width_chars=140):
+        print(
+            result["scores"]
+            .filter(pl.col("seat").is_in(["0", "all"]))
+            .select("variant", "seat", "n", "mean", "se", "sd", "sd_se")
+        )
+        print(result["paired"].filter(pl.col("seat").is_in(["0", "all"])))
+        print(result["events"].select("variant", "event", "rate", "se"))
+    if args.out is not None:
+        print(f"tables written to {result.save(args.out)}")
+    return 0

@@ -1,0 +1,51 @@
+"""``simkit exact``: exact special-hand and category probabilities of variants."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "exact",
+        help="exact probabilities of the special hands and hand categories",
+        description="Print the exact special-hand table of each variant (per hand of 13 "
+        "cards from one deck) and, with --out, write every exact table as parquet.",
+    )
+    parser.add_argument(
+        "variants", nargs="*", default=["guangxi"], help="variant names or paths, or 'all'"
+    )
+    parser.add_argument(
+        "--out", type=Path, default=None, help="folder for <variant>-<table>.parquet"
+    )
+    parser.set_defaults(func=handle)
+
+
+def handle(args: argparse.Namespace) -> int:
+    import polars as pl
+
+    from simkit.exact import exact_tables
+    from simkit.simulate import check_output_dir, resolve_variants
+
+    variants = resolve_variants("all" if args.variants == ["all"] else args.variants)
+    if args.out is not None:
+        check_output_dir(args.out)
+    for variant in variants:
+        tables = exact_tables(variant)
+        print(f"{variant.name} ({variant.key})")
+        with pl.Config(tbl_rows=40, tbl_cols=8, tbl_width_chars=140, fmt_str_lengths=40):
+            print(
+                tables["specials"].select(
+                    "special", "id", "count", "probability", "best_probability", "one_in"
+                )
+            )
+        if args.out is not None:
+            args.out.mkdir(parents=True, exist_ok=True)
+            for name, table in tables.items():
+                path = args.out / f"{variant.name}-{name}.parquet"
+                tmp = path.with_name(f".{path.name}.tmp")
+                table.write_parquet(tmp)
+                tmp.replace(path)
+    return 0

@@ -1,0 +1,87 @@
+"""``simkit simulate``: play many deals under one or more variants and save the tables."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+DEFAULT_GAMES = 10_000
+DEFAULT_SEED = 1
+
+
+def add_run_options(parser: argparse.ArgumentParser, *, games: int) -> None:
+    """Options shared by the commands that simulate (simulate, compare, report)."""
+    parser.add_argument(
+        "--games", type=int, default=games, help=f"deals to play (default {games:,})"
+    )
+    parser.add_argument("--players", type=int, default=4, help="players per game (default 4)")
+    parser.add_argument(
+        "--strategy",
+        default="max-ev",
+        choices=("max-ev", "greedy", "random-legal"),
+        help="how hands are set (default max-ev)",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=None, help="random seed (same seed, same tables)"
+    )
+    parser.add_argument("--jobs", type=int, default=-1, help="worker processes (-1: every core)")
+    parser.add_argument("--chunk-size", type=int, default=None, help="games per task")
+    parser.add_argument(
+        "--scheduler",
+        default=None,
+        help="run on the Dask cluster at this address (tcp://host:port) via joblib's dask backend",
+    )
+    parser.add_argument("--checkpoint", type=Path, default=None, help="checkpoint file (resume)")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def run_kwargs(args: argparse.Namespace) -> dict[str, Any]:
+    """Keyword arguments of :func:`simkit.simulate.simulate` from the shared options."""
+    return {
+        "n_jobs": args.jobs,
+        "chunk_size": args.chunk_size,
+        "backend": "dask" if args.scheduler else None,
+        "scheduler": args.scheduler,
+        "checkpoint": args.checkpoint,
+        "progress": False if args.quiet else None,
+    }
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "simulate",
+        help="simulate deals under variants and save the result tables",
+        description="Play --games deals, the same deals under every variant given, and save "
+        "the result tables (parquet + provenance.json) in --out.",
+    )
+    parser.add_argument(
+        "variants", nargs="*", default=["guangxi"], help="variant names or paths, or 'all'"
+    )
+    add_run_options(parser, games=DEFAULT_GAMES)
+    parser.add_argument("--out", type=Path, default=None, help="folder for the tables")
+    parser.set_defaults(func=handle)
+
+
+def handle(args: argparse.Namespace) -> int:
+    import polars as pl
+
+    from simkit.simulate import check_output_dir, simulate
+
+    if args.out is not None:
+        check_output_dir(args.out)
+    variants = "all" if args.variants == ["all"] else args.variants
+    result = simulate(
+        variants,
+        args.games,
+        args.players,
+        args.strategy,
+        seed=DEFAULT_SEED if args.seed is None else args.seed,
+        **run_kwargs(args),
+    )
+    with pl.Config(tbl_rows=50, tbl_cols=12, tbl_width_chars=120):
+        print(result["scores"].select("variant", "seat", "n", "mean", "se", "sd", "sd_se"))
+    if args.out is not None:
+        out = result.save(args.out)
+        print(f"tables written to {out}")
+    return 0

@@ -1,0 +1,691 @@
+"""Scoring: arranged hands → points per player, by the variant's ``[scoring]`` rules.
+
+The scorer is a rule-agnostic core plus transforms (:mod:`simkit.variants.scoring_rules`):
+
+1. **Core, pair by pair.**  Every pair that compares (all pairs, or each player with the banker)
+   settles one of three ways: a declared special hand against anyone (its payout; special
+   against special by the variant's ``versus`` rule); a fouled hand against a hand that did not
+   foul (the foul penalty); or two normal hands, dun by dun (1 a dun, the ``[scoring.duns]``
+   bonuses, the majority point).  Each of these is an antisymmetric matrix ``(p, p)`` per game,
+   so the core is zero-sum by construction.
+2. **Transforms**, in the order the variant lists them: ``scoop`` (打枪) adds to the scooped
+   pair; ``home-run`` (全垒打) multiplies the runner's pairs or the runner's total (the others
+   paying equal shares) and adds its extra; ``t-formula`` replaces the dun points of the hands
+   compared normally by place payments (±3t, ±t); ``horse`` multiplies the pairs of the holder
+   of the marked card.  Each moves points between players and never creates them.
+
+:func:`pair_points` is the pairwise part of the core for two normal hands (dun points,
+bonuses, majority and the pair's scoop), the quantity an arrangement strategy maximizes;
+:func:`score` adds fouls, specials and the table-wide transforms.
+
+All of it runs in one numba kernel over games (no Python loop per game).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numba as nb
+import numpy as np
+import numpy.typing as npt
+
+from simkit.cards import DECK_SIZE, HAND_SIZE
+from simkit.evaluate import CATEGORY_SHIFT, rank3_one, rank5_one, ranking_tables
+from simkit.variants import Variant, resolve_variant
+
+__all__ = ["COMPONENTS", "fouled", "pair_points", "score"]
+
+#: Names of the score components returned with ``breakdown=True``, in kernel order.
+COMPONENTS: tuple[str, ...] = (
+    "duns",  # 1 per dun won, -1 per dun lost (hands compared normally)
+    "bonuses",  # dun worth above 1 (the [scoring.duns] table)
+    "majority",  # the match point for winning more duns (004, 2-4 scoring)
+    "fouls",  # foul penalties (倒水)
+    "specials",  # special hands (报到)
+    "scoops",  # 打枪
+    "home_run",  # 全垒打
+    "t_formula",  # place payments of the t-based formula
+    "horse",  # 马牌 multiplication
+)
+_C_DUNS, _C_BONUS, _C_MAJ, _C_FOUL, _C_SPEC, _C_SCOOP, _C_HOME, _C_T, _C_HORSE = range(9)
+_N_COMP = len(COMPONENTS)
+
+_TRANSFORM_CODES = {"scoop": 0, "home-run": 1, "t-formula": 2, "horse": 3}
+
+
+@dataclass(frozen=True)
+class _Params:
+    """The scoring rules of a variant for one table size, as kernel arguments."""
+
+    ints: np.ndarray  # int64 flags, see _kernel
+    floats: np.ndarray  # float64 amounts
+    dun_values: np.ndarray  # float64 (3, 10): worth of a dun won, by position and category
+    transforms: np.ndarray  # int64 transform codes in order
+    payouts: np.ndarray  # float64 (n_specials,)
+
+
+# Indices into _Params.ints / _Params.floats.
+(
+    _I_BANKER_TOPO,
+    _I_TOPCARD,
+    _I_FM_STRICT,
+    _I_MB_STRICT,
+    _I_PENALTY,
+    _I_MAJ_ON,
+    _I_MAJ_TWO,
+    _I_MAJ_REPLACES,
+    _I_SCOOP_MODE,
+    _I_SCOOP_ALL,
+    _I_SCOOP_TIES,
+    _I_SCOOP_NOSPEC,
+    _I_HOME_EVEN,
+    _I_HOME_MIN,
+    _I_T_MIN,
+    _I_VERSUS_BANKER,
+    _I_ALLSPEC_PLACES,
+    _N_INTS,
+) = range(18)
+(
+    _F_FOUL_AMOUNT,
+    _F_MAJ_POINTS,
+    _F_SCOOP_POINTS,
+    _F_HOME_FACTOR,
+    _F_HOME_EXTRA,
+    _F_HORSE_MULT,
+    _N_FLOATS,
+) = range(7)
+
+_PENALTY_CODES = {"lose-all": 0, "fixed": 1, "biggest-hand": 2}
+_SCOOP_CODES = {"none": 0, "add": 1, "double": 2}
+
+
+@lru_cache(maxsize=128)
+def _params(variant: Variant, n_players: int) -> _Params:
+    s = variant.scoring
+    ints = np.zeros(_N_INTS, dtype=np.int64)
+    floats = np.zeros(_N_FLOATS, dtype=np.float64)
+    ints[_I_BANKER_TOPO] = s.topology == "banker"
+    ints[_I_TOPCARD] = s.compare == "top-card"
+    ints[_I_FM_STRICT] = s.foul.front_middle == "<"
+    ints[_I_MB_STRICT] = s.foul.middle_back == "<"
+    ints[_I_PENALTY] = _PENALTY_CODES[s.foul.penalty]
+    ints[_I_MAJ_ON] = s.majority.enabled
+    ints[_I_MAJ_TWO] = s.majority.rule == "two-wins"
+    ints[_I_MAJ_REPLACES] = s.majority.enabled and s.majority.replaces_duns
+    ints[_I_SCOOP_MODE] = _SCOOP_CODES[s.scoop.mode]
+    ints[_I_SCOOP_ALL] = s.scoop.doubles == "all"
+    ints[_I_SCOOP_TIES] = s.scoop.with_ties
+    ints[_I_SCOOP_NOSPEC] = s.scoop.requires_no_specials
+    ints[_I_HOME_EVEN] = s.home_run.split == "even"
+    ints[_I_HOME_MIN] = s.home_run.min_players
+    ints[_I_T_MIN] = s.t_formula.min_players
+    ints[_I_VERSUS_BANKER] = s.specials.versus == "banker-pays"
+    ints[_I_ALLSPEC_PLACES] = s.specials.all_special == "places"
+    floats[_F_FOUL_AMOUNT] = s.foul.amount
+    floats[_F_MAJ_POINTS] = s.majority.points
+    floats[_F_SCOOP_POINTS] = s.scoop.points[n_players - 2]
+    floats[_F_HOME_FACTOR] = s.home_run.factor_for(n_players)
+    floats[_F_HOME_EXTRA] = s.home_run.extra_for(n_players)
+    floats[_F_HORSE_MULT] = s.horse.multiplier
+    for arr in (ints, floats):
+        arr.setflags(write=False)
+    dun_values = np.array(s.duns.values(), dtype=np.float64)
+    transforms = np.array([_TRANSFORM_CODES[t] for t in s.transforms], dtype=np.int64)
+    payouts = np.array([r.payout for r in variant.specials.rules], dtype=np.float64)
+    return _Params(ints, floats, dun_values, transforms, payouts)
+
+
+# --------------------------------------------------------------------------------------------
+# The pairwise primitive
+# --------------------------------------------------------------------------------------------
+
+
+def pair_points(
+    ranks_a: npt.ArrayLike,
+    ranks_b: npt.ArrayLike,
+    variant: str | Variant | None,
+    n_players: int,
+) -> np.ndarray:
+    """Points hand A wins from hand B in one pairwise comparison of normal hands.
+
+    ``ranks_a``, ``ranks_b``: int32 ``(..., 3)`` dun ranks (front, middle, back) from
+    :func:`simkit.evaluate.rank3` / :func:`~simkit.evaluate.rank5` of hands that did not foul
+    and declare no special; they broadcast.  Returns float64 ``(...)``: dun points (1 a dun
+    won, -1 a dun lost), the ``[scoring.duns]`` bonuses, the majority point and, when the
+    variant lists ``scoop``, the pair's 打枪 (with ``n_players`` choosing its size).  It is
+    antisymmetric: ``pair_points(a, b) == -pair_points(b, a)``.
+
+    How it relates to :func:`score`: at an all-pairs table with no fouls, no specials, no
+    home run and no t-formula or horse card in play, ``score`` of player i is the sum over
+    j != i of ``pair_points(ranks_i, ranks_j)``.  ``score`` adds what this leaves out: fouls,
+    specials, the 食夹棍 comparison (which favours the banker), and the table-wide transforms
+    (home run, t-formula, horse card), and skips the scoop when the variant requires that
+    nobody declared a special.
+    """
+    v = resolve_variant(variant)
+    if not 2 <= n_players <= 8:
+        raise ValueError(f"n_players must be 2..8, got {n_players}")
+    a = np.asarray(ranks_a)
+    b = np.asarray(ranks_b)
+    if a.shape[-1:] != (3,) or b.shape[-1:] != (3,):
+        raise ValueError(
+            f"ranks_a and ranks_b must have a last axis of 3 (front, middle, back), "
+            f"got {a.shape} and {b.shape}"
+        )
+    if not (np.issubdtype(a.dtype, np.integer) and np.issubdtype(b.dtype, np.integer)):
+        raise TypeError("ranks_a and ranks_b must be integer dun ranks from rank3/rank5")
+    a, b = np.broadcast_arrays(a.astype(np.int32, copy=False), b.astype(np.int32, copy=False))
+    p = _params(v, n_players)
+    s = v.scoring
+    win = a > b
+    lose = a < b
+    pos = np.arange(3)
+    cat_a = np.clip(a >> CATEGORY_SHIFT, 0, 9)
+    cat_b = np.clip(b >> CATEGORY_SHIFT, 0, 9)
+    worth_a = p.dun_values[pos, cat_a]
+    worth_b = p.dun_values[pos, cat_b]
+    base = win.sum(-1) - lose.sum(-1)
+    bonus = np.where(win, worth_a - 1.0, 0.0).sum(-1) - np.where(lose, worth_b - 1.0, 0.0).sum(-1)
+    n_win = win.sum(-1)
+    n_lose = lose.sum(-1)
+    majority = np.zeros(base.shape)
+    if s.majority.enabled:
+        if s.majority.rule == "two-wins":
+            majority = np.where(n_win >= 2, 1.0, np.where(n_lose >= 2, -1.0, 0.0))
+        else:
+            majority = np.sign(n_win - n_lose).astype(np.float64)
+        majority = majority * s.majority.points
+        if s.majority.replaces_duns:
+            base = np.zeros(base.shape)
+            bonus = np.zeros(base.shape)
+    total = base + bonus + majority
+    if "scoop" in s.transforms:
+        if s.scoop.with_ties:
+            a_scoops = (n_lose == 0) & (n_win >= 1)
+            b_scoops = (n_win == 0) & (n_lose >= 1)
+        else:
+            a_scoops = n_win == 3
+            b_scoops = n_lose == 3
+        if s.scoop.mode == "add":
+            extra = float(p.floats[_F_SCOOP_POINTS])
+            total = total + np.where(a_scoops, extra, 0.0) - np.where(b_scoops, extra, 0.0)
+        else:  # double
+            doubled = base + bonus + majority if s.scoop.doubles == "all" else base
+            total = total + np.where(a_scoops | b_scoops, doubled, 0.0)
+    return np.asarray(total, dtype=np.float64)
+
+
+def fouled(arranged: npt.ArrayLike, variant: str | Variant | None = None) -> np.ndarray:
+    """Which arranged hands are fouled (倒水) under the variant's ``[scoring.foul]`` order.
+
+    ``arranged``: int8 ``(..., 13)`` hands in order [front 3 | middle 5 | back 5]; returns bool
+    ``(...)``: True where front ≤ middle ≤ back (or the strict form the variant names) fails.
+    """
+    from simkit.evaluate import rank3, rank5
+
+    v = resolve_variant(variant)
+    hands = np.asarray(arranged)
+    if hands.shape[-1:] != (HAND_SIZE,):
+        raise ValueError(f"arranged must have a last axis of 13 cards, got shape {hands.shape}")
+    front = rank3(hands[..., :3], v)
+    middle = rank5(hands[..., 3:8], v)
+    back = rank5(hands[..., 8:], v)
+    foul = v.scoring.foul
+    ok_front = front < middle if foul.front_middle == "<" else front <= middle
+    ok_back = middle < back if foul.middle_back == "<" else middle <= back
+    return np.asarray(~(ok_front & ok_back))
+
+
+# --------------------------------------------------------------------------------------------
+# The kernel
+# --------------------------------------------------------------------------------------------
+
+
+@nb.njit(cache=True, inline="always")
+def _places(keys, members, weights_out, t):  # type: ignore[no-untyped-def]
+    """Place payments (q-1-2k)·t for the players in ``members`` ranked by ``keys`` (high first),
+    players with equal keys sharing the mean of their places' payments (000/002 §1.4)."""
+    q = members.shape[0]
+    for a in range(q):
+        i = members[a]
+        above = 0
+        equal = 0
+        for b in range(q):
+            j = members[b]
+            if keys[j] > keys[i]:
+                above += 1
+            elif keys[j] == keys[i]:
+                equal += 1
+        # places above .. above+equal-1 share: mean of (q-1-2k) over them
+        total = 0.0
+        for k in range(above, above + equal):
+            total += q - 1 - 2 * k
+        weights_out[i] = total / equal * t
+
+
+@nb.njit(cache=True)
+def _kernel(  # type: ignore[no-untyped-def]
+    arranged,
+    declared,
+    spay,
+    horse_count,
+    banker,
+    table5,
+    flush_table,
+    table3,
+    ints,
+    floats,
+    dun_values,
+    transforms,
+    write_components,
+    totals,
+    out,
+):
+    n_games, p = arranged.shape[0], arranged.shape[1]
+    rk = np.empty((p, 3), dtype=np.int64)
+    cmpv = np.empty((p, 3), dtype=np.int64)
+    worth = np.empty((p, 3), dtype=np.float64)
+    fouled = np.empty(p, dtype=np.bool_)
+    normal = np.empty(p, dtype=np.bool_)
+    P = np.zeros((_N_COMP, p, p), dtype=np.float64)
+    V = np.zeros((_N_COMP, p), dtype=np.float64)  # per-player components
+    scoops = np.zeros((p, p), dtype=np.bool_)  # scoops[i, j]: i scooped j (打枪)
+    n_scooped = np.zeros(p, dtype=np.int64)
+    scoop_ties = ints[_I_SCOOP_TIES] == 1
+    compared = np.zeros((p, p), dtype=np.bool_)
+    keys = np.zeros(p, dtype=np.float64)
+    weights = np.zeros(p, dtype=np.float64)
+    members = np.empty(p, dtype=np.int64)
+    banker_topo = ints[_I_BANKER_TOPO] == 1
+    topcard = ints[_I_TOPCARD] == 1
+    penalty = ints[_I_PENALTY]
+    maj_on = ints[_I_MAJ_ON] == 1
+    maj_two = ints[_I_MAJ_TWO] == 1
+    maj_replaces = ints[_I_MAJ_REPLACES] == 1
+    maj_points = floats[_F_MAJ_POINTS]
+    for i in range(p):
+        for j in range(p):
+            if banker_topo:
+                compared[i, j] = (i == banker) != (j == banker)
+            else:
+                compared[i, j] = i != j
+    P_flat = P.reshape(-1)
+    V_flat = V.reshape(-1)
+    for g in range(n_games):
+        for k in range(P_flat.shape[0]):
+            P_flat[k] = 0.0
+        for k in range(V_flat.shape[0]):
+            V_flat[k] = 0.0
+        any_scoop = False
+        for i in range(p):
+            n_scooped[i] = 0
+            for j in range(p):
+                scoops[i, j] = False
+        any_special = False
+        n_normal = 0
+        biggest = 1.0
+        for i in range(p):
+            h = arranged[g, i]
+            r0 = rank3_one(h[0], h[1], h[2], table3)
+            r1 = rank5_one(h[3], h[4], h[5], h[6], h[7], table5, flush_table)
+            r2 = rank5_one(h[8], h[9], h[10], h[11], h[12], table5, flush_table)
+            rk[i, 0] = r0
+            rk[i, 1] = r1
+            rk[i, 2] = r2
+            if ints[_I_FM_STRICT] == 1:
+                bad = r0 >= r1
+            else:
+                bad = r0 > r1
+            if ints[_I_MB_STRICT] == 1:
+                bad = bad or r1 >= r2
+            else:
+                bad = bad or r1 > r2
+            fouled[i] = bad
+            for d in range(3):
+                worth[i, d] = dun_values[d, rk[i, d] >> 20]
+            if topcard:
+                m0 = max(h[0], h[1], h[2]) >> 2
+                m1 = max(max(h[3], h[4]), max(h[5], h[6]), h[7]) >> 2
+                m2 = max(max(h[8], h[9]), max(h[10], h[11]), h[12]) >> 2
+                cmpv[i, 0] = m0
+                cmpv[i, 1] = m1
+                cmpv[i, 2] = m2
+            else:
+                cmpv[i, 0] = r0
+                cmpv[i, 1] = r1
+                cmpv[i, 2] = r2
+            if declared[g, i] >= 0:
+                any_special = True
+                normal[i] = False
+            else:
+                normal[i] = not bad
+            if normal[i]:
+                n_normal += 1
+                for d in range(3):
+                    if worth[i, d] > biggest:
+                        biggest = worth[i, d]
+        # ---- core, pair by pair
+        for i in range(p):
+            for j in range(i + 1, p):
+                if not compared[i, j]:
+                    continue
+                si = declared[g, i]
+                sj = declared[g, j]
+                if si >= 0 or sj >= 0:
+                    amt = 0.0  # what i wins from j
+                    if si >= 0 and sj >= 0:
+                        if ints[_I_VERSUS_BANKER] == 1 and banker_topo:
+                            amt = -spay[g, j] if i == banker else spay[g, i]
+                        elif si < sj:
+                            amt = spay[g, i]
+                        elif sj < si:
+                            amt = -spay[g, j]
+                    elif si >= 0:
+                        amt = spay[g, i]
+                    else:
+                        amt = -spay[g, j]
+                    P[_C_SPEC, i, j] += amt
+                    P[_C_SPEC, j, i] -= amt
+                    continue
+                if fouled[i] and fouled[j]:
+                    continue
+                if fouled[i] or fouled[j]:
+                    f = i if fouled[i] else j
+                    o = j if fouled[i] else i
+                    if penalty == 0:  # lose-all: the opponent wins every dun with its worth
+                        if maj_replaces:
+                            amt = maj_points
+                        else:
+                            amt = worth[o, 0] + worth[o, 1] + worth[o, 2]
+                            if maj_on:
+                                amt += maj_points
+                    elif penalty == 1:
+                        amt = floats[_F_FOUL_AMOUNT]
+                    else:
+                        amt = max(floats[_F_FOUL_AMOUNT], biggest)
+                    P[_C_FOUL, o, f] += amt
+                    P[_C_FOUL, f, o] -= amt
+                    continue
+                base = 0.0
+                bonus = 0.0
+                w = 0
+                lo = 0
+                for d in range(3):
+                    a = cmpv[i, d]
+                    b = cmpv[j, d]
+                    if a == b and topcard and banker_topo:
+                        # 食夹棍: the banker wins ties
+                        if i == banker:
+                            a += 1
+                        elif j == banker:
+                            b += 1
+                    if a > b:
+                        w += 1
+                        base += 1.0
+                        bonus += worth[i, d] - 1.0
+                    elif a < b:
+                        lo += 1
+                        base -= 1.0
+                        bonus -= worth[j, d] - 1.0
+                if scoop_ties:
+                    i_scoops = lo == 0 and w >= 1
+                    j_scoops = w == 0 and lo >= 1
+                else:
+                    i_scoops = w == 3
+                    j_scoops = lo == 3
+                if i_scoops:
+                    scoops[i, j] = True
+                    n_scooped[i] += 1
+                    any_scoop = True
+                elif j_scoops:
+                    scoops[j, i] = True
+                    n_scooped[j] += 1
+                    any_scoop = True
+                if maj_on:
+                    if maj_two:
+                        m = 1.0 if w >= 2 else (-1.0 if lo >= 2 else 0.0)
+                    else:
+                        m = 1.0 if w > lo else (-1.0 if lo > w else 0.0)
+                    P[_C_MAJ, i, j] = m * maj_points
+                    P[_C_MAJ, j, i] = -m * maj_points
+                    if maj_replaces:
+                        base = 0.0
+                        bonus = 0.0
+                P[_C_DUNS, i, j] = base
+                P[_C_DUNS, j, i] = -base
+                P[_C_BONUS, i, j] = bonus
+                P[_C_BONUS, j, i] = -bonus
+        # ---- 000/002 §4.3 first method: nobody holds a normal hand, places by special order
+        n_special = 0
+        for i in range(p):
+            if declared[g, i] >= 0:
+                n_special += 1
+        if ints[_I_ALLSPEC_PLACES] == 1 and n_special == p:
+            t_spec = 0.0
+            for i in range(p):
+                keys[i] = -declared[g, i]
+                members[i] = i
+                if spay[g, i] > t_spec:
+                    t_spec = spay[g, i]
+                for j in range(p):
+                    P[_C_SPEC, i, j] = 0.0
+            _places(keys, members[:p], weights, t_spec)
+            for i in range(p):
+                V[_C_SPEC, i] += weights[i]
+        # ---- transforms, in the variant's order
+        for tcode in transforms:
+            if tcode == 0:  # scoop
+                if not any_scoop or (ints[_I_SCOOP_NOSPEC] == 1 and any_special):
+                    continue
+                mode = ints[_I_SCOOP_MODE]
+                for i in range(p):
+                    for j in range(p):
+                        if not scoops[i, j]:
+                            continue
+                        if mode == 1:
+                            amt = floats[_F_SCOOP_POINTS]
+                        elif ints[_I_SCOOP_ALL] == 1:
+                            amt = P[_C_DUNS, i, j] + P[_C_BONUS, i, j] + P[_C_MAJ, i, j]
+                        else:
+                            amt = P[_C_DUNS, i, j]
+                        P[_C_SCOOP, i, j] += amt
+                        P[_C_SCOOP, j, i] -= amt
+            elif tcode == 1:  # home run
+                if not any_scoop or p < ints[_I_HOME_MIN]:
+                    continue
+                runner = -1
+                for i in range(p):
+                    if n_scooped[i] == p - 1:
+                        runner = i
+                if runner < 0:
+                    continue
+                factor = floats[_F_HOME_FACTOR]
+                extra = floats[_F_HOME_EXTRA]
+                if ints[_I_HOME_EVEN] == 0:
+                    for j in range(p):
+                        if j == runner:
+                            continue
+                        pair_total = 0.0
+                        for c in range(_N_COMP):
+                            pair_total += P[c, runner, j]
+                        amt = (factor - 1.0) * pair_total + extra
+                        P[_C_HOME, runner, j] += amt
+                        P[_C_HOME, j, runner] -= amt
+                else:
+                    own = 0.0
+                    for c in range(_N_COMP):
+                        own += V[c, runner]
+                        for j in range(p):
+                            own += P[c, runner, j]
+                    inc = (factor - 1.0) * own + extra * (p - 1)
+                    V[_C_HOME, runner] += inc
+                    for j in range(p):
+                        if j != runner:
+                            V[_C_HOME, j] -= inc / (p - 1)
+            elif tcode == 2:  # t-formula
+                if n_normal < ints[_I_T_MIN]:
+                    continue
+                q = 0
+                for i in range(p):
+                    if normal[i]:
+                        members[q] = i
+                        q += 1
+                        key = 0.0
+                        for j in range(p):
+                            if normal[j]:
+                                key += P[_C_DUNS, i, j] + P[_C_BONUS, i, j] + P[_C_MAJ, i, j]
+                        keys[i] = key
+                _places(keys, members[:q], weights, biggest)
+                for a in range(q):
+                    i = members[a]
+                    V[_C_T, i] += weights[i]
+                    for b in range(q):
+                        j = members[b]
+                        P[_C_DUNS, i, j] = 0.0
+                        P[_C_BONUS, i, j] = 0.0
+                        P[_C_MAJ, i, j] = 0.0
+            else:  # horse card
+                mult = floats[_F_HORSE_MULT]
+                for i in range(p):
+                    for j in range(i + 1, p):
+                        e = horse_count[g, i] + horse_count[g, j]
+                        if e == 0:
+                            continue
+                        pair_total = 0.0
+                        for c in range(_N_COMP):
+                            pair_total += P[c, i, j]
+                        amt = (mult**e - 1.0) * pair_total
+                        P[_C_HORSE, i, j] += amt
+                        P[_C_HORSE, j, i] -= amt
+        for i in range(p):
+            total_i = 0.0
+            for c in range(_N_COMP):
+                acc = V[c, i]
+                for j in range(p):
+                    acc += P[c, i, j]
+                total_i += acc
+                if write_components:
+                    out[c, g, i] = acc
+            totals[g, i] = total_i
+
+
+# --------------------------------------------------------------------------------------------
+# The public scorer
+# --------------------------------------------------------------------------------------------
+
+
+def _stacked_payouts(
+    arranged: np.ndarray, declared: np.ndarray, variant: Variant, payouts: np.ndarray
+) -> np.ndarray:
+    """Declared payout plus those of every other qualifying special listed after it."""
+    from simkit.specials import detect_specials
+
+    masks = np.asarray(detect_specials(arranged, variant)).astype(np.int64)
+    idx = np.clip(declared, 0, None).astype(np.int64)
+    total = payouts[idx].copy()
+    for k in range(payouts.shape[0]):
+        has_k = ((masks >> k) & 1).astype(bool) & (k > idx)
+        total = total + np.where(has_k, payouts[k], 0.0)
+    return total
+
+
+def score(
+    arranged: npt.ArrayLike,
+    variant: str | Variant | None = None,
+    *,
+    declared: npt.ArrayLike | None = None,
+    banker: int = 0,
+    horse: int | None = None,
+    breakdown: bool = False,
+) -> np.ndarray | tuple[np.ndarray, dict[str, np.ndarray]]:
+    """Score arranged hands by the variant's rules.
+
+    ``arranged``: int8 ``(n_games, n_players, 13)``, each hand in order [front 3 | middle 5 |
+    back 5]; 2-4 players with one deck, 5-8 with two.  ``declared``: int8 ``(n_games,
+    n_players)``, the index into ``variant.specials.rules`` of the special each player declares,
+    -1 for none (None: nobody declares; a player may play a special hand as a normal one).
+    ``banker``: the banker's seat, used by banker topologies and 食夹棍.  ``horse``: the 马牌
+    card (card int) when the variant plays it; None takes the variant's card.
+
+    Returns float64 ``(n_games, n_players)`` points, zero-sum in every game; with
+    ``breakdown=True``, ``(total, components)``: a dict from each name of :data:`COMPONENTS` to
+    float64 ``(n_games, n_players)``, adding up to ``total``.
+    """
+    v = resolve_variant(variant)
+    hands = np.asarray(arranged)
+    if hands.ndim != 3 or hands.shape[2] != HAND_SIZE:
+        raise ValueError(f"arranged must have shape (n_games, n_players, 13), got {hands.shape}")
+    if not np.issubdtype(hands.dtype, np.integer):
+        raise TypeError(f"arranged must hold integer cards, got dtype {hands.dtype}")
+    n_games, n_players = hands.shape[0], hands.shape[1]
+    if not 2 <= n_players <= 8:
+        raise ValueError(f"十三水 is played by 2 to 8 players, got n_players={n_players}")
+    if hands.size and (hands.min() < 0 or hands.max() >= DECK_SIZE):
+        raise ValueError("arranged holds a value that is not a card (cards are 0..51)")
+    hands = np.ascontiguousarray(hands, dtype=np.int8)
+    n_specials = len(v.specials.rules)
+    if declared is None:
+        decl = np.full((n_games, n_players), -1, dtype=np.int8)
+    else:
+        decl = np.asarray(declared)
+        if decl.shape != (n_games, n_players):
+            raise ValueError(f"declared must have shape {(n_games, n_players)}, got {decl.shape}")
+        if not np.issubdtype(decl.dtype, np.integer):
+            raise TypeError(f"declared must hold integer special indices, got {decl.dtype}")
+        if decl.size and (decl.min() < -1 or decl.max() >= n_specials):
+            raise ValueError(
+                f"declared holds an index outside -1..{n_specials - 1} "
+                f"({v.name} plays {n_specials} specials)"
+            )
+        decl = np.ascontiguousarray(decl, dtype=np.int8)
+    if isinstance(banker, bool) or not isinstance(banker, int | np.integer):
+        raise TypeError(f"banker must be a seat number, got {banker!r}")
+    if not 0 <= banker < n_players:
+        raise ValueError(f"banker must be a seat 0..{n_players - 1}, got {banker}")
+    params = _params(v, n_players)
+    if decl.size and (decl >= 0).any():
+        if v.scoring.specials.stack:
+            spay = _stacked_payouts(hands, decl, v, params.payouts)
+        else:
+            spay = params.payouts[np.clip(decl, 0, None)]
+        spay = np.where(decl >= 0, spay, 0.0)
+    else:
+        spay = np.zeros((n_games, n_players))
+    spay = np.ascontiguousarray(spay, dtype=np.float64)
+    if v.scoring.horse.enabled:
+        card = v.scoring.horse.card_int if horse is None else horse
+        if isinstance(card, bool) or not isinstance(card, int | np.integer):
+            raise TypeError(f"horse must be a card int, got {card!r}")
+        if not 0 <= card < DECK_SIZE:
+            raise ValueError(f"horse must be a card 0..51, got {card}")
+        horse_count = (hands == card).sum(axis=2).astype(np.int64)
+    else:
+        if horse is not None:
+            raise ValueError(f"{v.name} does not play a horse card (马牌); pass horse=None")
+        horse_count = np.zeros((n_games, n_players), dtype=np.int64)
+    table5, flush_table, table3 = ranking_tables(v.ranking)
+    totals = np.empty((n_games, n_players), dtype=np.float64)
+    out = np.empty((_N_COMP, n_games if breakdown else 0, n_players), dtype=np.float64)
+    _kernel(
+        hands,
+        decl,
+        spay,
+        horse_count,
+        int(banker),
+        table5,
+        flush_table,
+        table3,
+        params.ints,
+        params.floats,
+        params.dun_values,
+        params.transforms,
+        bool(breakdown),
+        totals,
+        out,
+    )
+    if not breakdown:
+        return totals
+    total = totals
+    components = {name: out[c] for c, name in enumerate(COMPONENTS)}
+    return total, components

@@ -1,0 +1,738 @@
+"""The Monte Carlo runner: deal many games, play them under every variant, summarize.
+
+How a run is organized (and why its numbers never depend on ``n_jobs`` or ``chunk_size``):
+
+- The unit of randomness is the *block*: games ``[b·B, (b+1)·B)`` with ``B = BLOCK_GAMES``.  Block
+  ``b`` draws from ``SeedSequence(seed, spawn_key=(b,))`` (the ``b``-th spawned child of the
+  run's seed), so a block's deals are fixed by the seed and its index alone.
+- Common random numbers: every variant plays the *same* deals of a block (and the same random
+  stream for strategies that draw), so differences between variants are paired and their
+  standard errors small.
+- A chunk is a run of consecutive blocks; workers play chunks and return mergeable summaries
+  (:mod:`simkit.summary`): integer counts pre-merged, float sums block by block.  The driver
+  folds them in block order, so the arithmetic is the same sequence for any chunking.
+- Memory is one summary plus the chunks in flight, whatever ``n_games``.
+- A checkpoint file, rewritten atomically as chunks finish, lets a killed run resume; the
+  resumed run folds the remaining blocks onto the saved state and so ends bit-identical.
+
+Seat 0 is the banker in variants whose scoring has a banker; results are reported per seat.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import pickle
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from simkit.arrange import arrange, default_tables
+from simkit.deal import check_players, deal, decks_needed
+from simkit.evaluate import CATEGORY_SHIFT, rank3, rank5
+from simkit.parallel import check_backend, effective_jobs, run_ordered
+from simkit.score import score
+from simkit.specials import best_special, detect_specials
+from simkit.summary import BlockOutput, Summary, event_sums, histogram, moments
+from simkit.variants import Variant, resolve_variant, variant_names
+
+#: Games per block, the unit of randomness.  Changing it changes every result; it is recorded
+#: in the provenance of each run.
+BLOCK_GAMES = 2048
+#: Scores are histogrammed on the integers -SCORE_HALF_WIDTH..SCORE_HALF_WIDTH (plus two tails).
+SCORE_HALF_WIDTH = 512
+#: Distinct values of t kept in the t-formula histogram (larger t go to the last bin).
+T_MAX = 128
+#: A checkpoint is rewritten at most this often (seconds); the final state is always written.
+CHECKPOINT_INTERVAL_S = 10.0
+CHECKPOINT_FORMAT = 1
+STRATEGIES = ("greedy", "random-legal", "max-ev")
+N_CATEGORIES = 10
+POSITIONS = ("front", "middle", "back")
+#: Per-player events counted from the score components (name, component, sign of the event).
+EVENTS: tuple[tuple[str, str, int], ...] = (
+    ("foul", "fouls", -1),
+    ("scoop", "scoops", 1),
+    ("scooped", "scoops", -1),
+    ("home_run", "home_run", 1),
+)
+# Indices into the per-component sum vector (see _component_sums).
+COMPONENT_FIELDS = ("s1", "s2", "abs1", "abs2", "cross_total", "game2", "share1", "share2")
+
+
+@dataclass(frozen=True)
+class SimulationConfig:
+    """Everything that determines a run's numbers."""
+
+    variants: tuple[Variant, ...]
+    n_games: int
+    n_players: int
+    strategy: str
+    seed: int
+    block_games: int = BLOCK_GAMES
+    #: Per variant, the variant whose trained win tables ``max-ev`` plays with ("" = its own).
+    win_tables: tuple[str, ...] = ()
+
+    def tables_of(self, v: int) -> str:
+        return self.win_tables[v] if self.win_tables and self.win_tables[v] else ""
+
+    @property
+    def n_blocks(self) -> int:
+        return -(-self.n_games // self.block_games)
+
+    def block_size(self, block: int) -> int:
+        return min(self.block_games, self.n_games - block * self.block_games)
+
+    def fingerprint(self) -> dict[str, Any]:
+        """The configuration as plain data: equal fingerprints give equal results."""
+        return {
+            "variants": [v.key for v in self.variants],
+            "n_games": self.n_games,
+            "n_players": self.n_players,
+            "strategy": self.strategy,
+            "seed": self.seed,
+            "block_games": self.block_games,
+            "win_tables": list(self.win_tables),
+        }
+
+
+@dataclass
+class SimulationResult:
+    """The result of :func:`simulate`: polars tables, with the configuration and provenance.
+
+    ``tables`` maps a table name to a :class:`polars.DataFrame` (see :mod:`simkit.tables`);
+    ``result["scores"]`` reads one.  :meth:`save` writes them as parquet beside a
+    ``provenance.json``; :func:`load_result` reads them back.
+    """
+
+    provenance: dict[str, Any]
+    tables: dict[str, pl.DataFrame]
+    summary: Summary | None = None
+    config: SimulationConfig | None = None
+
+    def __getitem__(self, name: str) -> pl.DataFrame:
+        try:
+            return self.tables[name]
+        except KeyError:
+            raise KeyError(
+                f"no table {name!r}; tables are: {', '.join(sorted(self.tables))}"
+            ) from None
+
+    @property
+    def variant_names(self) -> list[str]:
+        return [v["name"] for v in self.provenance["variants"]]
+
+    def save(self, out_dir: str | Path) -> Path:
+        """Write every table as ``<name>.parquet`` and ``provenance.json`` into ``out_dir``.
+
+        Files are written to a temporary folder beside ``out_dir`` and moved in one by one with
+        atomic renames; on any error the temporary folder is removed, so no file is ever left
+        half-written.
+        """
+        out = Path(out_dir)
+        check_output_dir(out)
+        out.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=".simkit-", dir=out))
+        try:
+            for name, table in self.tables.items():
+                table.write_parquet(staging / f"{name}.parquet")
+            (staging / "provenance.json").write_text(
+                json.dumps(self.provenance, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+            )
+            for path in sorted(staging.iterdir()):
+                os.replace(path, out / path.name)
+        finally:
+            for path in staging.iterdir():
+                path.unlink()
+            staging.rmdir()
+        return out
+
+
+def load_result(out_dir: str | Path) -> SimulationResult:
+    """Read the tables and provenance that :meth:`SimulationResult.save` wrote."""
+    out = Path(out_dir)
+    prov_path = out / "provenance.json"
+    if not prov_path.is_file():
+        raise ValueError(f"{out} holds no simulation results (no provenance.json)")
+    provenance = json.loads(prov_path.read_text(encoding="utf-8"))
+    tables = {p.stem: pl.read_parquet(p) for p in sorted(out.glob("*.parquet"))}
+    return SimulationResult(provenance=provenance, tables=tables)
+
+
+def check_output_dir(out: Path) -> None:
+    """Raise ``ValueError`` if ``out`` cannot be created or written (before any work)."""
+    probe = out
+    while not probe.exists():
+        if probe.parent == probe:
+            break
+        probe = probe.parent
+    if probe.exists() and not probe.is_dir():
+        raise ValueError(f"output folder {out}: {probe} exists and is not a folder")
+    # Try it: permission bits do not tell (root, read-only mounts, /proc).
+    try:
+        fd, name = tempfile.mkstemp(prefix=".simkit-probe-", dir=probe)
+    except OSError as exc:
+        raise ValueError(f"output folder {out}: {probe} is not writable ({exc.strerror})") from None
+    os.close(fd)
+    os.unlink(name)
+
+
+# --------------------------------------------------------------------------- validation
+
+
+def resolve_variants(
+    variants: str | Path | Variant | Sequence[str | Path | Variant] | None,
+) -> tuple[Variant, ...]:
+    """Variants argument → tuple of :class:`Variant`; ``"all"`` or None is every shipped one."""
+    if variants is None or variants == "all":
+        items: list[str | Path | Variant] = list(variant_names())
+    elif isinstance(variants, str | Path | Variant):
+        items = [variants]
+    else:
+        items = list(variants)
+    if not items:
+        raise ValueError("no variants given")
+    resolved = tuple(resolve_variant(v) for v in items)
+    names = [v.name for v in resolved]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise ValueError(f"variant {dupes[0]!r} is given twice; each variant is played once")
+    return resolved
+
+
+def _check_int(value: Any, what: str, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < minimum:
+        raise ValueError(f"{what} must be an integer >= {minimum}, got {value!r}")
+    return int(value)
+
+
+def make_config(
+    variants: Any,
+    n_games: int,
+    n_players: int = 4,
+    strategy: str = "max-ev",
+    *,
+    seed: int,
+    win_tables: Mapping[str, str] | None = None,
+) -> SimulationConfig:
+    """Validate the arguments of :func:`simulate` into a :class:`SimulationConfig`."""
+    n_games = _check_int(n_games, "n_games", 1)
+    check_players(n_players)
+    if strategy not in STRATEGIES:
+        raise ValueError(f"unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
+    if isinstance(seed, np.random.SeedSequence):
+        raise TypeError("seed must be a non-negative integer (it is recorded with the results)")
+    seed = _check_int(seed, "seed", 0)
+    resolved = resolve_variants(variants)
+    win_tables = dict(win_tables or {})
+    unknown = sorted(set(win_tables) - {v.name for v in resolved})
+    if unknown:
+        raise ValueError(f"win_tables names {unknown[0]!r}, which is not a variant of this run")
+    for source in win_tables.values():
+        resolve_variant(source)  # the tables' variant must exist
+    return SimulationConfig(
+        variants=resolved,
+        n_games=n_games,
+        n_players=int(n_players),
+        strategy=strategy,
+        seed=seed,
+        win_tables=tuple(win_tables.get(v.name, "") for v in resolved) if win_tables else (),
+    )
+
+
+# --------------------------------------------------------------------------- playing blocks
+
+
+def has_banker(variant: Variant) -> bool:
+    """Whether the variant's players compare only against a banker (seat 0 here)."""
+    return variant.scoring.topology == "banker"
+
+
+def pass_cards(hands: np.ndarray, rounds: int, direction: str) -> np.ndarray:
+    """The Philippine pass (001 菲律宾): each player passes three cards, ``rounds`` times.
+
+    Reading taken: each player passes their three lowest cards (by rank, then suit) to the
+    next seat (``clockwise``: seat s → s + 1; ``counter-clockwise``: s → s − 1; ``across``:
+    s → s + p/2); hands are re-sorted after each round.  Vectorized over games.
+    """
+    out = hands
+    p = hands.shape[1]
+    shift = {"clockwise": 1, "counter-clockwise": -1, "across": p // 2}[direction]
+    for _ in range(rounds):
+        passed = out[:, :, :3]
+        received = np.roll(passed, shift, axis=1)  # seat s receives from seat s - shift
+        out = np.sort(np.concatenate([out[:, :, 3:], received], axis=2), axis=2)
+    return out
+
+
+def play_block(config: SimulationConfig, block: int) -> tuple[dict, dict]:
+    """Play block ``block`` under every variant: ``(counts, sums)`` for :class:`Summary`."""
+    n = config.block_size(block)
+    p = config.n_players
+    deal_seq, play_seq = np.random.SeedSequence(config.seed, spawn_key=(block,)).spawn(2)
+    dealt = deal(n, p, rng=np.random.default_rng(deal_seq))
+    decks = decks_needed(p)
+    counts: dict[str, np.ndarray] = {}
+    sums: dict[str, np.ndarray] = {}
+    totals = []
+    for v, variant in enumerate(config.variants):
+        scoring = variant.scoring
+        hands = dealt
+        if scoring.pass_rounds:
+            hands = pass_cards(dealt, scoring.pass_rounds, scoring.pass_direction)
+        # The same stream for every variant: random-legal draws identically (common numbers).
+        source = config.tables_of(v)
+        arranged, declared = arrange(
+            hands,
+            variant,
+            config.strategy,  # type: ignore[arg-type]
+            n_players=p,
+            rng=np.random.default_rng(play_seq),
+            tables=default_tables(resolve_variant(source), p) if source else None,
+        )
+        declared = np.asarray(declared).astype(np.int8)
+        total, components = score(arranged, variant, declared=declared, breakdown=True)
+        totals.append(total)
+        masks = detect_specials(hands, variant, decks=decks)
+        best = best_special(masks).astype(np.int8)
+        ranks = _dun_ranks(arranged, variant)
+        pre = f"{v}/"
+        sums[pre + "score1"] = total.sum(axis=0)
+        sums[pre + "score2"] = (total * total).sum(axis=0)
+        per_game = total.sum(axis=1)
+        sums[pre + "game2"] = np.array([(per_game * per_game).sum()])
+        sums[pre + "square_game2"] = np.array([((total * total).sum(axis=1) ** 2).sum()])
+        for name, comp in components.items():
+            sums[f"{pre}comp/{name}"] = _component_sums(comp, total)
+        counts[pre + "hist"] = np.stack(
+            [histogram(total[:, s], SCORE_HALF_WIDTH) for s in range(p)]
+        )
+        counts[pre + "dun"] = np.stack(event_sums(_dun_categories(ranks, declared)))
+        n_special = len(variant.specials)
+        bits = np.arange(n_special, dtype=np.uint32)
+        qualifies = ((masks[..., None] >> bits) & np.uint32(1)).astype(bool)
+        for key, events in (
+            ("special_any", qualifies),
+            ("special_best", best[..., None] == np.arange(n_special)),
+            ("declared", declared[..., None] == np.arange(n_special)),
+        ):
+            counts[pre + key] = np.stack(event_sums(events))
+        counts[pre + "events"] = np.stack(event_sums(_events(components, declared)))
+        if "t-formula" in scoring.transforms:
+            t = _t_values(ranks, declared, variant)
+            counts[pre + "t_hist"] = np.bincount(t[t >= 0], minlength=T_MAX + 1)[: T_MAX + 1]
+        gain_n, gain_sums = _declare_value(arranged, declared, best, variant, n_special)
+        counts[pre + "declare_n"] = gain_n
+        sums[pre + "declare"] = gain_sums
+    stacked = np.stack(totals)  # (V, n, P)
+    sums["cross"] = np.einsum("vgs,wgs->vws", stacked, stacked)
+    sq = stacked * stacked
+    sums["cross2"] = np.einsum("vgs,wgs->vws", sq, sq)
+    sq_game = sq.sum(axis=2)
+    sums["square_game_cross"] = np.einsum("vg,wg->vw", sq_game, sq_game)
+    return counts, sums
+
+
+def _dun_ranks(arranged: np.ndarray, variant: Variant) -> np.ndarray:
+    """``int32 (n, P, 3)``: the rank of each dun (front, middle, back) of each arranged hand."""
+    return np.stack(
+        [
+            rank3(arranged[..., 0:3], variant),
+            rank5(arranged[..., 3:8], variant),
+            rank5(arranged[..., 8:13], variant),
+        ],
+        axis=-1,
+    )
+
+
+def _component_sums(comp: np.ndarray, total: np.ndarray) -> np.ndarray:
+    """Sums over one block of a score component (see COMPONENT_FIELDS), pooled over seats."""
+    per_game = comp.sum(axis=1)
+    absolute = np.abs(comp)
+    n = comp.size
+    # The block's own share of variance, Cov(component, total) / Var(total); their average
+    # over blocks gives a batch-means standard error for the share.
+    var_t = total.var()
+    share = float(((comp - comp.mean()) * (total - total.mean())).mean() / var_t) if var_t else 0.0
+    return np.array(
+        [
+            comp.sum(),
+            (comp * comp).sum(),
+            absolute.sum(),
+            (absolute * absolute).sum(),
+            (comp * total).sum(),
+            (per_game * per_game).sum(),
+            share * n,
+            share * share * n,
+        ]
+    )
+
+
+def _dun_categories(ranks: np.ndarray, declared: np.ndarray) -> np.ndarray:
+    """Boolean ``(n, P, 3, 10)``: the category of each dun of each hand played normally."""
+    out = (ranks >> CATEGORY_SHIFT)[..., None] == np.arange(N_CATEGORIES)
+    out &= (declared < 0)[..., None, None]
+    return out
+
+
+def _events(components: dict[str, np.ndarray], declared: np.ndarray) -> np.ndarray:
+    """Boolean ``(n, P, len(EVENTS) + 1)``: each player's events; the last is "declared"."""
+    columns = [np.sign(components[name]) == sign for _, name, sign in EVENTS]
+    columns.append(declared >= 0)
+    return np.stack(columns, axis=-1)
+
+
+def _t_values(ranks: np.ndarray, declared: np.ndarray, variant: Variant) -> np.ndarray:
+    """The round's t under the t-formula (000/002 §1), -1 where the formula does not apply.
+
+    t is the largest dun worth (the ``[scoring.duns]`` table) among hands compared normally
+    (not declared, not fouled), at least 1; the formula applies when at least
+    ``t_formula.min_players`` hands are compared normally.
+    """
+    scoring = variant.scoring
+    worth = np.array(scoring.duns.values(), dtype=np.float64)  # (3, 10)
+    cats = ranks >> CATEGORY_SHIFT
+    dun_worth = worth[np.arange(3), cats]  # (n, P, 3)
+    strict_fm = scoring.foul.front_middle == "<"
+    strict_mb = scoring.foul.middle_back == "<"
+    front, middle, back = ranks[..., 0], ranks[..., 1], ranks[..., 2]
+    fouled = (front >= middle if strict_fm else front > middle) | (
+        middle >= back if strict_mb else middle > back
+    )
+    normal = (declared < 0) & ~fouled
+    t = np.where(normal[..., None], dun_worth, 1.0).max(axis=(1, 2))
+    t = np.maximum(t, 1.0)
+    applies = normal.sum(axis=1) >= scoring.t_formula.min_players
+    return np.where(applies, np.minimum(np.rint(t), T_MAX), -1).astype(np.int64)
+
+
+def _declare_value(
+    arranged: np.ndarray,
+    declared: np.ndarray,
+    best: np.ndarray,
+    variant: Variant,
+    n_special: int,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each special holder's score when declaring minus when playing the hand normally.
+
+    Other players keep the strategy's choices, except that every other special holder declares
+    (so the comparison is "declare" against "play" with the table otherwise fixed).  Returns
+    counts ``(n_special,)`` and sums ``(n_special, 6)``: Σgain, Σgain², Σdeclared, Σdeclared²,
+    Σplayed, Σplayed² (scores of the holder).
+    """
+    count = np.zeros(n_special, dtype=np.int64)
+    sums = np.zeros((n_special, 6))
+    holders = best >= 0
+    if n_special == 0 or not holders.any():
+        return count, sums
+    forced = np.where(holders, best, declared).astype(np.int8)
+    for seat in range(best.shape[1]):
+        rows = np.flatnonzero(holders[:, seat])
+        if rows.size == 0:
+            continue
+        sub = arranged[rows]
+        with_special = np.asarray(score(sub, variant, declared=forced[rows]), np.float64)
+        played = forced[rows].copy()
+        played[:, seat] = -1
+        without = np.asarray(score(sub, variant, declared=played), np.float64)
+        gain = with_special[:, seat] - without[:, seat]
+        idx = best[rows, seat].astype(np.int64)
+        count += np.bincount(idx, minlength=n_special)
+        for col, values in enumerate((gain, with_special[:, seat], without[:, seat])):
+            sums[:, 2 * col] += np.bincount(idx, weights=values, minlength=n_special)
+            sums[:, 2 * col + 1] += np.bincount(idx, weights=values**2, minlength=n_special)
+    return count, sums
+
+
+def play_chunk(config: SimulationConfig, first_block: int, n_blocks: int) -> BlockOutput:
+    """Play blocks ``first_block .. first_block + n_blocks - 1`` (one task of a worker)."""
+    counts = Summary()
+    block_sums = []
+    sizes = []
+    for block in range(first_block, first_block + n_blocks):
+        block_counts, sums = play_block(config, block)
+        counts.add_counts(block_counts)
+        block_sums.append(sums)
+        sizes.append(config.block_size(block))
+    return BlockOutput(first_block, sizes, counts.counts, block_sums)
+
+
+# --------------------------------------------------------------------------- the runner
+
+
+def default_chunk_blocks(n_blocks: int, jobs: int) -> int:
+    """Blocks per chunk: about four chunks a worker, at most 64 blocks (memory stays small)."""
+    return max(1, min(64, -(-n_blocks // (4 * jobs))))
+
+
+def trace_points(n_blocks: int) -> set[int]:
+    """Block counts after which the convergence trace is recorded (powers of two, and the end)."""
+    points = {n_blocks}
+    k = 1
+    while k < n_blocks:
+        points.add(k)
+        k *= 2
+    return points
+
+
+@dataclass
+class _State:
+    summary: Summary = field(default_factory=Summary)
+    trace: list[dict[str, Any]] = field(default_factory=list)
+
+
+def simulate(
+    variants: Any,
+    n_games: int,
+    n_players: int = 4,
+    strategy: str = "max-ev",
+    *,
+    seed: int,
+    n_jobs: int = -1,
+    chunk_size: int | None = None,
+    backend: str | None = None,
+    scheduler: str | None = None,
+    checkpoint: str | Path | None = None,
+    progress: bool | None = None,
+    win_tables: Mapping[str, str] | None = None,
+) -> SimulationResult:
+    """Play ``n_games`` deals under every variant in ``variants`` and summarize them as tables.
+
+    ``variants``: a name, a path, a :class:`~simkit.variants.Variant`, a list of those, or
+    ``"all"`` / None for every shipped variant.  ``strategy``: how hands are set
+    (``"greedy"``, ``"random-legal"``, ``"max-ev"``).  The same ``seed`` gives identical tables
+    for any ``n_jobs``, ``chunk_size`` (games per task, rounded up to whole blocks of
+    :data:`BLOCK_GAMES`) and ``backend`` (None: local processes; ``"dask"``: joblib's Dask
+    backend on the cluster at ``scheduler``, e.g. ``"tcp://host:8786"``).  ``checkpoint``: a
+    file that saves progress; an interrupted run called again with it resumes and ends with
+    exactly the tables of an uninterrupted run.  ``progress``: a tqdm bar (default: only on a
+    terminal, never when ``CI`` is set).  ``win_tables``: variant name → the shipped variant
+    whose trained win tables ``max-ev`` uses for it (for variants derived from a shipped one).
+
+    >>> result = simulate("guangxi", 2048, seed=1, n_jobs=1)  # doctest: +SKIP
+    >>> result["scores"].columns[:4]  # doctest: +SKIP
+    ['variant', 'seat', 'n', 'mean']
+    """
+    config = make_config(variants, n_games, n_players, strategy, seed=seed, win_tables=win_tables)
+    jobs = effective_jobs(n_jobs)
+    check_backend(backend, scheduler)
+    if chunk_size is not None:
+        _check_int(chunk_size, "chunk_size", 1)
+        chunk_blocks = -(-chunk_size // config.block_games)
+    else:
+        chunk_blocks = default_chunk_blocks(config.n_blocks, jobs)
+    ckpt = Path(checkpoint) if checkpoint is not None else None
+    state = _State()
+    if ckpt is not None:
+        check_output_dir(ckpt.parent)
+        if ckpt.exists():
+            state = _load_checkpoint(ckpt, config)
+
+    points = trace_points(config.n_blocks)
+    start = state.summary.n_blocks
+    tasks = [
+        (config, b, min(chunk_blocks, config.n_blocks - b))
+        for b in range(start, config.n_blocks, chunk_blocks)
+    ]
+    bar = _progress_bar(config, state.summary.n_games, progress)
+    last_save = time.monotonic()
+    try:
+        for output in run_ordered(
+            play_chunk, tasks, n_jobs=jobs, backend=backend, scheduler=scheduler
+        ):
+            _merge(state, output, config, points)
+            if bar is not None:
+                bar.update(sum(output.n_games))
+            if ckpt is not None and (
+                time.monotonic() - last_save >= CHECKPOINT_INTERVAL_S
+                or state.summary.n_blocks == config.n_blocks
+            ):
+                _save_checkpoint(ckpt, config, state)
+                last_save = time.monotonic()
+    finally:
+        if bar is not None:
+            bar.close()
+    return _result(config, state)
+
+
+def _merge(state: _State, output: BlockOutput, config: SimulationConfig, points: set[int]) -> None:
+    summary = state.summary
+    if output.first_block != summary.n_blocks:
+        raise RuntimeError(
+            f"chunks arrived out of order: expected block {summary.n_blocks}, "
+            f"got {output.first_block}"
+        )
+    summary.add_counts(output.counts)
+    for size, sums in zip(output.n_games, output.block_sums, strict=True):
+        summary.fold_sums(sums)
+        summary.n_games += size
+        summary.n_blocks += 1
+        if summary.n_blocks in points:
+            state.trace.extend(_trace_rows(summary, config))
+
+
+def _trace_rows(summary: Summary, config: SimulationConfig) -> list[dict[str, Any]]:
+    rows = []
+    n = summary.n_games
+    for v, variant in enumerate(config.variants):
+        s1 = summary.sums[f"{v}/score1"]
+        s2 = summary.sums[f"{v}/score2"]
+        seat0 = moments(n, float(s1[0]), float(s2[0]))
+        # Mean square score per player-game (the variance, since scores average 0 over seats).
+        sq = moments(n, float(s2.sum()), float(summary.sums[f"{v}/square_game2"][0]))
+        p = config.n_players
+        for statistic, est, se in (
+            ("seat 0 mean score", seat0.mean, seat0.se),
+            ("score sd", math.sqrt(max(sq.mean / p, 0.0)), _sd_se(sq.mean / p, sq.se / p)),
+        ):
+            rows.append(
+                {
+                    "variant": variant.name,
+                    "statistic": statistic,
+                    "games": n,
+                    "estimate": est,
+                    "se": se,
+                }
+            )
+    return rows
+
+
+def _sd_se(mean_square: float, se_mean_square: float) -> float:
+    """Delta method: se of sqrt(m) is se(m) / (2 sqrt(m))."""
+    if mean_square <= 0 or not math.isfinite(se_mean_square):
+        return math.nan
+    return se_mean_square / (2 * math.sqrt(mean_square))
+
+
+def _progress_bar(config: SimulationConfig, done: int, progress: bool | None) -> Any:
+    if progress is None:
+        progress = sys.stderr.isatty() and not os.environ.get("CI")
+    if not progress:
+        return None
+    from tqdm import tqdm
+
+    return tqdm(
+        total=config.n_games,
+        initial=done,
+        unit="games",
+        unit_scale=True,
+        desc=f"simulate {len(config.variants)} variant(s)",
+        smoothing=0.1,
+    )
+
+
+# --------------------------------------------------------------------------- checkpoints
+
+
+def _save_checkpoint(path: Path, config: SimulationConfig, state: _State) -> None:
+    payload = {
+        "format": CHECKPOINT_FORMAT,
+        "fingerprint": config.fingerprint(),
+        "summary": state.summary,
+        "trace": state.trace,
+    }
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            pickle.dump(payload, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _load_checkpoint(path: Path, config: SimulationConfig) -> _State:
+    try:
+        with path.open("rb") as fh:
+            payload = pickle.load(fh)
+    except Exception as exc:
+        raise ValueError(f"checkpoint {path} cannot be read: {exc}") from exc
+    if not isinstance(payload, dict) or payload.get("format") != CHECKPOINT_FORMAT:
+        raise ValueError(
+            f"checkpoint {path} is not a simkit checkpoint (format {CHECKPOINT_FORMAT})"
+        )
+    saved = payload["fingerprint"]
+    wanted = config.fingerprint()
+    if saved != wanted:
+        diffs = [
+            f"{k}: {saved.get(k)!r} there, {wanted[k]!r} here"
+            for k in wanted
+            if saved.get(k) != wanted[k]
+        ]
+        raise ValueError(
+            f"checkpoint {path} belongs to a different run ({'; '.join(diffs)}); "
+            "use another checkpoint file or delete this one"
+        )
+    return _State(summary=payload["summary"], trace=payload["trace"])
+
+
+# --------------------------------------------------------------------------- provenance
+
+
+def _git_commit() -> str | None:
+    root = Path(__file__).resolve().parent.parent
+    try:
+        out = subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=5,
+            check=True,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None
+
+
+def _file_hash(path: str) -> str | None:
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+def provenance(config: SimulationConfig) -> dict[str, Any]:
+    """Where a result comes from: version, commit, variants (key, file hash), seed, size."""
+    import simkit
+
+    return {
+        "simkit_version": simkit.__version__,
+        "git_commit": _git_commit(),
+        "seed": config.seed,
+        "n_games": config.n_games,
+        "n_players": config.n_players,
+        "strategy": config.strategy,
+        "block_games": config.block_games,
+        "banker_seat": 0,
+        "variants": [
+            {
+                "name": v.name,
+                "key": v.key,
+                "title": v.title,
+                "path": Path(v.path).name,
+                "sha256": _file_hash(v.path),
+                "banker": has_banker(v),
+            }
+            for v in config.variants
+        ],
+    }
+
+
+def _result(config: SimulationConfig, state: _State) -> SimulationResult:
+    from simkit.tables import build_tables
+
+    prov = provenance(config)
+    tables = build_tables(state.summary, config, state.trace)
+    return SimulationResult(provenance=prov, tables=tables, summary=state.summary, config=config)

@@ -1,0 +1,428 @@
+"""Special hands (报到): which of a variant's specials each 13-card hand qualifies for.
+
+:func:`detect_specials` returns one ``uint32`` bit mask per hand: bit ``i`` is set when the hand
+qualifies for ``variant.specials.rules[i]`` (best first), under that rule's definition options.
+:func:`best_special` reads the best one back (the lowest set bit).  A hand may qualify for several
+specials at once (a clean dragon is also a dragon, one colour, three flushes...); which one is
+paid is the variant's order, and the mask keeps them all so the scorer can decide.
+
+Definitions (``SPECIAL_KINDS`` in :mod:`simkit.variants.rules`), as read here.  "Group" means
+cards of one rank; a hand qualifies when its 13 cards can be partitioned as stated:
+
+- 至尊清龙 clean-dragon: the 13 cards are A to K of one suit (``suits``: any suit or spades only).
+- 一条龙 dragon: one card of each rank (a clean dragon is also a dragon).
+- 十二皇族 royal-twelve: ``all-jqka``: every card is J, Q, K or A; ``all-jqk-plus-one``: at least
+  twelve cards are J, Q or K (003 "12张人头牌+任意1张"; with one deck, all four of each).
+- 三同花顺 three-straight-flushes / 三同花 three-flushes / 三顺子 three-straights: a real split
+  of the 13 cards into a 3-card front and two 5-card duns, each a straight flush / one suit /
+  straight.  A 5-card straight is five consecutive ranks, A-2-3-4-5 included, never wrapping
+  (no K-A-2-3-4).  The front straight is three consecutive ranks; Q-K-A counts when
+  ``front_qka``, A-2-3 when ``front_a23``; K-A-2 never.  Straight flushes may stand as duns of
+  三同花 and 三顺子 (002).  Only suits matter to 三同花: the hand qualifies exactly when its
+  non-empty suits hold 3+5+5, 8+5, 3+10 or 13 cards.
+- 三分天下 three-quads: three groups of four of three different ranks and one card.  With one
+  deck the odd card can never make a fourth quads (it would take 16 cards); with two decks it
+  may share a quads' rank (5+4+4).
+- 全大 all-big / 全小 all-small: every card's rank is in ``ranks``.
+- 凑一色 one-color: all 13 cards red (♦ ♥) or all black (♣ ♠).
+- 三冲加弹 three-trips-and-quads: a quads and three trips, four different ranks: counts 4,3,3,3.
+- 四套三条 four-trips: four trips of four different ranks and one card of another rank; with
+  ``quads_count_as_trips`` the odd card may share a trips' rank, so counts 4,3,3,3 qualify too.
+- 五对三条 five-pairs-and-trips: one trips and five pairs; ``quads_count_as_two_pairs`` lets two
+  groups share a rank (a quads is two pairs: 4,3,2,2,2 and 4,4,3,2 qualify; without it they
+  do not).
+- 六对半 six-pairs: six pairs and one card; ``quads_count_as_two_pairs`` lets two pairs share a
+  rank (4,4,4,1 — three quads — is six pairs, as 001 玩法3 says "三分天下 等于六对半");
+  ``trips_count_as_pair`` lets the odd card share a pair's rank (3,2,2,2,2,2 — five pairs and
+  trips — is six pairs, as 001 香港 "牌中有六对" reads).
+
+Two decks (5 to 8 players) give repeated cards; every definition above applies unchanged to the
+multiset of 13 cards (a repeated card can serve in two duns of a split, and a rank may hold up to
+eight cards: a rank of five, for instance, is trips plus a pair, which needs
+``quads_count_as_two_pairs`` since the two groups share a rank).
+
+How it is fast: one pass over the 13 cards builds rank counts, suit counts and a packed key of
+the rank counts (4 bits a rank) overall and per suit; the straight-split specials are then
+membership tests of those keys in small sorted tables of every possible split (built once per
+option set), and the rest are tests on the histogram of rank counts.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import combinations_with_replacement
+from pathlib import Path
+
+import numba as nb
+import numpy as np
+import numpy.typing as npt
+
+from simkit.cards import DECK_SIZE, HAND_SIZE
+from simkit.variants import SpecialRule, Specials, Variant, resolve_variant
+
+VariantLike = str | Path | Variant | Specials | None
+
+# Kind codes the kernel dispatches on, one per id of SPECIAL_KINDS.
+KIND_CODES: dict[str, int] = {
+    "clean-dragon": 0,
+    "dragon": 1,
+    "royal-twelve": 2,
+    "three-straight-flushes": 3,
+    "three-quads": 4,
+    "all-big": 5,
+    "all-small": 5,  # both are "every rank in a set"
+    "one-color": 6,
+    "three-trips-and-quads": 7,
+    "four-trips": 8,
+    "five-pairs-and-trips": 9,
+    "six-pairs": 10,
+    "three-flushes": 11,
+    "three-straights": 12,
+}
+MAX_SPECIALS = 32  # bits of the uint32 mask
+
+ACE, JACK, QUEEN, KING = 12, 9, 10, 11
+RANK_BITS = 4  # packed rank-count keys: 4 bits a rank, 52 bits in all
+# Dun sizes a suit may hold in a 3/5/5 split into one-suited duns, and the index of each
+# size's table of straight-flush splits.
+SPLIT_SIZES = (3, 5, 8, 10, 13)
+
+
+def front_straights(front_qka: bool, front_a23: bool) -> list[tuple[int, ...]]:
+    """The 3-card front straights (rank tuples): three in a row, Q-K-A and A-2-3 by option."""
+    out: list[tuple[int, ...]] = [(r, r + 1, r + 2) for r in range(QUEEN)]  # 2-3-4 .. J-Q-K
+    if front_qka:
+        out.append((QUEEN, KING, ACE))
+    if front_a23:
+        out.append((ACE, 0, 1))
+    return out
+
+
+def five_straights() -> list[tuple[int, ...]]:
+    """The ten 5-card straights (rank tuples), A-2-3-4-5 included, no wraparound."""
+    return [(ACE, 0, 1, 2, 3)] + [tuple(range(r, r + 5)) for r in range(ACE - 3)]
+
+
+def rank_key(ranks: tuple[int, ...] | list[int]) -> int:
+    """The packed rank-count key of some ranks (4 bits a rank), as the kernel computes it."""
+    return sum(1 << (RANK_BITS * r) for r in ranks)
+
+
+@lru_cache(maxsize=8)
+def straight_split_keys(front_qka: bool, front_a23: bool) -> dict[int, np.ndarray]:
+    """Sorted ``int64`` rank-count keys of the unions of straights, by number of cards.
+
+    ``keys[3]`` fronts, ``keys[5]`` 5-card straights, ``keys[8]`` a front plus a straight,
+    ``keys[10]`` two straights, ``keys[13]`` a front plus two straights (三顺子).  A suit holding
+    8 cards of a 三同花顺 holds the front and one 5-card dun, and so on.
+    """
+    fronts = [rank_key(f) for f in front_straights(front_qka, front_a23)]
+    fives = [rank_key(f) for f in five_straights()]
+    pairs = [a + b for a, b in combinations_with_replacement(fives, 2)]
+    sets = {
+        3: fronts,
+        5: fives,
+        8: [f + a for f in fronts for a in fives],
+        10: pairs,
+        13: [f + p for f in fronts for p in pairs],
+    }
+    return {n: np.unique(np.array(v, dtype=np.int64)) for n, v in sets.items()}
+
+
+@lru_cache(maxsize=64)
+def _plan(
+    specials: Specials,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Kernel inputs for a variant's specials: kind codes, option params and split tables."""
+    if len(specials) > MAX_SPECIALS:
+        raise ValueError(f"at most {MAX_SPECIALS} specials fit a mask, got {len(specials)}")
+    kinds = np.empty(len(specials), dtype=np.int64)
+    params = np.zeros((len(specials), 2), dtype=np.int64)
+    sf_keys = np.zeros(0, dtype=np.int64)
+    sf_offsets = np.zeros(len(SPLIT_SIZES) + 1, dtype=np.int64)
+    ts_keys = np.zeros(0, dtype=np.int64)
+    for kind in ("three-straight-flushes", "three-straights"):
+        if specials.ids.count(kind) > 1:
+            raise ValueError(f"{kind} may be played once per variant, got {specials.ids}")
+    for i, rule in enumerate(specials.rules):
+        kinds[i] = KIND_CODES[rule.id]
+        params[i] = _params(rule)
+        if rule.id == "three-straight-flushes":
+            tables = straight_split_keys(rule.option("front_qka"), rule.option("front_a23"))
+            parts = [tables[n] for n in SPLIT_SIZES]
+            sf_keys = np.concatenate(parts)
+            sf_offsets = np.concatenate([[0], np.cumsum([len(p) for p in parts])])
+        elif rule.id == "three-straights":
+            tables = straight_split_keys(rule.option("front_qka"), rule.option("front_a23"))
+            ts_keys = tables[13]
+    return kinds, params, sf_keys, sf_offsets.astype(np.int64), ts_keys, key_filter(ts_keys)
+
+
+FILTER_BITS = 16
+_HASH_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)  # Fibonacci hashing
+
+
+def key_filter(keys: np.ndarray) -> np.ndarray:
+    """A 2**16-bit filter of ``keys``: a clear bit proves a key absent without a search."""
+    hashed = (keys.astype(np.uint64) * _HASH_MULTIPLIER) >> np.uint64(64 - FILTER_BITS)
+    bits = np.zeros(1 << FILTER_BITS, dtype=bool)
+    bits[hashed.astype(np.int64)] = True
+    return np.packbits(bits, bitorder="little").view(np.uint64)
+
+
+@nb.njit(cache=True, inline="always")
+def _maybe_in(filter_words, key):  # type: ignore[no-untyped-def]
+    h = (np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(48)
+    return (filter_words[h >> np.uint64(6)] >> (h & np.uint64(63))) & np.uint64(1) != 0
+
+
+def _params(rule: SpecialRule) -> tuple[int, int]:
+    if rule.id == "clean-dragon":
+        return (0b1000 if rule.option("suits") == "spades" else 0b1111), 0
+    if rule.id == "royal-twelve":
+        return int(rule.option("definition") == "all-jqk-plus-one"), 0
+    if rule.id in ("all-big", "all-small"):
+        return sum(1 << r for r in rule.option("ranks")), 0
+    if rule.id == "four-trips":
+        return int(rule.option("quads_count_as_trips")), 0
+    if rule.id == "five-pairs-and-trips":
+        return int(rule.option("quads_count_as_two_pairs")), 0
+    if rule.id == "six-pairs":
+        return (
+            int(rule.option("quads_count_as_two_pairs")),
+            int(rule.option("trips_count_as_pair")),
+        )
+    return 0, 0
+
+
+@nb.njit(cache=True, inline="always")
+def _has_key(keys, lo, hi, key):  # type: ignore[no-untyped-def]
+    """Binary search for ``key`` in the sorted slice ``keys[lo:hi]``."""
+    end = hi
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if keys[mid] < key:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo < end and keys[lo] == key
+
+
+# Packed-key arithmetic: a key holds 13 nibbles, one count (0..8) a rank.  The masks pick one
+# bit of every nibble; a sum of nibble bits is read off a multiplication (no carries: <= 13).
+NIBBLE_LOW = 0x1111111111111
+NIBBLE_BIT2 = 0x4444444444444
+# Suit sizes that fit a 3/5/5 split into one-suited duns: 0, 3, 5, 8 (3+5), 10 (5+5), 13.
+FLUSH_SPLIT_SIZES = (1 << 0) | (1 << 3) | (1 << 5) | (1 << 8) | (1 << 10) | (1 << 13)
+
+
+@nb.njit(cache=True, inline="always")
+def _count_low_bits(x):  # type: ignore[no-untyped-def]
+    """How many nibbles of ``x`` have their low bit set (``x`` has no other bits)."""
+    return ((x * 0x1111111111111) >> 48) & 15
+
+
+@nb.njit(cache=True, inline="always")
+def _count_nibbles_equal(key, value):  # type: ignore[no-untyped-def]
+    """How many of the 13 nibbles of ``key`` equal ``value``."""
+    z = ~(key ^ (value * 0x1111111111111))
+    return _count_low_bits(z & (z >> 1) & (z >> 2) & (z >> 3) & 0x1111111111111)
+
+
+@nb.njit(cache=True)
+def _split_size_index(n):  # type: ignore[no-untyped-def]
+    if n == 3:
+        return 0
+    if n == 5:
+        return 1
+    if n == 8:
+        return 2
+    if n == 10:
+        return 3
+    return 4
+
+
+@nb.njit(cache=True)
+def _detect_kernel(  # type: ignore[no-untyped-def]
+    rows, kinds, params, sf_keys, sf_offsets, ts_keys, ts_filter, max_copies, out
+):
+    """Write each hand's mask to ``out``; return -1, or the index of the first hand holding a
+    card that is not 0..51 or that appears more than ``max_copies`` times (then stop)."""
+    n_rules = kinds.shape[0]
+    suit_n = np.zeros(4, dtype=np.int64)
+    suit_key = np.zeros(4, dtype=np.int64)
+    for h in range(rows.shape[0]):
+        suit_n[:] = 0
+        suit_key[:] = 0
+        key = np.int64(0)  # rank counts, 4 bits a rank
+        rank_mask = np.int64(0)  # ranks present
+        seen = np.int64(0)  # cards present, and present twice
+        twice = np.int64(0)
+        for j in range(13):
+            c = np.int64(rows[h, j])
+            if c < 0 or c > 51:
+                return h
+            card_bit = np.int64(1) << c
+            if seen & card_bit:
+                if max_copies < 2 or twice & card_bit:
+                    return h
+                twice |= card_bit
+            seen |= card_bit
+            r = c >> 2
+            s = c & 3
+            suit_n[s] += 1
+            bit = np.int64(1) << (4 * r)
+            suit_key[s] += bit
+            key += bit
+            rank_mask |= np.int64(1) << r
+        odd = key & 0x1111111111111  # ranks with an odd count
+        n_odd = _count_low_bits(odd)
+        pairs = (13 - n_odd) >> 1  # sum of count // 2 over ranks, as the counts sum to 13
+        # Counts 4..8 have bit 2 or bit 3 set; odd counts >= 3 have bit 0 and a higher bit.
+        n_big = _count_low_bits(((key | (key >> 1)) & 0x4444444444444) >> 2)
+        odd_big = _count_low_bits(odd & ((key >> 1) | (key >> 2) | (key >> 3)))
+        flush_split = True
+        for s in range(4):
+            if not (FLUSH_SPLIT_SIZES >> suit_n[s]) & 1:
+                flush_split = False
+        mask = np.uint32(0)
+        for i in range(n_rules):
+            kind = kinds[i]
+            ok = False
+            if kind == 0:  # clean dragon
+                for s in range(4):
+                    if (params[i, 0] >> s) & 1 and suit_key[s] == 0x1111111111111:
+                        ok = True  # A..K once each
+            elif kind == 1:  # dragon
+                ok = key == 0x1111111111111
+            elif kind == 2:  # royal twelve
+                if params[i, 0] == 0:
+                    ok = (rank_mask & ~0x1E00) == 0  # only J, Q, K, A
+                else:
+                    jqk = ((key >> 36) & 15) + ((key >> 40) & 15) + ((key >> 44) & 15)
+                    ok = jqk >= 12
+            elif kind == 3:  # three straight flushes
+                if flush_split:
+                    ok = True
+                    for s in range(4):
+                        if suit_n[s] > 0:
+                            t = _split_size_index(suit_n[s])
+                            lo = sf_offsets[t]
+                            if not _has_key(sf_keys, lo, sf_offsets[t + 1], suit_key[s]):
+                                ok = False
+            elif kind == 4:  # three quads
+                ok = n_big >= 3
+            elif kind == 5:  # every rank from a set
+                ok = (rank_mask & ~params[i, 0]) == 0
+            elif kind == 6:  # one colour
+                ok = suit_n[1] + suit_n[2] == 13 or suit_n[0] + suit_n[3] == 13
+            elif kind == 7:  # three trips and quads
+                ok = _count_nibbles_equal(key, 4) == 1 and _count_nibbles_equal(key, 3) == 3
+            elif kind == 8:  # four trips
+                n3 = _count_nibbles_equal(key, 3)
+                if params[i, 0]:
+                    ok = n3 + _count_nibbles_equal(key, 4) == 4
+                else:
+                    ok = n3 == 4
+            elif kind == 9:  # five pairs and trips
+                ok = n_odd == 1 and odd_big == 1 and (n_big == 0 or params[i, 0] == 1)
+            elif kind == 10:  # six pairs
+                ok = (
+                    pairs == 6
+                    and (n_big == 0 or params[i, 0] == 1)
+                    and (odd_big == 0 or params[i, 1] == 1)
+                )
+            elif kind == 11:  # three flushes
+                ok = flush_split
+            elif kind == 12:  # three straights
+                ok = _maybe_in(ts_filter, key) and _has_key(ts_keys, 0, ts_keys.shape[0], key)
+            if ok:
+                mask |= np.uint32(1) << np.uint32(i)
+        out[h] = mask
+    return -1
+
+
+def _as_hand_rows(hands: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray, tuple[int, ...]]:
+    arr = np.asarray(hands)
+    if arr.ndim == 0 or arr.shape[-1] != HAND_SIZE:
+        raise ValueError(
+            f"detect_specials expects hands with a last axis of {HAND_SIZE} cards, "
+            f"got shape {arr.shape}"
+        )
+    if not np.issubdtype(arr.dtype, np.integer):
+        raise TypeError(f"detect_specials expects integer card arrays, got dtype {arr.dtype}")
+    if arr.dtype != np.int8 and arr.size and (arr.min() < 0 or arr.max() >= DECK_SIZE):
+        bad = int(arr[(arr < 0) | (arr >= DECK_SIZE)].ravel()[0])
+        raise ValueError(f"detect_specials: {bad} is not a card integer (cards are 0..51)")
+    rows = np.ascontiguousarray(arr.reshape(-1, HAND_SIZE), dtype=np.int8)
+    return arr, rows, arr.shape[:-1]
+
+
+def _bad_hand_error(arr: np.ndarray, row: int, max_copies: int) -> ValueError:
+    index = tuple(int(i) for i in np.unravel_index(row, arr.shape[:-1])) if arr.ndim > 1 else ()
+    hand = arr.reshape(-1, HAND_SIZE)[row]
+    if hand.min() < 0 or hand.max() >= DECK_SIZE:
+        bad = int(hand[(hand < 0) | (hand >= DECK_SIZE)][0])
+        return ValueError(
+            f"detect_specials: {bad} at hand index {index} is not a card integer (cards are 0..51)"
+        )
+    decks = "one deck" if max_copies == 1 else "two decks"
+    return ValueError(
+        f"detect_specials: hand at index {index} holds a card more than {max_copies} time(s), "
+        f"which {decks} cannot deal"
+    )
+
+
+def specials_of(variant: VariantLike) -> Specials:
+    """The :class:`~simkit.variants.Specials` of a variant argument (or a ``Specials`` itself)."""
+    if isinstance(variant, Specials):
+        return variant
+    return resolve_variant(variant).specials
+
+
+def special_names(variant: VariantLike = None) -> tuple[str, ...]:
+    """Chinese names of a variant's specials in bit order (best first)."""
+    return specials_of(variant).names
+
+
+def detect_specials(
+    hands: npt.ArrayLike, variant: VariantLike = None, *, decks: int | None = None
+) -> np.ndarray:
+    """Bit masks of the specials each hand qualifies for: ``hands[..., 13]`` → ``uint32[...]``.
+
+    Bit ``i`` stands for ``variant.specials.rules[i]`` (best first).  ``hands`` holds card ints
+    (0..51); a card may repeat (two decks) at most twice, or never when ``decks=1``.
+    ``variant`` is a name, a path, a :class:`~simkit.variants.Variant`, a
+    :class:`~simkit.variants.Specials` or None for the default variant.
+
+    >>> from simkit.cards import parse_cards
+    >>> hand = parse_cards("2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Ac")
+    >>> [special_names()[i] for i in range(32) if int(detect_specials(hand)) >> i & 1]
+    ['一条龙', '三顺子']
+    """
+    if decks not in (None, 1, 2):
+        raise ValueError(f"decks must be 1, 2 or None (up to two copies), got {decks!r}")
+    arr, rows, lead = _as_hand_rows(hands)
+    plan = _plan(specials_of(variant))
+    max_copies = 1 if decks == 1 else 2
+    out = np.empty(rows.shape[0], dtype=np.uint32)
+    # The kernel checks every card as it reads it and stops at the first bad hand.
+    bad_row = int(_detect_kernel(rows, *plan, max_copies, out))
+    if bad_row >= 0:
+        raise _bad_hand_error(arr, bad_row, max_copies)
+    return out.reshape(lead)
+
+
+def best_special(masks: npt.ArrayLike) -> np.ndarray:
+    """Index of the best special of each mask (its lowest set bit), ``-1`` for none, as ``int8``.
+
+    >>> best_special(np.array([0, 0b100, 0b110], dtype=np.uint32)).tolist()
+    [-1, 2, 1]
+    """
+    m = np.asarray(masks)
+    if not np.issubdtype(m.dtype, np.integer):
+        raise TypeError(f"best_special expects integer masks, got dtype {m.dtype}")
+    m = m.astype(np.uint32)
+    lowest = m & (~m + np.uint32(1))
+    index = np.bitwise_count(lowest - np.uint32(1)).astype(np.int8)
+    return np.where(m == 0, np.int8(-1), index).astype(np.int8)

@@ -1,0 +1,273 @@
+"""Variant documentation generated from the variant files: ``docs/variants.md``.
+
+``simkit variants docs --out docs/variants.md`` writes it; a test checks that the committed file
+is current.  Side-by-side tables (one column per shipped variant) of the scoring rules, the dun
+worth table and the special-hand payouts, then each variant's rules with their sources.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from simkit.variants import load_variant, variant_names
+from simkit.variants.rules import SPECIAL_KINDS, Variant
+from simkit.variants.schema import to_plain
+from simkit.variants.scoring_rules import CATEGORY_KEYS, Scoring
+
+GENERATED_NOTE = (
+    "<!-- Generated from simkit/variants/*.toml by `simkit variants docs --out "
+    "docs/variants.md`; do not edit by hand. -->"
+)
+
+
+def _cell(text: Any) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def _num(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else f"{x:g}"
+
+
+def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+    out = ["| " + " | ".join(_cell(h) for h in header) + " |"]
+    out.append("|" + "|".join("---" for _ in header) + "|")
+    out += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in rows]
+    return out
+
+
+def describe_foul(s: Scoring) -> str:
+    order = f"front {s.foul.front_middle} middle {s.foul.middle_back} back"
+    if s.foul.penalty == "lose-all":
+        pay = "loses every dun"
+    elif s.foul.penalty == "fixed":
+        pay = f"pays {_num(s.foul.amount)} each"
+    else:
+        pay = f"pays max({_num(s.foul.amount)}, biggest dun) each"
+    return f"{order}; {pay}"
+
+
+def describe_scoop(s: Scoring, n_players: int = 4) -> str:
+    sc = s.scoop
+    if sc.mode == "none":
+        return "–"
+    if sc.mode == "add":
+        text = f"+{_num(sc.points[n_players - 2])} (4 players)"
+    else:
+        text = "doubles " + ("dun count" if sc.doubles == "base" else "duns + bonuses")
+    if sc.with_ties:
+        text += ", ties count"
+    if sc.requires_no_specials:
+        text += ", only without specials"
+    return text
+
+
+def describe_home_run(s: Scoring) -> str:
+    hr = s.home_run
+    if not hr.enabled:
+        return "–"
+    parts = []
+    if hr.extra_per_opponent:
+        parts.append(f"+{_num(hr.extra_per_opponent)} per opponent")
+    if hr.extra_two_players:
+        parts.append(f"+{_num(hr.extra_two_players)} at 2 players")
+    factor = "×(p−1)" if hr.factor == "p-minus-1" else f"×{_num(float(hr.factor))}"
+    parts.append(factor + (" per pair" if hr.split == "pairs" else ", others pay evenly"))
+    return "; ".join(parts) + f" (≥{hr.min_players} players)"
+
+
+def describe_t_formula(s: Scoring) -> str:
+    t = s.t_formula
+    if not t.enabled:
+        return "–"
+    return f"±3t/±t (4), ±2t/0 (3); key {t.rank_by}; t = {t.t}"
+
+
+def describe_majority(s: Scoring) -> str:
+    m = s.majority
+    if not m.enabled:
+        return "–"
+    text = f"+{_num(m.points)} for {m.rule}"
+    return text + (" (replaces duns)" if m.replaces_duns else "")
+
+
+def describe_horse(s: Scoring) -> str:
+    h = s.horse
+    return f"{h.card} ×{_num(h.multiplier)} per copy" if h.enabled else "–"
+
+
+def describe_specials(s: Scoring) -> str:
+    sp = s.specials
+    text: str = sp.versus
+    if sp.all_special != "pairwise":
+        text += f"; all special: {sp.all_special}"
+    if sp.stack:
+        text += "; stack"
+    return text
+
+
+def _overview(variants: list[Variant]) -> list[str]:
+    rows = [
+        ("topology", lambda s: s.topology),
+        ("comparison", lambda s: s.compare),
+        ("foul", describe_foul),
+        ("dun bonuses", lambda s: s.duns.mode),
+        ("majority", describe_majority),
+        ("打枪 scoop", describe_scoop),
+        ("全垒打 home run", describe_home_run),
+        ("t-formula", describe_t_formula),
+        ("马牌 horse", describe_horse),
+        ("specials meet", describe_specials),
+        ("transforms", lambda s: " → ".join(s.transforms) or "–"),
+        ("3-card pass", lambda s: f"{s.pass_rounds} {s.pass_direction}" if s.pass_rounds else "–"),
+    ]
+    header = ["rule", *[v.name for v in variants]]
+    return _table(header, [[name, *[fn(v.scoring) for v in variants]] for name, fn in rows])
+
+
+def _dun_worths(variants: list[Variant]) -> list[str]:
+    rows = []
+    for pos in ("front", "middle", "back"):
+        cats = [
+            c for c in CATEGORY_KEYS if any(c in getattr(v.scoring.duns, pos) for v in variants)
+        ]
+        for cat in cats:
+            row = [f"{pos} {cat}"]
+            for v in variants:
+                table = getattr(v.scoring.duns, pos)
+                if cat not in table:
+                    row.append("1" if v.scoring.duns.mode == "total" else "+0")
+                elif v.scoring.duns.mode == "total":
+                    row.append(_num(table[cat]))
+                else:
+                    row.append(f"+{_num(table[cat])}")
+            rows.append(row)
+    return _table(["dun won with", *[v.name for v in variants]], rows)
+
+
+def _payouts(variants: list[Variant]) -> list[str]:
+    rows = []
+    for special_id, kind in SPECIAL_KINDS.items():
+        if not any(special_id in v.specials.ids for v in variants):
+            continue
+        row = [f"{kind.name} {special_id}"]
+        for v in variants:
+            if special_id in v.specials.ids:
+                rank = v.specials.ids.index(special_id) + 1
+                row.append(f"{_num(v.specials.get(special_id).payout)} (#{rank})")
+            else:
+                row.append("–")
+        rows.append(row)
+    return _table(["special", *[v.name for v in variants]], rows)
+
+
+def _sources(variant: Variant) -> list[str]:
+    out = [f"## {variant.name}: {variant.title}", ""]
+    if variant.summary:
+        out += [variant.summary, ""]
+    if variant.sources:
+        out += ["Sources: " + ", ".join(variant.sources), ""]
+    out += [f"- {note}" for note in variant.notes]
+    if variant.notes:
+        out.append("")
+    s = variant.scoring
+    cited = [("scoring", s.source)]
+    for section in (
+        "foul",
+        "duns",
+        "majority",
+        "scoop",
+        "home_run",
+        "t_formula",
+        "horse",
+        "specials",
+    ):
+        part = getattr(s, section)
+        if part.source:
+            cited.append((f"scoring.{section}", part.source))
+    out += _table(["rule", "source"], [[name, src] for name, src in cited if src])
+    out.append("")
+    return out
+
+
+def render_variants_doc() -> str:
+    """The whole ``docs/variants.md`` text, from the shipped variant files."""
+    variants = [load_variant(name) for name in variant_names()]
+    lines = [
+        GENERATED_NOTE,
+        "",
+        "# Variants",
+        "",
+        "Each shipped variant is a TOML file under `simkit/variants/`; a file of your own can",
+        'start from one (`[variant] extends = "guangxi"`) and change any key.',
+        "`simkit variants show NAME` prints a variant's resolved rules.",
+        "",
+        "## Scoring rules",
+        "",
+        *_overview(variants),
+        "",
+        "## What a dun won is worth",
+        "",
+        "Totals (`1`: a plain dun) or, in `added` mode, `+n` on top of the dun's 1, paid by the "
+        "loser.",
+        "",
+        *_dun_worths(variants),
+        "",
+        "## Special hands: payout per opponent (order in the variant)",
+        "",
+        *_payouts(variants),
+        "",
+    ]
+    for v in variants:
+        lines += _sources(v)
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def render_variant(variant: Variant) -> str:
+    """A variant's resolved rules as TOML-like text (``simkit variants show``)."""
+    lines = [f"# {variant.key}  ({variant.path})", "", "[variant]"]
+    lines += [f"name = {variant.name!r}", f"title = {variant.title!r}"]
+    if variant.summary:
+        lines.append(f"summary = {variant.summary!r}")
+    lines += ["", "[ranking]"]
+    lines += _plain_lines(to_plain(variant.ranking))
+    lines += ["", "[specials]", f"order = {list(variant.specials.ids)!r}"]
+    for rule in variant.specials.rules:
+        lines += ["", f"[specials.{rule.id}]  # {rule.name}", f"payout = {_num(rule.payout)}"]
+        lines += _plain_lines(to_plain(rule.options))
+        if rule.source:
+            lines.append(f"source = {rule.source!r}")
+    lines += ["", *_section_lines("scoring", to_plain(variant.scoring))]
+    return "\n".join(lines) + "\n"
+
+
+def _plain_lines(table: dict[str, Any]) -> list[str]:
+    return [
+        f"{k} = {_value(v)}"
+        for k, v in table.items()
+        if not isinstance(v, dict) or not v or not all(isinstance(x, dict) for x in v.values())
+    ]
+
+
+def _value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float):
+        return _num(v)
+    if isinstance(v, dict):
+        return "{ " + ", ".join(f"{k} = {_value(x)}" for k, x in v.items()) + " }"
+    if isinstance(v, list):
+        return "[" + ", ".join(_value(x) for x in v) + "]"
+    return repr(v)
+
+
+def _section_lines(name: str, table: dict[str, Any]) -> list[str]:
+    out = [f"[{name}]"]
+    subsections = []
+    for key, value in table.items():
+        if isinstance(value, dict) and key not in ("front", "middle", "back"):
+            subsections.append((key, value))
+        else:
+            out.append(f"{key} = {_value(value)}")
+    for key, value in subsections:
+        out += ["", *_section_lines(f"{name}.{key}", value)]
+    return out

@@ -1,0 +1,381 @@
+"""A slow reference scorer, one game at a time in plain Python from the rule text, and its
+agreement with the vectorized :func:`simkit.score.score` on random games of every variant.
+
+The reference keeps a ledger: for every pair that compares, what the first player wins from the
+second, component by component; table-wide rules (t-formula, even-split home run, the §4.3 place
+settlement) write per-player amounts.  Nothing is shared with the kernel except the hand ranks.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simkit.cards import DECK_SIZE
+from simkit.deal import deal
+from simkit.evaluate import rank3, rank5
+from simkit.score import COMPONENTS, score
+from simkit.variants import load_variant, variant_names
+from simkit.variants.scoring_rules import CATEGORY_KEYS
+
+N_VARIANTS = 9
+
+
+def dun_ranks(hand: list[int], variant) -> tuple[int, int, int]:
+    return (
+        int(rank3(np.array(hand[:3], dtype=np.int8), variant)),
+        int(rank5(np.array(hand[3:8], dtype=np.int8), variant)),
+        int(rank5(np.array(hand[8:], dtype=np.int8), variant)),
+    )
+
+
+def is_fouled(ranks: tuple[int, int, int], variant) -> bool:
+    """倒水: the dun order of the variant is broken."""
+    foul = variant.scoring.foul
+    front, middle, back = ranks
+    ok_front = front < middle if foul.front_middle == "<" else front <= middle
+    ok_back = middle < back if foul.middle_back == "<" else middle <= back
+    return not (ok_front and ok_back)
+
+
+def dun_worth(position: int, rank: int, variant) -> float:
+    """What winning this dun is worth: the table's total, or 1 plus the table's addition."""
+    duns = variant.scoring.duns
+    table = (duns.front, duns.middle, duns.back)[position]
+    category = CATEGORY_KEYS[rank >> 20]
+    if duns.mode == "total":
+        return float(table.get(category, 1.0))
+    return 1.0 + float(table.get(category, 0.0))
+
+
+def place_payments(keys: dict[int, float], t: float) -> dict[int, float]:
+    """Places paid (q-1-2k)t, best key first; tied players share the mean of their places."""
+    q = len(keys)
+    ordered = sorted(keys, key=lambda i: -keys[i])
+    pay_of_place = [(q - 1 - 2 * k) * t for k in range(q)]
+    out = {}
+    for i in keys:
+        places = [k for k, j in enumerate(ordered) if keys[j] == keys[i]]
+        out[i] = sum(pay_of_place[k] for k in places) / len(places)
+    return out
+
+
+def reference_score(hands, variant, declared=None, banker=0, horse_card=None) -> dict:
+    """Scores of one game: ``{component: [points per player]}``."""
+    s = variant.scoring
+    p = len(hands)
+    hands = [list(map(int, h)) for h in hands]
+    declared = [-1] * p if declared is None else [int(d) for d in declared]
+    rules = variant.specials.rules
+    ranks = [dun_ranks(h, variant) for h in hands]
+    fouled = [is_fouled(r, variant) for r in ranks]
+    special = [d >= 0 for d in declared]
+    normal = [not special[i] and not fouled[i] for i in range(p)]
+    payout = [rules[d].payout if d >= 0 else 0.0 for d in declared]
+
+    if s.topology == "banker":
+        pairs = [(banker, j) for j in range(p) if j != banker]
+    else:
+        pairs = [(i, j) for i in range(p) for j in range(i + 1, p)]
+    ledger: dict[tuple[int, int], dict[str, float]] = {}
+    per_player = {c: [0.0] * p for c in COMPONENTS}
+
+    def pay(comp: str, winner: int, loser: int, amount: float) -> None:
+        ledger.setdefault((winner, loser), dict.fromkeys(COMPONENTS, 0.0))
+        ledger.setdefault((loser, winner), dict.fromkeys(COMPONENTS, 0.0))
+        ledger[(winner, loser)][comp] += amount
+        ledger[(loser, winner)][comp] -= amount
+
+    def pair_total(i: int, j: int) -> float:
+        return sum(ledger.get((i, j), {}).values())
+
+    biggest = max(
+        [dun_worth(d, ranks[i][d], variant) for i in range(p) if normal[i] for d in range(3)],
+        default=1.0,
+    )
+    biggest = max(biggest, 1.0)
+    wins: dict[tuple[int, int], list[int]] = {}  # +1 / 0 / -1 per dun, from the first's side
+    for i, j in pairs:
+        if special[i] or special[j]:
+            if special[i] and special[j]:
+                if s.specials.versus == "banker-pays" and s.topology == "banker":
+                    player = j if i == banker else i
+                    pay("specials", player, banker, payout[player])
+                elif declared[i] < declared[j]:
+                    pay("specials", i, j, payout[i])
+                elif declared[j] < declared[i]:
+                    pay("specials", j, i, payout[j])
+            elif special[i]:
+                pay("specials", i, j, payout[i])
+            else:
+                pay("specials", j, i, payout[j])
+            continue
+        if fouled[i] and fouled[j]:
+            continue
+        if fouled[i] or fouled[j]:
+            f, o = (i, j) if fouled[i] else (j, i)
+            if s.foul.penalty == "lose-all":
+                if s.majority.enabled and s.majority.replaces_duns:
+                    amount = s.majority.points
+                else:
+                    amount = sum(dun_worth(d, ranks[o][d], variant) for d in range(3))
+                    if s.majority.enabled:
+                        amount += s.majority.points
+            elif s.foul.penalty == "fixed":
+                amount = s.foul.amount
+            else:
+                amount = max(s.foul.amount, biggest)
+            pay("fouls", o, f, amount)
+            continue
+        result = []
+        for d in range(3):
+            if s.compare == "top-card":
+                a = max(c >> 2 for c in hands[i][[0, 3, 8][d] : [3, 8, 13][d]])
+                b = max(c >> 2 for c in hands[j][[0, 3, 8][d] : [3, 8, 13][d]])
+                if a == b and s.topology == "banker":
+                    result.append(1 if i == banker else -1)
+                    continue
+            else:
+                a, b = ranks[i][d], ranks[j][d]
+            result.append((a > b) - (a < b))
+        wins[(i, j)] = result
+        wins[(j, i)] = [-r for r in result]
+        replaced = s.majority.enabled and s.majority.replaces_duns
+        for d, r in enumerate(result):
+            if replaced or r == 0:
+                continue
+            winner, loser = (i, j) if r > 0 else (j, i)
+            pay("duns", winner, loser, 1.0)
+            pay("bonuses", winner, loser, dun_worth(d, ranks[winner][d], variant) - 1.0)
+        if s.majority.enabled:
+            n_win, n_lose = result.count(1), result.count(-1)
+            if s.majority.rule == "two-wins":
+                outcome = 1 if n_win >= 2 else (-1 if n_lose >= 2 else 0)
+            else:
+                outcome = (n_win > n_lose) - (n_win < n_lose)
+            if outcome:
+                winner, loser = (i, j) if outcome > 0 else (j, i)
+                pay("majority", winner, loser, s.majority.points)
+
+    if s.specials.all_special == "places" and all(special):
+        for key in ledger:
+            ledger[key]["specials"] = 0.0
+        places = place_payments({i: -declared[i] for i in range(p)}, max(payout))
+        for i in range(p):
+            per_player["specials"][i] += places[i]
+
+    def scoops(i: int, j: int) -> bool:
+        result = wins.get((i, j))
+        if result is None:
+            return False
+        if s.scoop.with_ties:
+            return -1 not in result and 1 in result
+        return result == [1, 1, 1]
+
+    for transform in s.transforms:
+        if transform == "scoop":
+            if s.scoop.requires_no_specials and any(special):
+                continue
+            for i, j in list(wins):
+                if not scoops(i, j):
+                    continue
+                row = ledger[(i, j)]
+                if s.scoop.mode == "add":
+                    pay("scoops", i, j, s.scoop.points[p - 2])
+                elif s.scoop.doubles == "all":
+                    pay("scoops", i, j, row["duns"] + row["bonuses"] + row["majority"])
+                else:
+                    pay("scoops", i, j, row["duns"])
+        elif transform == "home-run":
+            hr = s.home_run
+            if p < hr.min_players:
+                continue
+            runners = [i for i in range(p) if all(scoops(i, j) for j in range(p) if j != i)]
+            if not runners:
+                continue
+            (r,) = runners
+            factor = float(p - 1) if hr.factor == "p-minus-1" else float(hr.factor)
+            extra = hr.extra_two_players if p == 2 else hr.extra_per_opponent
+            if hr.split == "pairs":
+                for j in range(p):
+                    if j != r:
+                        pay("home_run", r, j, (factor - 1) * pair_total(r, j) + extra)
+            else:
+                own = sum(pair_total(r, j) for j in range(p) if j != r) + sum(
+                    per_player[c][r] for c in COMPONENTS
+                )
+                gain = (factor - 1) * own + extra * (p - 1)
+                per_player["home_run"][r] += gain
+                for j in range(p):
+                    if j != r:
+                        per_player["home_run"][j] -= gain / (p - 1)
+        elif transform == "t-formula":
+            members = [i for i in range(p) if normal[i]]
+            if len(members) < s.t_formula.min_players:
+                continue
+            keys = {}
+            for i in members:
+                keys[i] = sum(
+                    ledger[(i, j)]["duns"] + ledger[(i, j)]["bonuses"] + ledger[(i, j)]["majority"]
+                    for j in members
+                    if j != i and (i, j) in ledger
+                )
+            for i, amount in place_payments(keys, biggest).items():
+                per_player["t_formula"][i] += amount
+            for i in members:
+                for j in members:
+                    if (i, j) in ledger:
+                        for c in ("duns", "bonuses", "majority"):
+                            ledger[(i, j)][c] = 0.0
+        elif transform == "horse":
+            card = s.horse.card_int if horse_card is None else horse_card
+            held = [h.count(card) for h in hands]
+            for i, j in pairs:
+                copies = held[i] + held[j]
+                if copies:
+                    factor = s.horse.multiplier**copies
+                    pay("horse", i, j, (factor - 1) * pair_total(i, j))
+
+    out = {c: list(per_player[c]) for c in COMPONENTS}
+    for (i, _j), row in ledger.items():
+        for c, amount in row.items():
+            out[c][i] += amount
+    return out
+
+
+def shuffled_arrangements(n_games: int, n_players: int, rng: np.random.Generator) -> np.ndarray:
+    """Dealt hands with each hand's 13 cards in random order: fouls are frequent."""
+    hands = deal(n_games, n_players, rng=rng)
+    keys = rng.random(hands.shape)
+    return np.take_along_axis(hands, np.argsort(keys, axis=2), axis=2)
+
+
+def blocked_arrangements(n_games: int, n_players: int, rng: np.random.Generator) -> np.ndarray:
+    """Hands dealt from a deck ordered by rank blocks (quads, trips and full houses abound),
+    split at random, the middle and back swapped when the middle is the bigger: bonuses, scoops
+    and home runs occur often."""
+    out = np.empty((n_games, n_players, 13), dtype=np.int8)
+    for g in range(n_games):
+        order = rng.permutation(13)
+        deck = np.concatenate([4 * r + rng.permutation(4) for r in order])
+        for i in range(n_players):
+            hand = deck[13 * i : 13 * i + 13].copy()
+            rng.shuffle(hand)
+            if int(rank5(hand[3:8])) > int(rank5(hand[8:])):
+                hand[3:8], hand[8:] = hand[8:].copy(), hand[3:8].copy()
+            out[g, i] = hand
+    return out
+
+
+def random_declared(n_games, n_players, n_specials, rng, rate) -> np.ndarray:
+    declared = np.full((n_games, n_players), -1, dtype=np.int8)
+    if n_specials:
+        on = rng.random((n_games, n_players)) < rate
+        declared[on] = rng.integers(0, n_specials, size=int(on.sum()))
+    return declared
+
+
+def test_registry_count() -> None:
+    assert len(variant_names()) == N_VARIANTS
+
+
+def check_agreement(variant, hands, declared, banker, horse=None) -> None:
+    total, comps = score(
+        hands, variant, declared=declared, banker=banker, horse=horse, breakdown=True
+    )
+    for g in range(hands.shape[0]):
+        ref = reference_score(hands[g], variant, declared[g], banker, horse)
+        for c in COMPONENTS:
+            np.testing.assert_allclose(
+                comps[c][g],
+                ref[c],
+                atol=1e-9,
+                err_msg=f"{variant.name} game {g} component {c}: hands {hands[g].tolist()} "
+                f"declared {declared[g].tolist()}",
+            )
+        np.testing.assert_allclose(total[g], np.sum([ref[c] for c in COMPONENTS], axis=0))
+
+
+@pytest.mark.parametrize("name", variant_names())
+@pytest.mark.parametrize("n_players", [2, 3, 4])
+def test_reference_agrees_on_random_games(name: str, n_players: int) -> None:
+    """Shuffled hands (fouls), rank-blocked hands (bonuses, scoops, home runs), some declared
+    specials: the vectorized scorer matches the reference component by component."""
+    variant = load_variant(name)
+    rng = np.random.default_rng([n_players, len(name)])
+    n = 25
+    n_specials = len(variant.specials.rules)
+    for hands, rate in (
+        (shuffled_arrangements(n, n_players, rng), 0.1),
+        (blocked_arrangements(n, n_players, rng), 0.0),
+        (blocked_arrangements(n, n_players, rng), 0.15),
+    ):
+        declared = random_declared(n, n_players, n_specials, rng, rate)
+        banker = int(rng.integers(n_players))
+        check_agreement(variant, hands, declared, banker)
+
+
+@pytest.mark.parametrize("name", variant_names())
+def test_reference_agrees_with_two_decks(name: str) -> None:
+    """Six players, two decks: five of a kind and two copies of the horse card can occur."""
+    variant = load_variant(name)
+    rng = np.random.default_rng(6)
+    hands = deal(20, 6, rng=rng)
+    keys = rng.random(hands.shape)
+    hands = np.take_along_axis(hands, np.argsort(keys, axis=2), axis=2)
+    declared = random_declared(20, 6, len(variant.specials.rules), rng, 0.1)
+    check_agreement(variant, hands, declared, banker=2)
+
+
+@pytest.mark.parametrize(
+    "override",
+    [
+        {"compare": "top-card"},
+        {"topology": "all-pairs"},
+        {"specials": {"all_special": "places"}},
+        {"majority": {"enabled": True, "replaces_duns": True, "rule": "two-wins"}},
+        {"foul": {"penalty": "fixed", "amount": 5}},
+        {"scoop": {"doubles": "all"}},
+    ],
+)
+def test_reference_agrees_on_options(override: dict, tmp_path) -> None:
+    """The options the shipped files leave off (食夹棍, 四人对比, §4.3 places, match-only
+    majority...) agree with the reference too."""
+
+    lines = ["[variant]", 'name = "opt"', 'extends = "taiwan"', "[scoring]"]
+    tables = []
+    for key, value in override.items():
+        if isinstance(value, dict):
+            tables.append(f"[scoring.{key}]")
+            tables += [f"{k} = {_toml(v)}" for k, v in value.items()]
+        else:
+            lines.append(f"{key} = {_toml(value)}")
+    path = tmp_path / "opt.toml"
+    path.write_text("\n".join(lines + tables) + "\n", encoding="utf-8")
+    variant = load_variant(path)
+    rng = np.random.default_rng(11)
+    n_specials = len(variant.specials.rules)
+    for hands, rate in (
+        (shuffled_arrangements(40, 4, rng), 0.1),
+        (blocked_arrangements(40, 4, rng), 0.0),
+        (blocked_arrangements(20, 4, rng), 0.9),
+    ):
+        declared = random_declared(len(hands), 4, n_specials, rng, rate)
+        check_agreement(variant, hands, declared, banker=int(rng.integers(4)))
+
+
+def test_reference_agrees_with_another_horse_card() -> None:
+    variant = load_variant("qiantang")
+    rng = np.random.default_rng(4)
+    hands = blocked_arrangements(30, 4, rng)
+    declared = random_declared(30, 4, len(variant.specials.rules), rng, 0.05)
+    for card in (0, 17, DECK_SIZE - 1):
+        check_agreement(variant, hands, declared, banker=0, horse=card)
+
+
+def _toml(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f'"{value}"'
+    return repr(value)

@@ -1,0 +1,64 @@
+"""``simkit variants``: list, show, docs; docs/variants.md is current."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from simkit.cli import main
+from simkit.variants import variant_names
+from simkit.variants.docs import render_variants_doc
+
+DOCS = Path(__file__).resolve().parents[1] / "docs" / "variants.md"
+
+
+def test_list_names_every_variant(capsys) -> None:
+    assert main(["variants"]) == 0
+    out = capsys.readouterr().out
+    lines = out.strip().splitlines()
+    assert len(lines) == len(variant_names()) == 9
+    for name, line in zip(variant_names(), lines, strict=True):
+        assert line.startswith(name)
+
+
+def test_show_prints_the_resolved_rules(capsys) -> None:
+    assert main(["variants", "show", "guangxi-regional"]) == 0
+    out = capsys.readouterr().out
+    assert "[scoring.duns]" in out
+    assert "front = { trips = 4 }" in out  # its own value
+    assert "penalty = 'biggest-hand'" in out  # inherited from guangxi
+    assert "[specials.three-trips-and-quads]" in out
+
+
+def test_show_a_user_file(tmp_path, capsys) -> None:
+    path = tmp_path / "mine.toml"
+    path.write_text(
+        '[variant]\nname = "mine"\nextends = "hongkong"\n[scoring]\ncompare = "top-card"\n',
+        encoding="utf-8",
+    )
+    assert main(["variants", "show", str(path)]) == 0
+    assert "compare = 'top-card'" in capsys.readouterr().out
+
+
+def test_show_unknown_variant_is_a_clear_error(capsys) -> None:
+    assert main(["variants", "show", "atlantis"]) == 2
+    assert "unknown variant 'atlantis'" in capsys.readouterr().err
+
+
+def test_docs_file_is_current() -> None:
+    """docs/variants.md is generated: regenerate with `simkit variants docs --out
+    docs/variants.md`."""
+    assert DOCS.read_text(encoding="utf-8") == render_variants_doc()
+
+
+def test_docs_check_flag(tmp_path) -> None:
+    out = tmp_path / "v.md"
+    assert main(["variants", "docs", "--out", str(out)]) == 0
+    assert main(["variants", "docs", "--out", str(out), "--check"]) == 0
+    out.write_text("stale\n", encoding="utf-8")
+    assert main(["variants", "docs", "--out", str(out), "--check"]) == 1
+
+
+def test_docs_side_by_side_payouts() -> None:
+    text = render_variants_doc()
+    assert "| 一条龙 dragon | 36 (#2) | 36 (#2) | 26 (#2) | 13 (#2) |" in text
+    assert "| front trips | 1 | 3 | 4 | 3 |" in text
