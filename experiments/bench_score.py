@@ -85,7 +85,8 @@ def main(argv: list[str] | None = None) -> int:
                 "games_per_s": round(plain),
                 "games_per_s_breakdown": round(detail),
                 "peer_rank_only_games_per_s": round(rank_rate),
-                "meets_target": bool(plain >= TARGET_ALL_PAIRS) if topology == "all-pairs"
+                "meets_target": bool(plain >= TARGET_ALL_PAIRS)
+                if topology == "all-pairs"
                 else None,
             }
         )

@@ -63,12 +63,13 @@ def main() -> None:
     slowest = min(played, key=lambda k: played[k]["hands_per_s"])
 
     sys.path.insert(0, str(ROOT / "tests"))
-    from test_specials import reference_masks  # the peer: plain Python, every split tried
+    from test_specials import _split_fronts, reference_masks  # the peer: plain Python
 
     sample = hands[: args.peer_hands]
     peer = {}
     for name in dict.fromkeys([DEFAULT_VARIANT, slowest]):
         specials = load_variant(name).specials
+        _split_fronts.cache_clear()  # each variant's reference run starts from nothing
         t0 = time.perf_counter()
         want = reference_masks(sample, specials)
         seconds = time.perf_counter() - t0
@@ -82,6 +83,7 @@ def main() -> None:
     result = {
         "machine": f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores",
         "python": platform.python_version(),
+        "load_average_1min": os.getloadavg()[0],
         "hands": n,
         "default_variant": DEFAULT_VARIANT,
         "slowest_variant": slowest,
@@ -117,7 +119,8 @@ def main() -> None:
     md += [
         "",
         f"Default variant: {DEFAULT_VARIANT}; slowest variant: {slowest}.",
-        f"Machine: {result['machine']}, Python {result['python']}.",
+        f"Machine: {result['machine']}, Python {result['python']}; 1-minute load average "
+        f"{result['load_average_1min']:.1f} at the end of the run (a shared machine: rates vary).",
         "",
     ]
     (OUT / "specials.md").write_text("\n".join(md))

@@ -244,15 +244,19 @@ def _load_shipped(variant_name: str, n_players: int) -> WinTables | None:
 
 
 def default_tables(variant: Variant, n_players: int) -> WinTables:
-    """The shipped tables of ``variant`` at ``n_players`` (nearest player count if absent)."""
+    """The shipped tables of ``variant`` at ``n_players``.
+
+    Tables ship for 2, 3 and 4 players.  Otherwise (5-8 players, or a variant file of one's
+    own) this warns and takes the nearest: the same variant at the nearest shipped player
+    count, then ``guangxi`` at that count, then untrained tables.
+    """
     tables = _load_shipped(variant.name, n_players)
     if tables is not None:
         return tables
-    for name, players in (
-        (variant.name, min(max(n_players, 2), 4)),
-        ("guangxi", min(max(n_players, 2), 4)),
-        ("western-2-4", 2),
-    ):
+    near = min(max(n_players, 2), 4)
+    candidates = [(variant.name, k) for k in sorted((2, 3, 4), key=lambda k: abs(k - near))]
+    candidates.append(("guangxi", near))
+    for name, players in candidates:
         tables = _load_shipped(name, players)
         if tables is not None:
             warnings.warn(
@@ -261,6 +265,10 @@ def default_tables(variant: Variant, n_players: int) -> WinTables:
                 stacklevel=3,
             )
             return tables
+    warnings.warn(
+        f"no trained win tables for {variant.name!r}; max-ev plays untrained tables",
+        stacklevel=3,
+    )
     return uniform_tables()
 
 
@@ -359,8 +367,11 @@ def expected_points(w0, w1, w2, l0, l1, l2, v0, v1, v2, e0, e1, e2, p):  # type:
     total = n_opp * pair
     if p[6] > 0.0:
         # I scoop everyone; or an opponent scoops me and (at the table's scoop rate) the rest.
-        home_for = s_for**n_opp
-        home_against = s_against * p[9] ** (n_opp - 1.0)
+        home_for = s_for
+        home_against = s_against
+        for _ in range(int(n_opp) - 1):  # integer powers: far cheaper than ``**``
+            home_for *= s_for
+            home_against *= p[9]
         total += n_opp * p[7] * (home_for - home_against)
         total += (p[8] - 1.0) * (n_opp * home_for * (won + p[7]) - home_against * (paid + p[7]))
     return total

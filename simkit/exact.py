@@ -132,6 +132,17 @@ def representative_hands() -> np.ndarray:
     return _rank_vector_data()[1]
 
 
+@lru_cache(maxsize=1)
+def _profile_index() -> tuple[np.ndarray, np.ndarray]:
+    """The distinct profile codes, and each rank-count vector's index among them."""
+    codes = _rank_vector_data()[2]
+    seen = np.zeros(14**4, dtype=bool)
+    seen[codes] = True
+    distinct = np.flatnonzero(seen)
+    dense = np.cumsum(seen) - 1
+    return distinct, dense[codes]
+
+
 @lru_cache(maxsize=128)
 def _suit_classes(profile_code: int) -> dict[tuple[bool, bool], int]:
     """Suit assignments of a profile by (one colour, three-flush split), zeros left out."""
@@ -190,6 +201,7 @@ def _suit_vector_bits() -> tuple[np.ndarray, np.ndarray]:
 # Card-exact specials
 
 
+@lru_cache(maxsize=4)
 def straight_flush_split_hands(front_qka: bool, front_a23: bool) -> np.ndarray:
     """Every one-deck hand that splits into three straight flushes, ``int8[n, 13]`` sorted."""
     fronts = [
@@ -216,10 +228,13 @@ def clean_dragon_hands(rule: SpecialRule) -> np.ndarray:
 
 
 def _masks_to_hands(masks: list[int]) -> np.ndarray:
-    out = np.empty((len(masks), 13), dtype=np.int8)
-    for i, m in enumerate(masks):
-        out[i] = [c for c in range(52) if m >> c & 1]
-    return out
+    """52-bit card masks of 13 cards each → sorted hands ``int8[n, 13]``."""
+    as_bytes = np.array(masks, dtype=np.uint64).view(np.uint8).reshape(-1, 8)
+    bits = np.unpackbits(as_bytes, axis=1, bitorder="little")[:, :52]
+    rows, cards = np.nonzero(bits)
+    if not (np.bincount(rows, minlength=len(masks)) == 13).all():
+        raise AssertionError("a card mask does not hold 13 cards")
+    return cards.astype(np.int8).reshape(len(masks), 13)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -234,10 +249,15 @@ def mask_counts(specials: Specials) -> dict[int, int]:
     """
     ids = specials.ids
     rank_bits = sum(1 << i for i, s in enumerate(ids) if s in RANK_BASED)
-    _, hands, profiles = _rank_vector_data()
+    _, hands, _ = _rank_vector_data()
+    profile_codes, profile_index = _profile_index()
     masks = detect_specials(hands, specials, decks=1).astype(np.int64) & rank_bits
     # Count the vectors by (rank mask, profile); each stands for its profile's suit assignments.
-    codes, n_vectors = np.unique(masks * 14**4 + profiles, return_counts=True)
+    n_profiles = len(profile_codes)
+    tally = np.bincount(masks * n_profiles + profile_index)
+    nonzero = np.flatnonzero(tally)
+    codes = (nonzero // n_profiles) * 14**4 + profile_codes[nonzero % n_profiles]
+    n_vectors = tally[nonzero]
     color_bit = 1 << ids.index("one-color") if "one-color" in ids else 0
     flush_bit = 1 << ids.index("three-flushes") if "three-flushes" in ids else 0
     counts: dict[int, int] = {}
@@ -310,6 +330,68 @@ def special_probabilities(variant: VariantLike = None) -> dict[str, tuple[float,
     }
 
 
+def compare_with_exact(masks: np.ndarray, variant: VariantLike = None) -> pl.DataFrame:
+    """Monte Carlo frequencies of specials beside their exact probabilities.
+
+    ``masks`` are :func:`~simkit.specials.detect_specials` masks of one-deck hands dealt at
+    random (any shape).  One row per special and per measure (``any``: it qualifies; ``best``:
+    it is the best special): n, observed, frequency, the exact probability, the binomial
+    standard error sqrt(p(1-p)/n) from the exact p, z = (frequency - p) / se, and the two-sided
+    exact binomial p-value (which stays valid for specials too rare for a normal z).
+    """
+    from scipy import stats  # imported here: only this check needs scipy
+
+    from simkit.specials import best_special
+
+    flat = np.asarray(masks).ravel()
+    n = flat.size
+    best = best_special(flat)
+    rows: dict[str, list] = {k: [] for k in ("special", "id", "measure", "observed", "p_exact")}
+    for i, (rule, count, best_count) in enumerate(special_counts(variant)):
+        held = int(((flat >> np.uint32(i)) & np.uint32(1)).sum())
+        first = int((best == i).sum())
+        for measure, seen, exact in (("any", held, count), ("best", first, best_count)):
+            rows["special"].append(rule.name)
+            rows["id"].append(rule.id)
+            rows["measure"].append(measure)
+            rows["observed"].append(seen)
+            rows["p_exact"].append(exact / HANDS_13)
+    p = np.array(rows["p_exact"], dtype=float)
+    observed = np.array(rows["observed"], dtype=np.int64)
+    se = np.sqrt(p * (1 - p) / max(n, 1))
+    frequency = observed / max(n, 1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = np.where(se > 0, (frequency - p) / se, 0.0)
+    p_values = [
+        float(stats.binomtest(int(k), n, float(q)).pvalue) if n and 0 < q < 1 else 1.0
+        for k, q in zip(observed, p, strict=True)
+    ]
+    return pl.DataFrame(
+        {
+            **{k: rows[k] for k in ("special", "id", "measure")},
+            "n": [n] * len(p),
+            "observed": observed,
+            "frequency": frequency,
+            "p_exact": p,
+            "se": se,
+            "z": z,
+            "p_value": p_values,
+        },
+        schema={
+            "special": pl.String,
+            "id": pl.String,
+            "measure": pl.String,
+            "n": pl.Int64,
+            "observed": pl.Int64,
+            "frequency": pl.Float64,
+            "p_exact": pl.Float64,
+            "se": pl.Float64,
+            "z": pl.Float64,
+            "p_value": pl.Float64,
+        },
+    )
+
+
 def specials_table(variant: VariantLike = None) -> pl.DataFrame:
     """The exact special table of a variant (see :func:`exact_tables`)."""
     rows = special_counts(variant)
@@ -343,12 +425,26 @@ def specials_table(variant: VariantLike = None) -> pl.DataFrame:
 
 @lru_cache(maxsize=2)
 def all_combinations(k: int) -> np.ndarray:
-    """Every k-card combination of one deck, ``int8[C(52, k), k]``."""
-    n = comb(52, k)
-    flat = np.fromiter(
-        (c for combo in combinations(range(52), k) for c in combo), dtype=np.int8, count=n * k
-    )
-    return flat.reshape(n, k)
+    """Every k-card combination of one deck in lexicographic order, ``int8[C(52, k), k]``."""
+    out = np.empty((comb(52, k), k), dtype=np.int8)
+    _fill_combinations(out, 52)
+    return out
+
+
+@nb.njit(cache=True)
+def _fill_combinations(out, n):  # type: ignore[no-untyped-def]
+    k = out.shape[1]
+    combo = np.arange(k)
+    for row in range(out.shape[0]):
+        out[row, :] = combo
+        i = k - 1  # the rightmost position that can still move right
+        while i >= 0 and combo[i] == n - k + i:
+            i -= 1
+        if i < 0:
+            return
+        combo[i] += 1
+        for j in range(i + 1, k):
+            combo[j] = combo[j - 1] + 1
 
 
 def _category_table(ranks: np.ndarray, total: int) -> pl.DataFrame:
@@ -380,8 +476,7 @@ def three_card_table(ranking: Ranking) -> pl.DataFrame:
 # What 13 cards contain
 
 
-def _window_masks() -> list[int]:
-    return [sum(1 << r for r in w) for w in five_straights()]
+WINDOW_MASKS = tuple(sum(1 << r for r in w) for w in five_straights())  # 5-card straights
 
 
 def _suit_mask_poly(excluded: list[bool]) -> list[int]:
@@ -407,7 +502,7 @@ def _hands_with_no_suit_pattern(excluded: list[bool]) -> int:
 
 def has_straight_window(mask: int) -> bool:
     """Whether a set of ranks (bit mask) holds a 5-card straight."""
-    return any(mask & w == w for w in _window_masks())
+    return any(mask & w == w for w in WINDOW_MASKS)
 
 
 def has_plain_flush(mask: int) -> bool:
@@ -432,20 +527,18 @@ def contains_counts() -> dict[Category, int]:
     holds one card a rank, all of one suit; overlapping windows share cards, so each connected
     run of covered windows must be one suit.
     """
-    vectors = rank_count_vectors()
-    weights = np.prod(np.array([comb(4, k) for k in range(5)], dtype=np.int64)[vectors], axis=1)
-    n_ge2 = (vectors >= 2).sum(axis=1)
-    n_ge3 = (vectors >= 3).sum(axis=1)
+    weights, n_ge2, n_ge3, n_4, present, singles = _vector_features(rank_count_vectors())
     out: dict[Category, int] = {
         Category.PAIR: int(weights[n_ge2 >= 1].sum()),
         Category.TWO_PAIR: int(weights[n_ge2 >= 2].sum()),
         Category.TRIPS: int(weights[n_ge3 >= 1].sum()),
         Category.FULL_HOUSE: int(weights[(n_ge3 >= 1) & (n_ge2 >= 2)].sum()),
-        Category.QUADS: int(weights[(vectors == 4).any(axis=1)].sum()),
+        Category.QUADS: int(weights[n_4 >= 1].sum()),
     }
     windows = five_straights()
-    covered = np.stack([(vectors[:, list(w)] >= 1).all(axis=1) for w in windows], axis=1)
-    single = np.stack([(vectors[:, list(w)] == 1).all(axis=1) for w in windows], axis=1)
+    window_bits = [sum(1 << r for r in w) for w in windows]
+    covered = np.stack([(present & w) == w for w in window_bits], axis=1)
+    single = np.stack([(singles & w) == w for w in window_bits], axis=1)
     always = (covered & ~single).any(axis=1)
     maybe = covered.any(axis=1) & ~always
     straight = int(weights[always].sum())
@@ -460,6 +553,34 @@ def contains_counts() -> dict[Category, int]:
     out[Category.STRAIGHT_FLUSH] = HANDS_13 - no_sf
     out[Category.FLUSH] = HANDS_13 - no_flush
     return out
+
+
+@nb.njit(cache=True)
+def _vector_features(vectors):  # type: ignore[no-untyped-def]
+    """Per rank-count vector: hands (prod C(4, c_r)), ranks holding >= 2, >= 3 and 4 cards,
+    and the bit masks of the ranks held and of the ranks held once."""
+    n = vectors.shape[0]
+    choose4 = np.array([1, 4, 6, 4, 1], dtype=np.int64)
+    weights = np.empty(n, dtype=np.int64)
+    n_ge2 = np.empty(n, dtype=np.int64)
+    n_ge3 = np.empty(n, dtype=np.int64)
+    n_4 = np.empty(n, dtype=np.int64)
+    present = np.empty(n, dtype=np.int64)
+    singles = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        w, a, b, c, p, s = 1, 0, 0, 0, 0, 0
+        for r in range(13):
+            k = vectors[i, r]
+            w *= choose4[k]
+            a += k >= 2
+            b += k >= 3
+            c += k == 4
+            if k >= 1:
+                p |= 1 << r
+            if k == 1:
+                s |= 1 << r
+        weights[i], n_ge2[i], n_ge3[i], n_4[i], present[i], singles[i] = w, a, b, c, p, s
+    return weights, n_ge2, n_ge3, n_4, present, singles
 
 
 def _sum_by(keys: np.ndarray, values: np.ndarray) -> dict[int, int]:
@@ -525,6 +646,7 @@ def exact_tables(variant: VariantLike = None) -> dict[str, pl.DataFrame]:
 
 __all__ = [
     "HANDS_13",
+    "compare_with_exact",
     "contains_counts",
     "exact_tables",
     "mask_counts",

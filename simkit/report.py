@@ -30,7 +30,7 @@ from simkit.simulate import (
     resolve_variants,
     simulate,
 )
-from simkit.variants import Variant
+from simkit.variants import DEFAULT_VARIANT, Variant
 from simkit.variants.schema import to_plain
 
 #: Games per variant of ``simkit report`` by default: about 5 minutes on 2 cores.
@@ -44,7 +44,7 @@ def with_compare(variant: Variant, compare: str) -> Variant:
 
     Named ``<name>+<compare>``; its key hashes the changed rules like a loaded variant's.
     """
-    scoring = dataclasses.replace(variant.scoring, compare=compare)
+    scoring = dataclasses.replace(variant.scoring, compare=compare)  # type: ignore[arg-type]
     resolved = {
         "ranking": to_plain(variant.ranking),
         "specials": to_plain(variant.specials),
@@ -176,7 +176,7 @@ def render_markdown(result: SimulationResult) -> str:
     prov = result.provenance
     t = result.tables
     names = result.variant_names
-    base = names[0]
+    base = DEFAULT_VARIANT if DEFAULT_VARIANT in names else names[0]
     n_games = prov["n_games"]
     parts: list[str] = []
     add = parts.append
@@ -203,7 +203,7 @@ def render_markdown(result: SimulationResult) -> str:
 
     add("## 1. Expected score and volatility\n")
     scores = t["scores"]
-    rows = []
+    rows: list[list[Any]] = []
     for name in names:
         s0 = scores.filter((pl.col("variant") == name) & (pl.col("seat") == "0")).row(0, named=True)
         al = scores.filter((pl.col("variant") == name) & (pl.col("seat") == "all")).row(
@@ -250,8 +250,8 @@ def render_markdown(result: SimulationResult) -> str:
     for name in names:
         row: list[Any] = [name]
         for c in comp_names:
-            r = comps.filter((pl.col("variant") == name) & (pl.col("component") == c))
-            row.append(est(r["var_share"][0], r["var_share_se"][0]) if r.height else "")
+            sel = comps.filter((pl.col("variant") == name) & (pl.col("component") == c))
+            row.append(est(sel["var_share"][0], sel["var_share_se"][0]) if sel.height else "")
         rows.append(row)
     add(
         "Share of the variance of a player's score, Cov(component, total) / Var(total) "
@@ -262,8 +262,8 @@ def render_markdown(result: SimulationResult) -> str:
     for name in names:
         row = [name]
         for c in comp_names:
-            r = comps.filter((pl.col("variant") == name) & (pl.col("component") == c))
-            row.append(est(r["mean_abs"][0], r["mean_abs_se"][0]) if r.height else "")
+            sel = comps.filter((pl.col("variant") == name) & (pl.col("component") == c))
+            row.append(est(sel["mean_abs"][0], sel["mean_abs_se"][0]) if sel.height else "")
         rows.append(row)
     add("Mean |points| moved per player and game by each component:\n")
     add(markdown_table(["variant", *comp_names], rows) + "\n")
@@ -276,8 +276,8 @@ def render_markdown(result: SimulationResult) -> str:
     for name in names:
         row = [name]
         for e in event_names:
-            r = events.filter((pl.col("variant") == name) & (pl.col("event") == e))
-            row.append(est(r["rate"][0], r["se"][0]))
+            sel = events.filter((pl.col("variant") == name) & (pl.col("event") == e))
+            row.append(est(sel["rate"][0], sel["se"][0]))
         rows.append(row)
     add(
         "Per player and game: `scoop` = the player's scoop (打枪) points are positive (net), "
@@ -310,7 +310,7 @@ def render_markdown(result: SimulationResult) -> str:
             [
                 name,
                 sub.height,
-                num(float(z.abs().max()) if z.len() else None, ".2f"),
+                num(float(z.abs().max()) if z.len() else None, ".2f"),  # type: ignore[arg-type]
                 int(sub["best_count"].sum()),
             ]
         )
@@ -439,8 +439,8 @@ def render_markdown(result: SimulationResult) -> str:
     for cat in cats:
         row = [cat]
         for position in ("front", "middle", "back"):
-            r = dun.filter((pl.col("position") == position) & (pl.col("category") == cat))
-            row.append(est(r["freq"][0], r["se"][0]) if r.height else "–")
+            sel = dun.filter((pl.col("position") == position) & (pl.col("category") == cat))
+            row.append(est(sel["freq"][0], sel["se"][0]) if sel.height else "–")
         rows.append(row)
     add(markdown_table(["category", "front", "middle", "back"], rows) + "\n")
 

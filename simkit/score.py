@@ -25,16 +25,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Literal, overload
 
 import numba as nb
 import numpy as np
 import numpy.typing as npt
 
 from simkit.cards import DECK_SIZE, HAND_SIZE
-from simkit.evaluate import CATEGORY_SHIFT, rank3_one, rank5_one, ranking_tables
+from simkit.evaluate import rank3_one, rank5_one, ranking_tables
 from simkit.variants import Variant, resolve_variant
 
-__all__ = ["COMPONENTS", "fouled", "pair_points", "score"]
+__all__ = ["COMPONENTS", "fouled", "pair_points", "pair_points_one", "pair_points_params", "score"]
 
 #: Names of the score components returned with ``breakdown=True``, in kernel order.
 COMPONENTS: tuple[str, ...] = (
@@ -141,6 +142,104 @@ def _params(variant: Variant, n_players: int) -> _Params:
 # --------------------------------------------------------------------------------------------
 
 
+# Layout of pair_points_params: the (3, 10) dun worth table, then the rule scalars.
+_PP_WORTH = 30
+(
+    _PP_MAJ_ON,
+    _PP_MAJ_TWO,
+    _PP_MAJ_POINTS,
+    _PP_MAJ_REPLACES,
+    _PP_SCOOP_MODE,
+    _PP_SCOOP_POINTS,
+    _PP_SCOOP_ALL,
+    _PP_SCOOP_TIES,
+    _PP_SIZE,
+) = range(_PP_WORTH, _PP_WORTH + 9)
+
+
+def pair_points_params(variant: str | Variant | None, n_players: int) -> np.ndarray:
+    """The rules :func:`pair_points_one` needs, packed in a float64 array (for numba code)."""
+    v = resolve_variant(variant)
+    if isinstance(n_players, bool) or not isinstance(n_players, int | np.integer):
+        raise TypeError(f"n_players must be an integer, got {n_players!r}")
+    if not 2 <= n_players <= 8:
+        raise ValueError(f"n_players must be 2..8, got {n_players}")
+    return _pair_points_params(v, int(n_players))
+
+
+@lru_cache(maxsize=128)
+def _pair_points_params(v: Variant, n_players: int) -> np.ndarray:
+    s = v.scoring
+    out = np.zeros(_PP_SIZE, dtype=np.float64)
+    out[:_PP_WORTH] = np.array(s.duns.values(), dtype=np.float64).ravel()
+    out[_PP_MAJ_ON] = s.majority.enabled
+    out[_PP_MAJ_TWO] = s.majority.rule == "two-wins"
+    out[_PP_MAJ_POINTS] = s.majority.points
+    out[_PP_MAJ_REPLACES] = s.majority.enabled and s.majority.replaces_duns
+    out[_PP_SCOOP_MODE] = _SCOOP_CODES[s.scoop.mode] if "scoop" in s.transforms else 0
+    out[_PP_SCOOP_POINTS] = s.scoop.points[n_players - 2]
+    out[_PP_SCOOP_ALL] = s.scoop.doubles == "all"
+    out[_PP_SCOOP_TIES] = s.scoop.with_ties
+    out.setflags(write=False)
+    return out
+
+
+@nb.njit(cache=True, inline="always")
+def pair_points_one(a0, a1, a2, b0, b1, b2, params):  # type: ignore[no-untyped-def]
+    """Points dun ranks (a0, a1, a2) win from (b0, b1, b2): one pair, numba-callable.
+
+    ``params`` is :func:`pair_points_params`; see :func:`pair_points` for what is counted.
+    """
+    w = 0
+    lo = 0
+    base = 0.0
+    bonus = 0.0
+    for d in range(3):
+        a = a0 if d == 0 else (a1 if d == 1 else a2)
+        b = b0 if d == 0 else (b1 if d == 1 else b2)
+        if a > b:
+            w += 1
+            base += 1.0
+            bonus += params[10 * d + (a >> 20)] - 1.0
+        elif a < b:
+            lo += 1
+            base -= 1.0
+            bonus -= params[10 * d + (b >> 20)] - 1.0
+    majority = 0.0
+    if params[_PP_MAJ_ON] != 0.0:
+        if params[_PP_MAJ_TWO] != 0.0:
+            m = 1.0 if w >= 2 else (-1.0 if lo >= 2 else 0.0)
+        else:
+            m = 1.0 if w > lo else (-1.0 if lo > w else 0.0)
+        majority = m * params[_PP_MAJ_POINTS]
+        if params[_PP_MAJ_REPLACES] != 0.0:
+            base = 0.0
+            bonus = 0.0
+    total = base + bonus + majority
+    mode = params[_PP_SCOOP_MODE]
+    if mode != 0.0:
+        if params[_PP_SCOOP_TIES] != 0.0:
+            a_scoops = lo == 0 and w >= 1
+            b_scoops = w == 0 and lo >= 1
+        else:
+            a_scoops = w == 3
+            b_scoops = lo == 3
+        if a_scoops or b_scoops:
+            if mode == 1.0:
+                total += params[_PP_SCOOP_POINTS] if a_scoops else -params[_PP_SCOOP_POINTS]
+            elif params[_PP_SCOOP_ALL] != 0.0:
+                total += base + bonus + majority
+            else:
+                total += base
+    return total
+
+
+@nb.njit(cache=True)
+def _pair_points_rows(a, b, params, out):  # type: ignore[no-untyped-def]
+    for k in range(a.shape[0]):
+        out[k] = pair_points_one(a[k, 0], a[k, 1], a[k, 2], b[k, 0], b[k, 1], b[k, 2], params)
+
+
 def pair_points(
     ranks_a: npt.ArrayLike,
     ranks_b: npt.ArrayLike,
@@ -154,18 +253,17 @@ def pair_points(
     and declare no special; they broadcast.  Returns float64 ``(...)``: dun points (1 a dun
     won, -1 a dun lost), the ``[scoring.duns]`` bonuses, the majority point and, when the
     variant lists ``scoop``, the pair's 打枪 (with ``n_players`` choosing its size).  It is
-    antisymmetric: ``pair_points(a, b) == -pair_points(b, a)``.
+    antisymmetric: ``pair_points(a, b) == -pair_points(b, a)``.  Inside numba code use
+    :func:`pair_points_one` with :func:`pair_points_params`.
 
-    How it relates to :func:`score`: at an all-pairs table with no fouls, no specials, no
-    home run and no t-formula or horse card in play, ``score`` of player i is the sum over
-    j != i of ``pair_points(ranks_i, ranks_j)``.  ``score`` adds what this leaves out: fouls,
-    specials, the 食夹棍 comparison (which favours the banker), and the table-wide transforms
-    (home run, t-formula, horse card), and skips the scoop when the variant requires that
-    nobody declared a special.
+    How it relates to :func:`score`: at an all-pairs table with no fouls, no specials and no
+    home run, t-formula or horse card in play, ``score`` of player i is the sum over j != i of
+    ``pair_points(ranks_i, ranks_j)``.  ``score`` adds what this leaves out: fouls, specials,
+    the 食夹棍 comparison (which favours the banker), and the table-wide transforms (home run,
+    t-formula, horse card), and skips the scoop when the variant requires that nobody
+    declared a special.
     """
-    v = resolve_variant(variant)
-    if not 2 <= n_players <= 8:
-        raise ValueError(f"n_players must be 2..8, got {n_players}")
+    params = pair_points_params(variant, n_players)
     a = np.asarray(ranks_a)
     b = np.asarray(ranks_b)
     if a.shape[-1:] != (3,) or b.shape[-1:] != (3,):
@@ -175,45 +273,13 @@ def pair_points(
         )
     if not (np.issubdtype(a.dtype, np.integer) and np.issubdtype(b.dtype, np.integer)):
         raise TypeError("ranks_a and ranks_b must be integer dun ranks from rank3/rank5")
-    a, b = np.broadcast_arrays(a.astype(np.int32, copy=False), b.astype(np.int32, copy=False))
-    p = _params(v, n_players)
-    s = v.scoring
-    win = a > b
-    lose = a < b
-    pos = np.arange(3)
-    cat_a = np.clip(a >> CATEGORY_SHIFT, 0, 9)
-    cat_b = np.clip(b >> CATEGORY_SHIFT, 0, 9)
-    worth_a = p.dun_values[pos, cat_a]
-    worth_b = p.dun_values[pos, cat_b]
-    base = win.sum(-1) - lose.sum(-1)
-    bonus = np.where(win, worth_a - 1.0, 0.0).sum(-1) - np.where(lose, worth_b - 1.0, 0.0).sum(-1)
-    n_win = win.sum(-1)
-    n_lose = lose.sum(-1)
-    majority = np.zeros(base.shape)
-    if s.majority.enabled:
-        if s.majority.rule == "two-wins":
-            majority = np.where(n_win >= 2, 1.0, np.where(n_lose >= 2, -1.0, 0.0))
-        else:
-            majority = np.sign(n_win - n_lose).astype(np.float64)
-        majority = majority * s.majority.points
-        if s.majority.replaces_duns:
-            base = np.zeros(base.shape)
-            bonus = np.zeros(base.shape)
-    total = base + bonus + majority
-    if "scoop" in s.transforms:
-        if s.scoop.with_ties:
-            a_scoops = (n_lose == 0) & (n_win >= 1)
-            b_scoops = (n_win == 0) & (n_lose >= 1)
-        else:
-            a_scoops = n_win == 3
-            b_scoops = n_lose == 3
-        if s.scoop.mode == "add":
-            extra = float(p.floats[_F_SCOOP_POINTS])
-            total = total + np.where(a_scoops, extra, 0.0) - np.where(b_scoops, extra, 0.0)
-        else:  # double
-            doubled = base + bonus + majority if s.scoop.doubles == "all" else base
-            total = total + np.where(a_scoops | b_scoops, doubled, 0.0)
-    return np.asarray(total, dtype=np.float64)
+    a, b = np.broadcast_arrays(a, b)
+    shape = a.shape[:-1]
+    a2 = np.ascontiguousarray(a.reshape(-1, 3), dtype=np.int64)
+    b2 = np.ascontiguousarray(b.reshape(-1, 3), dtype=np.int64)
+    out = np.empty(a2.shape[0], dtype=np.float64)
+    _pair_points_rows(a2, b2, params, out)
+    return out.reshape(shape)
 
 
 def fouled(arranged: npt.ArrayLike, variant: str | Variant | None = None) -> np.ndarray:
@@ -588,6 +654,42 @@ def _stacked_payouts(
         has_k = ((masks >> k) & 1).astype(bool) & (k > idx)
         total = total + np.where(has_k, payouts[k], 0.0)
     return total
+
+
+@overload
+def score(
+    arranged: npt.ArrayLike,
+    variant: str | Variant | None = ...,
+    *,
+    declared: npt.ArrayLike | None = ...,
+    banker: int = ...,
+    horse: int | None = ...,
+    breakdown: Literal[False] = ...,
+) -> np.ndarray: ...
+
+
+@overload
+def score(
+    arranged: npt.ArrayLike,
+    variant: str | Variant | None = ...,
+    *,
+    declared: npt.ArrayLike | None = ...,
+    banker: int = ...,
+    horse: int | None = ...,
+    breakdown: Literal[True],
+) -> tuple[np.ndarray, dict[str, np.ndarray]]: ...
+
+
+@overload
+def score(
+    arranged: npt.ArrayLike,
+    variant: str | Variant | None = ...,
+    *,
+    declared: npt.ArrayLike | None = ...,
+    banker: int = ...,
+    horse: int | None = ...,
+    breakdown: bool,
+) -> np.ndarray | tuple[np.ndarray, dict[str, np.ndarray]]: ...
 
 
 def score(

@@ -19,6 +19,7 @@ from simkit.deal import deal
 from simkit.evaluate import Category, rank5
 from simkit.exact import (
     HANDS_13,
+    compare_with_exact,
     contains_counts,
     exact_tables,
     mask_counts,
@@ -28,13 +29,28 @@ from simkit.exact import (
     suit_count_distribution,
 )
 from simkit.specials import best_special, detect_specials
-from simkit.variants import load_variant, variant_names
+from simkit.variants import SpecialRule, Specials, load_variant, variant_names
+from simkit.variants.rules import SPECIAL_KINDS
+from simkit.variants.schema import FrozenMap
 
 N_SHIPPED_VARIANTS = 9
 
 
-def _counts(variant: str) -> dict[str, tuple[int, int]]:
+def _counts(variant: str | Specials) -> dict[str, tuple[int, int]]:
     return {rule.id: (count, best) for rule, count, best in special_counts(variant)}
+
+
+def _rule(special_id: str, **options: object) -> SpecialRule:
+    kind = SPECIAL_KINDS[special_id]
+    values = {k: spec.default for k, spec in kind.options.items()} | options
+    if "ranks" in values:
+        values["ranks"] = tuple(sorted(RANK_CHARS.index(c) for c in values["ranks"]))
+    return SpecialRule(id=special_id, payout=1.0, options=FrozenMap(values))
+
+
+def _alone(special_id: str, **options: object) -> tuple[int, int]:
+    """(count, best count) of one special with the given options, played alone."""
+    return _counts(Specials(rules=(_rule(special_id, **options),)))[special_id]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -128,22 +144,41 @@ def test_rank_pattern_specials_match_closed_forms():
     with_quads = (
         13 * 12 * 4 * comb(11, 3) * 6**3 + comb(13, 2) * 11 * 4 * 10 * 6
     )  # 4,3,2,2,2; 4,4,3,2
-    guangxi = _counts("guangxi")
-    assert guangxi["three-quads"][0] == comb(13, 3) * 40 == 11_440
-    assert guangxi["four-trips"][0] == comb(13, 4) * 4**4 * 9 * 4
-    assert guangxi["five-pairs-and-trips"][0] == five_pairs_trips + with_quads
-    assert guangxi["six-pairs"][0] == pairs_and_single + quads_as_pairs
-    assert guangxi["all-big"][0] == guangxi["all-small"][0] == comb(28, 13)
-    assert guangxi["one-color"][0] == 2 * comb(26, 13)
-    # 六对半 where a trips also counts as a pair (001 香港).
-    hongkong = _counts("hongkong")
-    assert (
-        hongkong["six-pairs"][0]
-        == pairs_and_single + quads_as_pairs + five_pairs_trips + with_quads
-    )
-    regional = _counts("guangxi-regional")
-    assert regional["three-trips-and-quads"][0] == 13 * comb(12, 3) * 4**3
-    assert _counts("qiantang")["all-big"][0] == comb(20, 13)
+    four_trips = comb(13, 4) * 4**4 * 9 * 4  # 3,3,3,3,1
+    trips_and_quads = 13 * comb(12, 3) * 4**3  # 4,3,3,3
+    expected = [
+        (_rule("three-quads"), comb(13, 3) * 40),  # 11,440
+        (_rule("four-trips", quads_count_as_trips=False), four_trips),
+        (_rule("four-trips", quads_count_as_trips=True), four_trips + trips_and_quads),
+        (_rule("three-trips-and-quads"), trips_and_quads),
+        (_rule("five-pairs-and-trips", quads_count_as_two_pairs=False), five_pairs_trips),
+        (
+            _rule("five-pairs-and-trips", quads_count_as_two_pairs=True),
+            five_pairs_trips + with_quads,
+        ),
+        (_rule("six-pairs", quads_count_as_two_pairs=False), pairs_and_single),
+        (_rule("six-pairs", quads_count_as_two_pairs=True), pairs_and_single + quads_as_pairs),
+        (  # 001 香港: 牌中有六对
+            _rule("six-pairs", quads_count_as_two_pairs=False, trips_count_as_pair=True),
+            pairs_and_single + five_pairs_trips,
+        ),
+        (
+            _rule("six-pairs", quads_count_as_two_pairs=True, trips_count_as_pair=True),
+            pairs_and_single + quads_as_pairs + five_pairs_trips + with_quads,
+        ),
+        (_rule("all-big"), comb(28, 13)),
+        (_rule("all-small"), comb(28, 13)),
+        (_rule("all-big", ranks="TJQKA"), comb(20, 13)),
+        (_rule("all-small", ranks="A2345"), comb(20, 13)),
+        (_rule("one-color"), 2 * comb(26, 13)),
+        (_rule("royal-twelve", definition="all-jqk-plus-one"), 40),
+        (_rule("royal-twelve", definition="all-jqka"), comb(16, 13)),
+        (_rule("dragon"), 4**13),
+    ]
+    # One pass: a Specials may list a kind twice with different options.
+    rows = special_counts(Specials(rules=tuple(r for r, _ in expected)))
+    for (rule, want), (_, count, _) in zip(expected, rows, strict=True):
+        assert count == want, (rule.id, dict(rule.options))
 
 
 def test_three_flushes_counted_by_suit_counts():
@@ -173,14 +208,17 @@ def _three_straight_rank_vectors(front_qka: bool, front_a23: bool) -> set[tuple[
     return out
 
 
-@pytest.mark.parametrize("name", ["guangxi", "taiwan"])
-def test_three_straights_counted_by_rank_vectors(name):
+FRONT_OPTIONS = [(True, True), (True, False), (False, True), (False, False)]
+
+
+@pytest.mark.parametrize(("front_qka", "front_a23"), FRONT_OPTIONS)
+def test_three_straights_counted_by_rank_vectors(front_qka, front_a23):
     """三顺子 depends on ranks only: sum over the rank-count vectors of straight splits of
     prod C(4, c_r) (each rank's suits chosen freely)."""
-    r = load_variant(name).specials.get("three-straights")
-    vectors = _three_straight_rank_vectors(r.option("front_qka"), r.option("front_a23"))
+    vectors = _three_straight_rank_vectors(front_qka, front_a23)
     expected = sum(prod(comb(4, k) for k in v) for v in vectors)
-    assert _counts(name)["three-straights"][0] == expected
+    options = {"front_qka": front_qka, "front_a23": front_a23}
+    assert _alone("three-straights", **options)[0] == expected
 
 
 def test_suit_count_distribution_matches_brute_force():
@@ -199,18 +237,18 @@ def test_suit_count_distribution_matches_brute_force():
     assert dist.sum() == sum(brute.values())
 
 
-def test_three_straight_flush_hands_agree_with_the_detector():
-    """Every listed 三同花顺 hand is detected as one, and dealt hands detected as one are listed."""
-    for front_qka, front_a23 in [(True, True), (False, True)]:
-        hands = straight_flush_split_hands(front_qka, front_a23)
-        variant = "guangxi" if front_qka else "taiwan"
-        bit = load_variant(variant).specials.ids.index("three-straight-flushes")
-        assert ((detect_specials(hands, variant, decks=1) >> bit) & 1).all()
-        assert len({h.tobytes() for h in hands}) == len(hands)
-    assert (
-        len(straight_flush_split_hands(True, True))
-        == _counts("guangxi")["three-straight-flushes"][0]
+@pytest.mark.parametrize(("front_qka", "front_a23"), FRONT_OPTIONS)
+def test_three_straight_flush_hands_agree_with_the_detector(front_qka, front_a23):
+    """Every listed 三同花顺 hand is distinct and detected as one; the count is the list's size."""
+    hands = straight_flush_split_hands(front_qka, front_a23)
+    specials = Specials(
+        rules=(_rule("three-straight-flushes", front_qka=front_qka, front_a23=front_a23),)
     )
+    assert (detect_specials(hands, specials, decks=1) == 1).all()
+    assert len({h.tobytes() for h in hands}) == len(hands)
+    assert _counts(specials)["three-straight-flushes"] == (len(hands), len(hands))
+    # The front options only remove hands: Q-K-A and A-2-3 fronts add splits.
+    assert len(hands) <= len(straight_flush_split_hands(True, True))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -265,6 +303,8 @@ def _agrees(observed: int, n: int, p: float) -> bool:
 
 @pytest.mark.parametrize("name", variant_names())
 def test_dealt_frequencies_match_exact_probabilities(name):
+    """1,000,000 dealt hands (250,000 games of 4): every special's frequency, as any special
+    held and as the best one, agrees with its exact probability."""
     hands = _dealt_hands()
     masks = detect_specials(hands, name)
     best = best_special(masks)
@@ -274,6 +314,11 @@ def test_dealt_frequencies_match_exact_probabilities(name):
         first = int((best == i).sum())
         assert _agrees(held, n, p_any), (special_id, held, n * p_any)
         assert _agrees(first, n, p_best), (special_id, first, n * p_best)
+    table = compare_with_exact(masks, name)
+    assert table.height == 2 * len(load_variant(name).specials)
+    assert (table["p_value"] > P_VALUE_FLOOR).all()
+    common = table.filter(table["p_exact"] * n > 1000)  # normal regime: within 4 SE
+    assert (common["z"].abs() < 4).all()
 
 
 def test_negative_control_a_wrong_probability_is_rejected():

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from simkit.deal import deal
 from simkit.evaluate import rank3, rank5
-from simkit.score import COMPONENTS, fouled, score
+from simkit.score import COMPONENTS, fouled, pair_points, score
 from simkit.variants import load_variant, variant_names
 
 N_VARIANTS = 9
@@ -166,3 +166,39 @@ def test_002_four_player_home_run_totals_are_multiples_of_3() -> None:
 def test_empty_input_gives_empty_scores() -> None:
     out = score(np.zeros((0, 4, 13), dtype=np.int8), "guangxi")
     assert out.shape == (0, 4)
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("n_players", [2, 3, 4])
+def test_pair_points_is_the_pairwise_part_of_score(name: str, n_players: int) -> None:
+    """In games without fouls or specials, the duns, bonuses, majority and scoop components of
+    :func:`score` are the sums of :func:`pair_points` over the pairs that compare (where the
+    t-formula, which replaces them, does not apply)."""
+    variant = load_variant(name)
+    if variant.scoring.t_formula.enabled and n_players >= variant.scoring.t_formula.min_players:
+        pytest.skip("the t-formula replaces the pairwise dun points at this table size")
+    hands = games(3, n_players, "blocked", n_games=400)
+    hands = hands[~fouled(hands, variant).any(axis=1)]
+    assert len(hands) > 20
+    banker = 1 % n_players
+    _total, parts = score(hands, variant, banker=banker, breakdown=True)
+    pairwise = parts["duns"] + parts["bonuses"] + parts["majority"] + parts["scoops"]
+    ranks = np.stack(
+        [
+            rank3(hands[..., :3], variant),
+            rank5(hands[..., 3:8], variant),
+            rank5(hands[..., 8:], variant),
+        ],
+        axis=-1,
+    )
+    expected = np.zeros(pairwise.shape)
+    for i in range(n_players):
+        for j in range(n_players):
+            if i == j or (variant.scoring.topology == "banker" and banker not in (i, j)):
+                continue
+            expected[:, i] += pair_points(ranks[:, i], ranks[:, j], variant, n_players)
+    np.testing.assert_allclose(pairwise, expected, atol=1e-9)
+    np.testing.assert_allclose(
+        pair_points(ranks[:, 0], ranks[:, 1], variant, n_players),
+        -pair_points(ranks[:, 1], ranks[:, 0], variant, n_players),
+    )

@@ -167,6 +167,41 @@ def test_002_3_1_home_run_four_players_54_style_multiple_of_3() -> None:
     assert total[0, 0] % 3 == 0
 
 
+def test_002_3_2_three_players_own_waters_doubled() -> None:
+    """002 3.2 "3人中一人已得到30水并且通杀则他最终得分为60水=30×2" and 3.1 "3人时另加24":
+    seat 0 of the first three chain hands: t = 4: places 8, 0, -8; scoops +2 each (3 players):
+    own waters 8 + 4 = 12, doubled 24, plus 24: 48; the two others pay (12 + 24) / 2 = 18."""
+    total, parts = score(table(*CHAIN[:3]), "guangxi", breakdown=True)
+    assert parts["scoops"].tolist() == [[4.0, 0.0, -4.0]]
+    assert parts["home_run"].tolist() == [[36.0, -18.0, -18.0]]
+    assert total[0, 0] == 2 * 12 + 24
+
+
+# Four hands ordered in every dun with no bonus dun anywhere (no front trips, no full house,
+# quads or straight flush): t = 1.
+PLAIN_CHAIN = (
+    "Ac Ad 2c | Kc Kd Qc Qd 3c | 2h 5h 7h 9h Jh",
+    "Kh Ks 3d | Jc Jd Tc Td 4c | 3s 5s 7s 8s Ts",
+    "Qh Qs 4d | 9c 9s 8c 8d 5c | 6c 7c 8h 9d Th",
+    "Ah Js 2d | 4h 4s 7d 5d 3h | 6d 6h 6s As 2s",
+)
+
+
+def test_002_home_run_four_players_usually_54_pairwise_reading(tmp_path) -> None:
+    """002 "四人一般的全垒打是加54分（最大牌+3*3=9开枪3*3=9，全垒打另加36分9+9+36=54）": with
+    plain duns compared pair by pair (t-formula off) and no ×(p-1) (factor = 1): 3 duns × 3
+    opponents 9 + scoops 9 + 36 = 54.  The file's reading (t-formula, 3.2's ×(p-1)): t = 1,
+    places 3 + scoops 9 = 12, ×3 = 36, + 36 = 72."""
+    v = over(
+        tmp_path,
+        "guangxi",
+        '[scoring]\ntransforms = ["scoop", "home-run"]\n[scoring.t_formula]\nenabled = false\n'
+        "[scoring.home_run]\nfactor = 1",
+    )
+    assert score(table(*PLAIN_CHAIN), v)[0, 0] == 54.0
+    assert score(table(*PLAIN_CHAIN), "guangxi")[0, 0] == 72.0
+
+
 def test_002_home_run_two_players_plus_18_usually_21() -> None:
     """002 table: "2人是三墩都是一方赢一方输另加18水，一般为21分": 3 duns + 18 = 21 (no bonus
     dun in these hands); 3.1's +12 is the other reading (extra_two_players = 12): 15."""
@@ -265,9 +300,9 @@ def test_000_regional_front_trips_4() -> None:
 
 def test_001_taiwan_scoop_doubles_base_3_to_6_and_home_run_to_12() -> None:
     """001 台湾玩法: 打枪 "原本全胜基本注得三注,此时翻倍为六注"; 全垒打 "原本各家打枪后赢得各家
-    六注,此时倍翻为十二注": the banker (seat 0 of the chain) wins each player's three duns with
-    bonuses: seat 1 pays 1+2+4 = 7 → base 3 doubled: 10, home run doubles again: 20.
-    Seats 2, 3: 1+2+4 = 7 / 1+2+4 = 7 also (bonuses by the banker's hands) → 20 each: +60."""
+    六注,此时倍翻为十二注".  The banker (seat 0 of the chain) beats each player in all three duns:
+    front 1 + middle full house 2 + back quads 4 = 7; the scoop doubles the base 3: 10; the
+    home run doubles the pair again: 20 from each player, 60 in all."""
     total, parts = score(table(*CHAIN), "taiwan", banker=0, breakdown=True)
     assert parts["scoops"].tolist() == [[9.0, -3.0, -3.0, -3.0]]
     assert parts["home_run"].tolist() == [[30.0, -10.0, -10.0, -10.0]]
@@ -301,9 +336,8 @@ def test_001_wanfa3_scooped_pays_base_3_plus_bonus_read_as_doubling() -> None:
 
 
 def test_001_wanfa3_home_run_doubles_and_others_split_evenly() -> None:
-    """001 玩法3 全垒打 "此玩家得分再乘以二,负分由三名玩家平均分摊": seat 0 of the chain scores
-    (3 + bonuses) doubled vs each: (1+1+1+1=4... ) → it gets twice its score, the three others
-    each pay a third of the increase."""
+    """001 玩法3 全垒打 "此玩家得分再乘以二,负分由三名玩家平均分摊": seat 0 of the chain scoops
+    all three; its score before the home run S becomes 2S, each other player paying S/3 more."""
     total, parts = score(table(*CHAIN), "wiki-points", breakdown=True)
     before = total[0, 0] - parts["home_run"][0, 0]
     assert parts["home_run"][0, 0] == before
@@ -353,9 +387,9 @@ def test_004_majority_two_of_three_wins_the_match() -> None:
 
 
 def test_004_horse_card_doubles_the_holder() -> None:
-    """004 马牌: the holder's result doubled.  Seat 1 holds ♥A? No: the chain's seat 0 holds
-    ♥A (front Ah): all its pairs doubled: fujian-like 6... here scoop doubles (004 打枪 奖励翻倍)
-    so each pair is 3+1 match, doubled 8, home run 16, horse 32: seat 0 wins 96."""
+    """004 马牌 (♥A in the file): the holder's results doubled.  Seat 0 of the chain holds ♥A and
+    beats each player in all three duns: 3 + the match point 1 = 4; 打枪 奖励翻倍: 8; 全垒打
+    doubles again: 16; the horse card doubles: 32 from each, 96 in all (48 of it the horse's)."""
     total, parts = score(table(*CHAIN), "qiantang", breakdown=True)
     assert total[0, 0] == 96.0
     assert parts["horse"][0, 0] == 48.0

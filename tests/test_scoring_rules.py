@@ -93,7 +93,7 @@ def test_unknown_category_is_named(tmp_path) -> None:
         ('[scoring]\ntransforms = ["scoop", "t-formula"]\n', "home-run is enabled but not"),
         (
             '[scoring]\ntransforms = ["scoop", "t-formula", "home-run", "dance"]\n',
-            "unknown transform 'dance'",
+            "'dance' is not valid",
         ),
         ("[scoring.scoop]\npoints = [1, 2]\n", "expected 7 numbers"),
         ("[scoring]\npass_rounds = 3\n", "pass_rounds"),

@@ -11,6 +11,8 @@ from functools import cache, lru_cache
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from simkit.cards import RANK_CHARS, parse_cards
 from simkit.deal import deal
@@ -292,6 +294,9 @@ RANK_PATTERNS = [
     [3, 3, 2, 2, 2, 1],
     [3, 3, 3, 2, 2],
 ]
+# Two decks: a rank may hold five to eight cards.
+TWO_DECK_PATTERNS = [[5, 4, 4], [5, 2, 2, 2, 2], [6, 3, 2, 2], [5, 3, 3, 2], [8, 4, 1], [7, 3, 3]]
+TWO_DECK_PATTERNS += [[6, 6, 1], [5, 4, 2, 2], [7, 2, 2, 2], [6, 4, 3], [5, 5, 3], [8, 2, 2, 1]]
 RANK_SETS = ["JQKA", "JQK", "89TJQKA", "2345678", "TJQKA", "A2345", "2345"]
 
 
@@ -319,10 +324,11 @@ def _built_hand(rng: np.random.Generator, what: int, decks: int = 1) -> list[int
             hand += [int(c) for c in rng.choice(pool, size=size, replace=False)]
         return sorted(hand)
     if what == 3:  # a pattern of rank counts
-        pattern = RANK_PATTERNS[rng.integers(len(RANK_PATTERNS))]
+        patterns = RANK_PATTERNS + TWO_DECK_PATTERNS * (decks - 1)
+        pattern = patterns[rng.integers(len(patterns))]
         ranks = rng.choice(13, size=len(pattern), replace=False)
         return _with_suits(
-            rng, [int(r) for r, k in zip(ranks, pattern, strict=True) for _ in range(k)]
+            rng, [int(r) for r, k in zip(ranks, pattern, strict=True) for _ in range(k)], decks
         )
     if what == 4:  # all cards from a rank set
         allowed = _ranks_of(RANK_SETS[rng.integers(len(RANK_SETS))])
@@ -408,6 +414,30 @@ def test_detector_matches_reference_on_two_deck_hands(index):
     want = reference_masks(hands, specials)
     bad = np.flatnonzero(got != want)
     assert bad.size == 0, [(hands[i].tolist(), int(got[i]), int(want[i])) for i in bad[:3]]
+
+
+# Suit relabellings that keep the colours together (♣♠ black, ♦♥ red): 凑一色 is unchanged.
+COLOUR_PRESERVING = [
+    p for p in itertools.permutations(range(4)) if {p[0], p[3]} in ({0, 3}, {1, 2})
+]
+HANDS = st.one_of(
+    st.lists(st.integers(0, 51), min_size=13, max_size=13, unique=True),
+    st.integers(0, 10**6).map(lambda i: one_deck_pool()[i % len(one_deck_pool())].tolist()),
+)
+
+
+@given(HANDS, st.randoms(use_true_random=False), st.sampled_from(COLOUR_PRESERVING))
+def test_masks_ignore_card_order_and_colour_preserving_suit_changes(hand, random, perm):
+    """Invariants: the order of the cards never matters; relabelling suits within colours
+    never matters when 至尊清龙 accepts any suit; and the reference agrees."""
+    shuffled = list(hand)
+    random.shuffle(shuffled)
+    relabelled = [4 * (c // 4) + perm[c % 4] for c in hand]
+    specials = OPTION_SETS[0]
+    assert specials.get("clean-dragon").option("suits") == "any"
+    masks = detect_specials(np.array([hand, shuffled, relabelled], dtype=np.int8), specials)
+    assert masks[0] == masks[1] == masks[2]
+    assert masks[0] == reference_masks(np.array([hand], dtype=np.int8), specials)[0]
 
 
 def test_detector_is_vectorized_over_leading_axes():

@@ -7,11 +7,12 @@ worth table and the special-hand payouts, then each variant's rules with their s
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from simkit.variants import load_variant, variant_names
 from simkit.variants.rules import SPECIAL_KINDS, Variant
-from simkit.variants.schema import to_plain
+from simkit.variants.schema import describe_schema, to_plain
 from simkit.variants.scoring_rules import CATEGORY_KEYS, Scoring
 
 GENERATED_NOTE = (
@@ -189,6 +190,24 @@ def _sources(variant: Variant) -> list[str]:
     return out
 
 
+def _schema() -> list[str]:
+    rows = []
+    default = Scoring()
+    sections: list[tuple[str, Any]] = [("scoring", default)]
+    for f in dataclasses.fields(Scoring):
+        value = getattr(default, f.name)
+        if dataclasses.is_dataclass(value):
+            sections.append((f"scoring.{f.name}", value))
+    for section, obj in sections:
+        for key, type_name in describe_schema(type(obj)):
+            value = getattr(obj, key)
+            if dataclasses.is_dataclass(value):
+                continue
+            shown = _value(to_plain(value))
+            rows.append([f"[{section}]", key, type_name, shown])
+    return _table(["section", "key", "type", "default"], rows)
+
+
 def render_variants_doc() -> str:
     """The whole ``docs/variants.md`` text, from the shipped variant files."""
     variants = [load_variant(name) for name in variant_names()]
@@ -215,6 +234,13 @@ def render_variants_doc() -> str:
         "## Special hands: payout per opponent (order in the variant)",
         "",
         *_payouts(variants),
+        "",
+        "## The `[scoring]` keys",
+        "",
+        "What each key means is documented on its dataclass in "
+        "`simkit/variants/scoring_rules.py`; an unknown key is an error that lists the valid ones.",
+        "",
+        *_schema(),
         "",
     ]
     for v in variants:
@@ -253,6 +279,8 @@ def _value(v: Any) -> str:
         return "true" if v else "false"
     if isinstance(v, float):
         return _num(v)
+    if isinstance(v, dict) and not v:
+        return "{}"
     if isinstance(v, dict):
         return "{ " + ", ".join(f"{k} = {_value(x)}" for k, x in v.items()) + " }"
     if isinstance(v, list):

@@ -296,7 +296,7 @@ class Scoring:
 
     topology: Literal["all-pairs", "banker"] = "all-pairs"
     compare: Literal["full", "top-card"] = "full"
-    transforms: tuple[str, ...] = ()
+    transforms: tuple[Literal["scoop", "home-run", "t-formula", "horse"], ...] = ()
     pass_rounds: int = 0
     pass_direction: Literal["clockwise", "counter-clockwise", "across"] = "clockwise"
     foul: Foul = field(default_factory=Foul)

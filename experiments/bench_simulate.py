@@ -1,0 +1,165 @@
+"""Benchmark the whole simulation: deal, max-ev arrangement, scoring and aggregation.
+
+Plays the same deals under every shipped variant with ``n_jobs=1`` and ``n_jobs=2`` (the
+scaling), checks that both give identical tables, and times the stages of one block side by
+side (deal, arrange, score, and the summaries simkit adds on top), so the cost of aggregation
+is read against the pipeline it wraps.
+
+    .venv/bin/python experiments/bench_simulate.py [--games 8192] [--strategy max-ev]
+
+Writes ``results/bench/simulate.json`` and ``results/bench/simulate.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import time
+from pathlib import Path
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import numpy as np
+
+import simkit
+from simkit.arrange import arrange
+from simkit.deal import deal
+from simkit.score import score
+from simkit.simulate import BLOCK_GAMES, make_config, play_block, simulate
+
+OUT = Path(__file__).resolve().parents[1] / "results" / "bench"
+TARGET_GAMES = 1_000_000
+TARGET_SECONDS = 60.0
+
+
+def timed(fn):  # type: ignore[no-untyped-def]
+    t0 = time.perf_counter()
+    value = fn()
+    return time.perf_counter() - t0, value
+
+
+def stage_times(strategy: str) -> dict[str, float]:
+    """Seconds per block of BLOCK_GAMES deals, all variants, for each stage (one core)."""
+    config = make_config("all", BLOCK_GAMES, strategy=strategy, seed=7)
+    rng = np.random.default_rng(1)
+    t_deal, hands = timed(lambda: deal(BLOCK_GAMES, 4, rng=rng))
+    t_arrange = t_score = 0.0
+    for variant in config.variants:
+        dt, (arranged, declared) = timed(lambda v=variant: arrange(hands, v, strategy, rng=1))
+        t_arrange += dt
+        dt, _ = timed(lambda v=variant, a=arranged, d=declared: score(a, v, declared=d))
+        t_score += dt
+    t_block, _ = timed(lambda: play_block(config, 1))
+    return {
+        "deal": t_deal,
+        "arrange": t_arrange,
+        "score": t_score,
+        "play_block (everything)": t_block,
+        "summaries and extras": t_block - t_deal - t_arrange - t_score,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=4 * BLOCK_GAMES)
+    parser.add_argument("--strategy", default="max-ev")
+    args = parser.parse_args()
+    variants = make_config("all", 1, seed=0).variants
+    n_var = len(variants)
+
+    # Compile (or load from the numba cache) before timing, in this process and in workers.
+    simulate("all", 64, strategy=args.strategy, seed=0, n_jobs=1, progress=False)
+    simulate(
+        "all",
+        2 * BLOCK_GAMES,
+        strategy=args.strategy,
+        seed=0,
+        n_jobs=2,
+        chunk_size=BLOCK_GAMES,
+        progress=False,
+    )
+
+    stages = stage_times(args.strategy)
+    runs = {}
+    results = {}
+    for jobs in (1, 2):
+        dt, res = timed(
+            lambda j=jobs: simulate(
+                "all",
+                args.games,
+                strategy=args.strategy,
+                seed=11,
+                n_jobs=j,
+                chunk_size=BLOCK_GAMES,
+                progress=False,
+            )
+        )
+        results[jobs] = res
+        runs[jobs] = {
+            "seconds": dt,
+            "deals_per_s": args.games / dt,
+            "variant_games_per_s": args.games * n_var / dt,
+            "seconds_for_1M_games_per_variant": TARGET_GAMES * n_var * dt / (args.games * n_var),
+        }
+    identical = results[1].summary.equals(results[2].summary)  # type: ignore[union-attr]
+    scaling = runs[1]["seconds"] / runs[2]["seconds"]
+    record = {
+        "benchmark": "simulate end to end (deal, arrange, score, aggregate), all variants",
+        "strategy": args.strategy,
+        "games": args.games,
+        "variants": [v.name for v in variants],
+        "players": 4,
+        "block_games": BLOCK_GAMES,
+        "runs": {f"n_jobs={j}": r for j, r in runs.items()},
+        "scaling_1_to_2_jobs": scaling,
+        "identical_tables_1_vs_2_jobs": identical,
+        "stage_seconds_per_block_all_variants": stages,
+        "target": f"{TARGET_GAMES:,} four-player games per variant in {TARGET_SECONDS:.0f} s "
+        "with n_jobs=2",
+        "target_met": runs[2]["seconds_for_1M_games_per_variant"] <= TARGET_SECONDS,
+        "simkit_version": simkit.__version__,
+        "machine": {
+            "cpus": os.cpu_count(),
+            "python": platform.python_version(),
+            "platform": platform.platform(),
+        },
+    }
+    OUT.mkdir(parents=True, exist_ok=True)
+    (OUT / "simulate.json").write_text(json.dumps(record, indent=2) + "\n")
+    lines = [
+        "# Simulation benchmark",
+        "",
+        f"`.venv/bin/python experiments/bench_simulate.py --games {args.games}`: "
+        f"{args.games:,} four-player deals, each played under all {n_var} shipped variants "
+        f"(`{args.strategy}` arrangement, scoring, every summary of the result tables).",
+        "",
+        "| n_jobs | seconds | deals/s | variant-games/s | s for 1M games per variant |",
+        "|---|---|---|---|---|",
+    ]
+    for j, r in runs.items():
+        lines.append(
+            f"| {j} | {r['seconds']:.1f} | {r['deals_per_s']:,.0f} | "
+            f"{r['variant_games_per_s']:,.0f} | {r['seconds_for_1M_games_per_variant']:,.0f} |"
+        )
+    lines += [
+        "",
+        f"Scaling from 1 to 2 jobs: ×{scaling:.2f}. Identical tables with 1 and 2 jobs: "
+        f"{identical}. Target ({record['target']}): "
+        f"{'met' if record['target_met'] else 'not met'}.",
+        "",
+        f"Stages, seconds per block of {BLOCK_GAMES} deals under all variants (one core):",
+        "",
+        "| stage | seconds | share |",
+        "|---|---|---|",
+    ]
+    total = stages["play_block (everything)"]
+    for name, sec in stages.items():
+        lines.append(f"| {name} | {sec:.3f} | {sec / total:.0%} |")
+    (OUT / "simulate.md").write_text("\n".join(lines) + "\n")
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,385 @@
+"""Arrangement strategies: exact search, no fouls, a slow reference, declaring specials."""
+
+from itertools import combinations
+
+import numba as nb
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from simkit.arrange import (
+    N_CLASSES,
+    arrange,
+    dun_classes,
+    exhaustive_ids,
+    expected_points,
+    legal_splits,
+    make_solver,
+    max_ev_ids,
+    pareto_front,
+    payout_model,
+    split_values,
+)
+from simkit.cards import parse_cards
+from simkit.deal import deal
+from simkit.evaluate import rank3, rank5
+from simkit.score import pair_points
+from simkit.specials import best_special, detect_specials
+from simkit.splits import FIVE_SUBSETS, SPLIT_IDS, THREE_SUBSETS
+from simkit.variants import load_variant, variant_names
+
+
+def dun_ranks(arranged, variant):
+    return np.stack(
+        [
+            rank3(arranged[..., :3], variant),
+            rank5(arranged[..., 3:8], variant),
+            rank5(arranged[..., 8:], variant),
+        ],
+        axis=-1,
+    )
+
+
+def assert_no_foul(hands, arranged, variant):
+    """Cards are the hand's, and front ≤ middle ≤ back (front < middle where strict)."""
+    v = load_variant(variant)
+    assert (np.sort(arranged, axis=-1) == np.sort(hands, axis=-1)).all()
+    r = dun_ranks(arranged, v)
+    assert (r[..., 1] <= r[..., 2]).all()
+    if v.scoring.foul.front_middle == "<":
+        assert (r[..., 0] < r[..., 1]).all()
+    else:
+        assert (r[..., 0] <= r[..., 1]).all()
+
+
+# --------------------------------------------------------------------------------------------
+# The pruned search equals the exhaustive one
+
+
+@pytest.mark.parametrize(
+    ("variant", "players", "n_hands"),
+    [("western-2-4", 2, 10_000), ("guangxi", 4, 3_000), ("taiwan", 4, 2_000),
+     ("qiantang", 3, 2_000)],
+)  # fmt: skip
+def test_max_ev_pruned_search_equals_all_72072_splits(variant, players, n_hands):
+    """Same value and the same split (deterministic tie-break) as scoring every split."""
+    solver = make_solver(variant, players)
+    hands = deal(n_hands // players + 1, players, rng=11).reshape(-1, 13)[:n_hands]
+    ids, values, n_scored = max_ev_ids(hands, solver)
+    ids_all, values_all = exhaustive_ids(hands, solver)
+    assert (values == values_all).all()
+    assert (ids == ids_all).all()
+    assert n_scored.mean() < 72072 / 8  # pruning does most of the work
+
+
+@nb.njit(cache=True)
+def _lexicographic_max(r5, r3, split_ids, strict_front, out):  # type: ignore[no-untyped-def]
+    """Greedy's objective over all 72,072 splits: max (back, middle, front) among legal."""
+    for h in range(r5.shape[0]):
+        best = (-1, -1, -1)
+        for s in range(split_ids.shape[0]):
+            rf, rm, rb = r3[h, split_ids[s, 0]], r5[h, split_ids[s, 1]], r5[h, split_ids[s, 2]]
+            if rm > rb or rf > rm or (strict_front and rf == rm):
+                continue
+            if (rb, rm, rf) > best:
+                best = (rb, rm, rf)
+        out[h, 0], out[h, 1], out[h, 2] = best[2], best[1], best[0]
+
+
+@pytest.mark.parametrize("variant", ["guangxi", "taiwan"])
+def test_greedy_equals_the_lexicographic_best_of_all_splits(variant):
+    """Strongest back, then strongest middle, front = rest: checked on 10,000 hands."""
+    v = load_variant(variant)
+    hands = deal(2500, 4, rng=12).reshape(-1, 13)
+    arranged, _ = arrange(hands, v, "greedy", declare="never")
+    r5 = rank5(hands[:, FIVE_SUBSETS], v)
+    r3 = rank3(hands[:, THREE_SUBSETS], v)
+    want = np.empty((len(hands), 3), dtype=np.int64)
+    _lexicographic_max(r5, r3, SPLIT_IDS, v.scoring.foul.front_middle == "<", want)
+    assert (dun_ranks(arranged, v) == want).all()
+
+
+def test_user_objective_equals_all_splits():
+    """A callable objective gets every legal split: its best equals a scan of all 72,072."""
+    v = load_variant("guangxi")
+
+    def objective(ranks):  # prefer a strong front, then middle (not monotone in the back)
+        return ranks[:, 0] * 1e-3 + ranks[:, 1] * 1e-9 - ranks[:, 2] * 1e-12
+
+    hands = deal(40, 2, rng=13).reshape(-1, 13)
+    arranged, _ = arrange(hands, v, objective, declare="never")
+    got = objective(dun_ranks(arranged, v).astype(np.float64))
+    for h, hand in enumerate(hands):
+        f = rank3(hand[THREE_SUBSETS[SPLIT_IDS[:, 0]]], v)
+        m = rank5(hand[FIVE_SUBSETS[SPLIT_IDS[:, 1]]], v)
+        b = rank5(hand[FIVE_SUBSETS[SPLIT_IDS[:, 2]]], v)
+        legal = (f <= m) & (m <= b)
+        scores = objective(np.stack([f, m, b], axis=1)[legal].astype(np.float64))
+        assert got[h] == scores.max()
+
+
+# --------------------------------------------------------------------------------------------
+# A slow, obviously correct reference
+
+
+def _reference_value(w, l, v, e, p):
+    """The expected-score model of simkit.arrange, written out again in plain numpy."""
+    n_opp, add, double, ties, maj, maj_two, home, home_add, home_factor, rate = p[:10]
+    t = 1 - w - l
+    base = (w * v - l * e).sum(-1)
+    if ties:
+        s_for = (1 - l).prod(-1) - t.prod(-1)
+        s_against = (1 - w).prod(-1) - t.prod(-1)
+    else:
+        s_for, s_against = w.prod(-1), l.prod(-1)
+    won, paid = v.sum(-1), e.sum(-1)
+    pair = base
+    if maj:
+        outcomes = np.zeros(w.shape[:-1] + (2,))
+        for o in np.ndindex(3, 3, 3):  # 0 win, 1 tie, 2 lose, per dun
+            prob = np.ones(w.shape[:-1])
+            for d, k in enumerate(o):
+                prob = prob * (w, t, l)[k][..., d]
+            n_w, n_l = o.count(0), o.count(2)
+            win_match = n_w >= 2 if maj_two else n_w > n_l
+            lose_match = n_l >= 2 if maj_two else n_l > n_w
+            outcomes[..., 0] += prob * win_match
+            outcomes[..., 1] += prob * lose_match
+        pair = pair + maj * (outcomes[..., 0] - outcomes[..., 1])
+        won, paid = won + maj, paid + maj
+    if double == 1:
+        pair = pair + s_for * won - s_against * paid
+        won, paid = 2 * won, 2 * paid
+    elif double == 2:
+        pair = pair + 3 * (s_for - s_against)
+        won, paid = won + 3, paid + 3
+    pair = pair + add * (s_for - s_against)
+    won, paid = won + add, paid + add
+    total = n_opp * pair
+    if home:
+        h_for = s_for**n_opp
+        h_against = s_against * rate ** (n_opp - 1)
+        total = total + n_opp * home_add * (h_for - h_against)
+        total = total + (home_factor - 1) * (
+            n_opp * h_for * (won + home_add) - h_against * (paid + home_add)
+        )
+    return total
+
+
+def _reference_best(hand, variant, players):
+    """Best expected score over all splits, listed with itertools (no simkit split tables)."""
+    v = load_variant(variant)
+    solver = make_solver(v, players)
+    q, p = solver.q, solver.model.params
+    splits = []
+    for back in combinations(range(13), 5):
+        rest = [i for i in range(13) if i not in back]
+        for middle in combinations(rest, 5):
+            front = [i for i in rest if i not in middle]
+            splits.append((*front, *middle, *back))
+    cards = hand[np.array(splits)]
+    r = dun_ranks(np.concatenate([cards[:, :3], cards[:, 3:8], cards[:, 8:]], axis=1), v)
+    legal = r[:, 1] <= r[:, 2]
+    legal &= r[:, 0] < r[:, 1] if v.scoring.foul.front_middle == "<" else r[:, 0] <= r[:, 1]
+    r = r[legal]
+    cls = (r >> 20) * 196 + ((r & 0xFFFFF) // 14**4) * 14 + ((r & 0xFFFFF) // 14**3) % 14
+    cls = np.where(((r & 0xFFFFF) // 14**3) % 14 == 0, cls + 13 * (r % 14**3 > 0), cls)
+    duns = np.arange(3)
+    w, l, vw, e = (q[duns, cls, k] for k in range(4))
+    return _reference_value(w, l, vw, e, p).max()
+
+
+@pytest.mark.parametrize(
+    ("variant", "players", "n_hands"),
+    [("western-2-4", 2, 100), ("guangxi", 4, 100), ("taiwan", 3, 50), ("qiantang", 4, 50)],
+)
+def test_max_ev_agrees_with_a_slow_reference(variant, players, n_hands):
+    hands = deal(n_hands, players, rng=14)[:, 0]
+    _, values, _ = max_ev_ids(hands, make_solver(variant, players))
+    want = np.array([_reference_best(h, variant, players) for h in hands])
+    np.testing.assert_allclose(values, want, rtol=1e-9, atol=1e-9)
+
+
+def test_dun_class_is_category_and_top_two_digits_in_rank_order():
+    from simkit.evaluate import encode
+
+    ranks = np.array([encode(0, (12, 11, 9, 3, 2)), encode(1, (12, 0, 5, 3)), encode(4, (3,))])
+    assert dun_classes(ranks).tolist() == [13 * 14 + 12, 196 + 13 * 14 + 1, 4 * 196 + 4 * 14]
+    hands = deal(500, 4, rng=15).reshape(-1, 13)
+    r = np.sort(rank5(hands[:, FIVE_SUBSETS], "guangxi").ravel())
+    c = dun_classes(r)
+    assert (np.diff(c) >= 0).all() and c.max() < N_CLASSES
+
+
+# --------------------------------------------------------------------------------------------
+# The payout model is the scorer's pairwise rule
+
+
+@nb.njit(cache=True)
+def _model_points(ra, rb, ca, cb, win_points, p, out):  # type: ignore[no-untyped-def]
+    for i in range(ra.shape[0]):
+        w = np.zeros(3)
+        lo = np.zeros(3)
+        for d in range(3):
+            w[d] = 1.0 if ra[i, d] > rb[i, d] else 0.0
+            lo[d] = 1.0 if ra[i, d] < rb[i, d] else 0.0
+        out[i] = expected_points(
+            w[0], w[1], w[2], lo[0], lo[1], lo[2],
+            win_points[0, ca[i, 0]], win_points[1, ca[i, 1]], win_points[2, ca[i, 2]],
+            win_points[0, cb[i, 0]], win_points[1, cb[i, 1]], win_points[2, cb[i, 2]],
+            p,
+        )  # fmt: skip
+
+
+@pytest.mark.parametrize("variant", variant_names())
+def test_model_with_certain_outcomes_is_pair_points(variant):
+    """With win/lose chances 0 or 1 the model pays exactly what simkit.score.pair_points does
+    (dun worths, bonuses, majority, scoop) — so the model reads the scoring rules correctly."""
+    v = load_variant(variant)
+    hands = deal(1500, 2, rng=16)
+    r = dun_ranks(arrange(hands, v, "random-legal", rng=1, declare="never")[0], v)
+    ra, rb = r[:, 0].astype(np.int32), r[:, 1].copy().astype(np.int32)
+    same = np.random.default_rng(2).random(rb.shape) < 0.25  # ties, and more scoops
+    rb = np.where(same, ra, rb)
+    for players in (2, 3, 4):
+        model = payout_model(v, players)
+        p = model.params.copy()
+        p[0], p[6] = 1.0, 0.0  # one opponent, no home run (a table-wide rule)
+        out = np.empty(len(ra))
+        ca, cb = dun_classes(ra).astype(np.int64), dun_classes(rb).astype(np.int64)
+        _model_points(ra, rb, ca, cb, model.win_points, p, out)
+        np.testing.assert_allclose(out, pair_points(ra, rb, v, players))
+
+
+# --------------------------------------------------------------------------------------------
+# No strategy ever fouls
+
+
+@pytest.mark.parametrize("strategy", ["max-ev", "greedy", "random-legal"])
+@pytest.mark.parametrize("variant", ["guangxi", "taiwan", "western-2-4"])
+def test_no_strategy_fouls(strategy, variant):
+    hands = deal(1000, 4, rng=17)
+    arranged, declared = arrange(hands, variant, strategy, rng=3)
+    assert arranged.shape == hands.shape and arranged.dtype == np.int8
+    assert declared.shape == (1000, 4) and declared.dtype == np.int8
+    assert_no_foul(hands, arranged, variant)
+
+
+@given(st.permutations(list(range(52))))
+def test_any_hand_is_set_without_fouling(deck):
+    hand = np.array(deck[:13], dtype=np.int8)
+    for strategy in ("max-ev", "greedy", "random-legal"):
+        arranged, _ = arrange(hand, "hongkong", strategy, rng=0)
+        assert_no_foul(hand, arranged, "hongkong")
+
+
+def test_two_deck_hands_are_arranged():
+    hands = deal(50, 6, rng=18)
+    with pytest.warns(UserWarning, match="no trained win tables"):
+        arranged, _ = arrange(hands, "guangxi", "max-ev", n_players=6)
+    assert_no_foul(hands, arranged, "guangxi")
+
+
+def test_random_legal_is_uniform_over_legal_splits():
+    """Back categories drawn match their exact share of the legal ordered splits (chi-square),
+    and greedy (a negative control) does not."""
+    from scipy.stats import chisquare
+
+    v = load_variant("western-2-4")
+    hand = parse_cards("As Ad Kh Kc 9s 9h 7d 6d 5d 4c 3s 2h 2d")
+    f = rank3(hand[THREE_SUBSETS[SPLIT_IDS[:, 0]]], v)
+    m = rank5(hand[FIVE_SUBSETS[SPLIT_IDS[:, 1]]], v)
+    b = rank5(hand[FIVE_SUBSETS[SPLIT_IDS[:, 2]]], v)
+    legal = (f <= m) & (m <= b)
+    exact = np.bincount(b[legal] >> 20, minlength=10) / legal.sum()
+    n = 20_000
+    for strategy, should_pass in (("random-legal", True), ("greedy", False)):
+        arranged, _ = arrange(np.tile(hand, (n, 1)), v, strategy, rng=4)
+        drawn = np.bincount(rank5(arranged[:, 8:], v) >> 20, minlength=10)
+        keep = exact > 0
+        p = chisquare(drawn[keep], exact[keep] * n).pvalue
+        assert (p > 1e-3) == should_pass
+
+
+def test_same_seed_same_random_arrangement():
+    hands = deal(200, 4, rng=19)
+    a1, _ = arrange(hands, "guangxi", "random-legal", rng=5)
+    a2, _ = arrange(hands, "guangxi", "random-legal", rng=5)
+    a3, _ = arrange(hands, "guangxi", "random-legal", rng=6)
+    assert (a1 == a2).all() and not (a1 == a3).all()
+
+
+# --------------------------------------------------------------------------------------------
+# Declaring specials
+
+
+def test_declared_exactly_when_the_payout_beats_the_normal_expected_score():
+    """auto: declare the best special iff payout × opponents > best normal expected score."""
+    v = load_variant("guangxi")
+    hands = deal(20_000, 4, rng=20).reshape(-1, 13)
+    best = best_special(detect_specials(hands, v))
+    qualify = best >= 0
+    assert qualify.sum() > 50
+    _, values, _ = max_ev_ids(hands, make_solver(v, 4))
+    payout = np.array([r.payout for r in v.specials.rules])[np.maximum(best, 0)]
+    want = np.where(qualify & (payout * 3 > values), best, -1)
+    _, declared = arrange(hands, v, "max-ev", n_players=4)
+    assert (declared == want).all()
+    _, always = arrange(hands, v, "greedy", declare="always")
+    _, never = arrange(hands, v, "max-ev", declare="never")
+    assert (always == best).all() and (never == -1).all()
+
+
+def test_a_dragon_is_always_declared():
+    """一条龙 pays 36 a player (002): no normal setting of 2..A expects that much."""
+    hand = parse_cards("2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Ac")
+    v = load_variant("guangxi")
+    _, declared = arrange(hand, v)
+    assert v.specials.rules[int(declared)].id == "dragon"
+
+
+def test_no_specials_no_declaring():
+    hands = deal(100, 4, rng=21)
+    _, declared = arrange(hands, "western-2-4", declare="always")
+    assert (declared == -1).all()
+
+
+# --------------------------------------------------------------------------------------------
+# Helpers, errors
+
+
+def test_legal_splits_and_pareto_front():
+    hand = parse_cards("As Ks Qs Js Ts 9h 9d 9c 2h 3h 4d 5c 7s")
+    ids, ranks = legal_splits(hand, "guangxi")
+    assert len(ids) == len({tuple(r) for r in ids.tolist()})
+    front = pareto_front(ranks)
+    kept = ranks[front]
+    for r in ranks[~front][:200]:
+        assert ((kept >= r).all(axis=1)).any()
+    # the best max-ev split is on the front (the value only grows with each dun)
+    values = split_values(ranks, make_solver("guangxi", 4))
+    assert values[front].max() == values.max()
+
+
+def test_bad_input_is_rejected_before_work():
+    with pytest.raises(ValueError, match="13 cards"):
+        arrange(np.zeros((2, 12), dtype=np.int8), "guangxi")
+    with pytest.raises(ValueError, match="unknown strategy"):
+        arrange(deal(1, 2, rng=0), "guangxi", "best")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="declare"):
+        arrange(deal(1, 2, rng=0), "guangxi", declare="sometimes")  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        arrange(np.zeros(13, dtype=float), "guangxi")
+
+
+def test_western_heads_up_tables_match_published_figures():
+    """Hankin's heads-up tables: an ace-high straight in the middle wins about 91%, a pair of
+    aces in front 92-99% (by kicker)."""
+    solver = make_solver("western-2-4", 2)
+    win = solver.tables.win
+    straight = dun_classes(rank5(parse_cards("As Kd Qh Jc Th")))
+    assert abs(win[1, straight] - 0.91) < 0.03
+    for kicker in "23456789TJQK":
+        aces = dun_classes(rank3(parse_cards(f"Ah Ad {kicker}c")))
+        assert 0.90 <= win[0, aces] <= 1.0

@@ -1,0 +1,146 @@
+"""The report and the command line: README, tables, figures; errors before any work."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+import simkit.simulate as sim
+from simkit.cli import main
+from simkit.report import build_report, est, report_variants, with_compare, write_report
+from simkit.variants import load_variant
+
+
+@pytest.fixture(scope="module")
+def report_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("report")
+    build_report(out, n_games=500, variants=["guangxi", "hongkong"], n_jobs=1, progress=False)
+    return out
+
+
+def test_report_has_readme_tables_and_figures(report_dir: Path) -> None:
+    readme = (report_dir / "README.md").read_text(encoding="utf-8")
+    for heading in (
+        "Expected score and volatility",
+        "Paired differences against guangxi",
+        "rule components",
+        "Scoops, home runs, fouls",
+        "t of the t-formula",
+        "simulated against exact",
+        "Declaring a special",
+        "banker's edge",
+        "Payouts against rarity",
+        "Score distributions",
+        "Dun categories",
+        "Convergence",
+    ):
+        assert heading in readme, heading
+    assert " ± " in readme
+    for line in readme.splitlines():
+        if line.startswith("!["):
+            target = line.split("](")[1].rstrip(")")
+            assert (report_dir / target).is_file(), target
+    tables = {p.stem for p in (report_dir / "tables").glob("*.parquet")}
+    assert {"scores", "paired", "components", "specials", "banker_edge", "payouts"} <= tables
+    prov = json.loads((report_dir / "tables" / "provenance.json").read_text())
+    assert [v["name"] for v in prov["variants"]] == ["guangxi", "hongkong", "hongkong+top-card"]
+
+
+def test_banker_edge_with_and_without_top_card(report_dir: Path) -> None:
+    """Each banker variant is played again with 食夹棍 (compare = top-card) on the same deals."""
+    edge = pl.read_parquet(report_dir / "tables" / "banker_edge.parquet")
+    assert edge["variant"].to_list() == ["hongkong", "hongkong+top-card"]
+    assert edge["compare"].to_list() == ["full", "top-card"]
+    assert (edge["n"] == 500).all()
+
+
+def test_with_compare_changes_only_the_comparison_and_the_key() -> None:
+    hk = load_variant("hongkong")
+    twin = with_compare(hk, "top-card")
+    assert twin.scoring.compare == "top-card" and hk.scoring.compare == "full"
+    assert twin.key != hk.key and twin.key.startswith("hongkong+top-card@")
+    assert twin.specials == hk.specials and twin.ranking == hk.ranking
+    variants, tables = report_variants(["guangxi", "hongkong"])
+    assert [v.name for v in variants] == ["guangxi", "hongkong", "hongkong+top-card"]
+    assert tables == {"hongkong+top-card": "hongkong"}
+
+
+def test_report_redraws_from_saved_tables(
+    report_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sim, "play_chunk", lambda *a: pytest.fail("simulated"))
+    path = write_report(report_dir / "tables", tmp_path)
+    assert path.read_text(encoding="utf-8") == (report_dir / "README.md").read_text(
+        encoding="utf-8"
+    )
+
+
+def test_est_shows_two_significant_digits_of_the_se() -> None:
+    assert est(1.23456, 0.0123) == "1.235 ± 0.012"
+    assert est(12.3456, 1.5) == "12.3 ± 1.5"
+    assert est(float("nan"), 1.0) == "–"
+
+
+def test_report_refuses_bad_input_before_work(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sim, "play_chunk", lambda *a: pytest.fail("work started"))
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(ValueError, match="not a folder"):
+        build_report(blocker / "out", n_games=10)
+    with pytest.raises(ValueError, match="n_games"):
+        build_report(tmp_path / "a", n_games=0)
+    with pytest.raises(ValueError, match="unknown variant"):
+        build_report(tmp_path / "b", n_games=10, variants=["atlantis"])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
+
+
+def test_cli_simulate_compare_and_errors(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    out = tmp_path / "sim"
+    code = main(
+        [
+            "simulate",
+            "western-2-4",
+            "--games",
+            "200",
+            "--jobs",
+            "1",
+            "--quiet",
+            "--seed",
+            "3",
+            "--out",
+            str(out),
+        ]
+    )
+    assert code == 0
+    assert (out / "scores.parquet").is_file() and (out / "provenance.json").is_file()
+    assert "western-2-4" in capsys.readouterr().out
+    code = main(
+        ["compare", "western-2-4", "wiki-points", "--games", "200", "--jobs", "1", "--quiet"]
+    )
+    assert code == 0
+    assert "mean square score" in capsys.readouterr().out
+    assert main(["simulate", "atlantis", "--games", "10", "--quiet"]) == 2
+    assert "unknown variant 'atlantis'" in capsys.readouterr().err
+    assert main(["simulate", "guangxi", "--games", "0", "--quiet"]) == 2
+    assert "n_games" in capsys.readouterr().err
+    assert main(["simulate", "guangxi", "--players", "9", "--quiet"]) == 2
+    assert "2 to 8 players" in capsys.readouterr().err
+    assert main(["compare", "guangxi", "--games", "10", "--quiet"]) == 2
+    assert not (tmp_path / "nothing").exists()
+
+
+def test_cli_exact_writes_tables(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    assert main(["exact", "western-2-4", "hongkong", "--out", str(tmp_path)]) == 0
+    text = capsys.readouterr().out
+    assert "hongkong" in text and "六对半" in text
+    assert (tmp_path / "hongkong-specials.parquet").is_file()
+
+
+def test_cli_report_from_saved_tables(report_dir: Path, tmp_path: Path) -> None:
+    assert main(["report", "--from", str(report_dir / "tables"), "--out", str(tmp_path)]) == 0
+    assert (tmp_path / "README.md").is_file()
