@@ -42,7 +42,8 @@ def timed(fn):  # type: ignore[no-untyped-def]
 
 def stage_times(strategy: str) -> dict[str, float]:
     """Seconds per block of BLOCK_GAMES deals, all variants, for each stage (one core)."""
-    config = make_config("all", BLOCK_GAMES, strategy=strategy, seed=7)
+    config = make_config("all", 2 * BLOCK_GAMES, strategy=strategy, seed=7)
+    play_block(config, 0)  # warm: solvers and tables of every variant loaded
     rng = np.random.default_rng(1)
     t_deal, hands = timed(lambda: deal(BLOCK_GAMES, 4, rng=rng))
     t_arrange = t_score = 0.0

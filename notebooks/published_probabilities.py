@@ -27,7 +27,7 @@ from math import comb
 
 import polars as pl
 
-from simkit.exact import exact_tables
+from simkit.exact import specials_table
 from simkit.simulate import simulate
 
 GAMES = int(os.environ.get("SIMKIT_NOTEBOOK_GAMES", "20000"))
@@ -39,7 +39,7 @@ HANDS
 
 # %%
 published = {"dragon": 9_462, "clean-dragon": 158_753_389_900, "royal-twelve": 1_133_952_785}
-exact = exact_tables("guangxi")["specials"]
+exact = specials_table("guangxi")
 check = exact.filter(pl.col("id").is_in(list(published))).select(
     "special", "id", "count", "one_in"
 ).with_columns(pl.col("id").replace_strict(published, return_dtype=pl.Int64).alias("published"))

@@ -81,7 +81,7 @@ KIND_CODES: dict[str, int] = {
 }
 MAX_SPECIALS = 32  # bits of the uint32 mask
 
-ACE, JACK, QUEEN, KING = 12, 9, 10, 11
+ACE, QUEEN, KING = 12, 10, 11
 RANK_BITS = 4  # packed rank-count keys: 4 bits a rank, 52 bits in all
 # Dun sizes a suit may hold in a 3/5/5 split into one-suited duns, and the index of each
 # size's table of straight-flush splits.
@@ -208,10 +208,10 @@ def _has_key(keys, lo, hi, key):  # type: ignore[no-untyped-def]
     return lo < end and keys[lo] == key
 
 
-# Packed-key arithmetic: a key holds 13 nibbles, one count (0..8) a rank.  The masks pick one
-# bit of every nibble; a sum of nibble bits is read off a multiplication (no carries: <= 13).
-NIBBLE_LOW = 0x1111111111111
-NIBBLE_BIT2 = 0x4444444444444
+# Packed-key arithmetic: a key holds 13 nibbles, one count (0..8) a rank.  0x1111111111111
+# picks the low bit of every nibble (and is the key of one card a rank); a sum of nibble bits
+# is read off a multiplication by it (no carries: the sum is at most 13).
+
 # Suit sizes that fit a 3/5/5 split into one-suited duns: 0, 3, 5, 8 (3+5), 10 (5+5), 13.
 FLUSH_SPLIT_SIZES = (1 << 0) | (1 << 3) | (1 << 5) | (1 << 8) | (1 << 10) | (1 << 13)
 

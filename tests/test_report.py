@@ -10,7 +10,7 @@ import pytest
 
 import simkit.simulate as sim
 from simkit.cli import main
-from simkit.report import build_report, est, report_variants, with_compare, write_report
+from simkit.report import build_report, est, report_variants, with_compare
 from simkit.variants import load_variant
 
 
@@ -66,16 +66,6 @@ def test_with_compare_changes_only_the_comparison_and_the_key() -> None:
     variants, tables = report_variants(["guangxi", "hongkong"])
     assert [v.name for v in variants] == ["guangxi", "hongkong", "hongkong+top-card"]
     assert tables == {"hongkong+top-card": "hongkong"}
-
-
-def test_report_redraws_from_saved_tables(
-    report_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(sim, "play_chunk", lambda *a: pytest.fail("simulated"))
-    path = write_report(report_dir / "tables", tmp_path)
-    assert path.read_text(encoding="utf-8") == (report_dir / "README.md").read_text(
-        encoding="utf-8"
-    )
 
 
 def test_est_shows_two_significant_digits_of_the_se() -> None:
@@ -141,6 +131,13 @@ def test_cli_exact_writes_tables(tmp_path: Path, capsys: pytest.CaptureFixture) 
     assert (tmp_path / "hongkong-specials.parquet").is_file()
 
 
-def test_cli_report_from_saved_tables(report_dir: Path, tmp_path: Path) -> None:
+def test_cli_report_redraws_from_saved_tables(
+    report_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``simkit report --from`` rebuilds the same README from the tables, simulating nothing."""
+    monkeypatch.setattr(sim, "play_chunk", lambda *a: pytest.fail("simulated"))
     assert main(["report", "--from", str(report_dir / "tables"), "--out", str(tmp_path)]) == 0
-    assert (tmp_path / "README.md").is_file()
+    assert (tmp_path / "README.md").read_text(encoding="utf-8") == (
+        report_dir / "README.md"
+    ).read_text(encoding="utf-8")
+    assert (tmp_path / "figures" / "payouts.svg").is_file()

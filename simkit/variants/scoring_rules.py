@@ -310,10 +310,10 @@ class Scoring:
     source: str = ""
 
     def __post_init__(self) -> None:
-        for name in self.transforms:
-            if name not in TRANSFORMS:
+        for listed in self.transforms:
+            if listed not in TRANSFORMS:
                 raise ValueError(
-                    f"transforms: unknown transform {name!r}; valid: {', '.join(TRANSFORMS)}"
+                    f"transforms: unknown transform {listed!r}; valid: {', '.join(TRANSFORMS)}"
                 )
         if len(set(self.transforms)) != len(self.transforms):
             raise ValueError(f"transforms: a transform is listed twice: {list(self.transforms)}")
