@@ -49,9 +49,9 @@ import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from importlib import resources
 from itertools import combinations_with_replacement
 from math import comb
-from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
@@ -424,8 +424,8 @@ def compact_rank_tables(ranking: Ranking) -> tuple[np.ndarray, np.ndarray, np.nd
     for combo in combinations_with_replacement(range(13), 5):
         multi5[_multiset_index(combo)] = table5[int(RANK_KEYS[list(combo)].sum())]
     multi3 = np.full(comb(15, 3), -1, dtype=np.int32)
-    for combo in combinations_with_replacement(range(13), 3):
-        multi3[_multiset_index(combo)] = table3[int(RANK_KEYS[list(combo)].sum())]
+    for front in combinations_with_replacement(range(13), 3):
+        multi3[_multiset_index(front)] = table3[int(RANK_KEYS[list(front)].sum())]
     return multi5, multi3, flush_table
 
 
@@ -520,7 +520,9 @@ def _greedy_kernel(hands, rt, back_rest, strict, out):  # type: ignore[no-untype
                 rm, rf = r5[m], r3[f]
                 if not _legal(rf, rm, rb, strict):
                     continue
-                if rb > best_b or (rb == best_b and (rm > best_m or (rm == best_m and rf > best_f))):
+                if rb > best_b or (
+                    rb == best_b and (rm > best_m or (rm == best_m and rf > best_f))
+                ):
                     best_b, best_m, best_f = rb, rm, rf
                     id_f, id_m, id_b = f, m, b
         out[h, 0], out[h, 1], out[h, 2] = id_f, id_m, id_b
@@ -530,12 +532,8 @@ def _greedy_kernel(hands, rt, back_rest, strict, out):  # type: ignore[no-untype
 def _splitmix(state):  # type: ignore[no-untyped-def]
     state = (state + np.uint64(0x9E3779B97F4A7C15)) & np.uint64(0xFFFFFFFFFFFFFFFF)
     z = state
-    z = ((z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)) & np.uint64(
-        0xFFFFFFFFFFFFFFFF
-    )
-    z = ((z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)) & np.uint64(
-        0xFFFFFFFFFFFFFFFF
-    )
+    z = ((z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)) & np.uint64(0xFFFFFFFFFFFFFFFF)
+    z = ((z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)) & np.uint64(0xFFFFFFFFFFFFFFFF)
     return state, z ^ (z >> np.uint64(31))
 
 
@@ -869,23 +867,38 @@ def legal_splits(
     return _legal_ranks_kernel(rows[0], rank_tables_of(v), BACK_REST, strict)
 
 
-def pareto_front(ranks: np.ndarray) -> np.ndarray:
+def pareto_front(ranks: npt.ArrayLike) -> np.ndarray:
     """Boolean mask of the splits no other split beats or equals in every dun (first of equals).
 
-    ``ranks``: ``int32 (n, 3)``.  A split is dominated when another is at least as strong in
-    all three duns and stronger in one; of splits with identical ranks only the first is kept.
+    ``ranks``: ``int32 (n, 3)`` (front, middle, back).  A split is dropped when another is at
+    least as strong in all three duns (of splits with identical ranks the first is kept): an
+    objective that never falls when a dun gets stronger has its best on this front (Hankin
+    2015).
     """
-    r = np.asarray(ranks)
-    order = np.lexsort((r[:, 0], r[:, 1], r[:, 2]))[::-1]
-    keep = np.zeros(r.shape[0], dtype=bool)
-    kept: list[tuple[int, int, int]] = []
-    for i in order.tolist():
-        f, m, b = (int(x) for x in r[i])
-        if any(kf >= f and km >= m and kb >= b for kf, km, kb in kept):
-            continue
-        kept.append((f, m, b))
-        keep[i] = True
+    r = np.asarray(ranks, dtype=np.int64)
+    if r.ndim != 2 or r.shape[1] != 3:
+        raise ValueError(f"pareto_front expects ranks of shape (n, 3), got {r.shape}")
+    order = np.lexsort((np.arange(len(r)), -r[:, 0], -r[:, 1], -r[:, 2]))
+    keep = np.zeros(len(r), dtype=bool)
+    _pareto_kernel(r, order, keep)
     return keep
+
+
+@nb.njit(cache=True)
+def _pareto_kernel(r, order, keep):  # type: ignore[no-untyped-def]
+    # Visited strongest back first: a split can only be dominated by one visited before it.
+    kept = np.empty((r.shape[0], 3), dtype=np.int64)
+    n = 0
+    for i in order:
+        dominated = False
+        for k in range(n):
+            if kept[k, 0] >= r[i, 0] and kept[k, 1] >= r[i, 1] and kept[k, 2] >= r[i, 2]:
+                dominated = True
+                break
+        if not dominated:
+            kept[n] = r[i]
+            n += 1
+            keep[i] = True
 
 
 def _ids_to_cards(rows: np.ndarray, ids: np.ndarray) -> np.ndarray:
@@ -902,9 +915,7 @@ def _objective_ids(
     rt = rank_tables_of(variant)
     out = np.empty((rows.shape[0], 3), dtype=np.int64)
     for h in range(rows.shape[0]):
-        ids, ranks = _legal_ranks_kernel(
-            rows[h], rt, BACK_REST, strict
-        )
+        ids, ranks = _legal_ranks_kernel(rows[h], rt, BACK_REST, strict)
         scores = np.asarray(objective(ranks), dtype=np.float64)
         if scores.shape != (ranks.shape[0],):
             raise ValueError(
@@ -945,7 +956,9 @@ def arrange(
     declare: Declare = "auto",
     tables: WinTables | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Set hands into [front 3 | middle 5 | back 5]: ``(arranged int8 (..., 13), declared int8 (...))``.
+    """Set hands into [front 3 | middle 5 | back 5]; returns ``(arranged, declared)``.
+
+    ``arranged``: ``int8 (..., 13)``; ``declared``: ``int8 (...)``.
 
     ``hands``: card ints ``(..., 13)``.  ``strategy``: ``"max-ev"`` (default), ``"greedy"``,
     ``"random-legal"`` or a callable objective over ``int32 (n_splits, 3)`` dun ranks.
@@ -984,9 +997,7 @@ def arrange(
             _greedy_kernel(rows, rt, BACK_REST, strict, ids)
         elif strategy == "random-legal":
             seeds = as_generator(rng).integers(0, 2**63, size=rows.shape[0], dtype=np.uint64)
-            _random_kernel(
-                rows, seeds, rt, SPLIT_IDS, strict, ids
-            )
+            _random_kernel(rows, seeds, rt, SPLIT_IDS, strict, ids)
         else:
             assert callable(strategy)
             ids = _objective_ids(rows, v, strict, strategy)

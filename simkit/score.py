@@ -64,6 +64,8 @@ class _Params:
     dun_values: np.ndarray  # float64 (3, 10): worth of a dun won, by position and category
     transforms: np.ndarray  # int64 transform codes in order
     payouts: np.ndarray  # float64 (n_specials,)
+    used: np.ndarray  # int64 indices of the components this variant can make nonzero
+    unused: np.ndarray  # int64 indices of the others (always zero)
 
 
 # Indices into _Params.ints / _Params.floats.
@@ -134,7 +136,20 @@ def _params(variant: Variant, n_players: int) -> _Params:
     dun_values = np.array(s.duns.values(), dtype=np.float64)
     transforms = np.array([_TRANSFORM_CODES[t] for t in s.transforms], dtype=np.int64)
     payouts = np.array([r.payout for r in variant.specials.rules], dtype=np.float64)
-    return _Params(ints, floats, dun_values, transforms, payouts)
+    can_be_nonzero = {
+        _C_DUNS: not (s.majority.enabled and s.majority.replaces_duns),
+        _C_BONUS: bool((dun_values != 1.0).any()),
+        _C_MAJ: s.majority.enabled,
+        _C_FOUL: True,
+        _C_SPEC: len(payouts) > 0,
+        _C_SCOOP: "scoop" in s.transforms,
+        _C_HOME: "home-run" in s.transforms,
+        _C_T: "t-formula" in s.transforms,
+        _C_HORSE: "horse" in s.transforms,
+    }
+    used = np.array([c for c, on in can_be_nonzero.items() if on], dtype=np.int64)
+    unused = np.array([c for c, on in can_be_nonzero.items() if not on], dtype=np.int64)
+    return _Params(ints, floats, dun_values, transforms, payouts, used, unused)
 
 
 # --------------------------------------------------------------------------------------------
@@ -344,6 +359,8 @@ def _kernel(  # type: ignore[no-untyped-def]
     floats,
     dun_values,
     transforms,
+    used,
+    unused,
     write_components,
     totals,
     out,
@@ -625,15 +642,20 @@ def _kernel(  # type: ignore[no-untyped-def]
                         P[_C_HORSE, i, j] += amt
                         P[_C_HORSE, j, i] -= amt
         for i in range(p):
-            total_i = 0.0
-            for c in range(_N_COMP):
-                acc = V[c, i]
+            totals[g, i] = 0.0
+        for c in used:
+            for i in range(p):
+                acc = V_flat[c * p + i]
+                row = (c * p + i) * p
                 for j in range(p):
-                    acc += P[c, i, j]
-                total_i += acc
+                    acc += P_flat[row + j]
+                totals[g, i] += acc
                 if write_components:
                     out[c, g, i] = acc
-            totals[g, i] = total_i
+        if write_components:
+            for c in unused:
+                for i in range(p):
+                    out[c, g, i] = 0.0
 
 
 # --------------------------------------------------------------------------------------------
@@ -782,6 +804,8 @@ def score(
         params.floats,
         params.dun_values,
         params.transforms,
+        params.used,
+        params.unused,
         bool(breakdown),
         totals,
         out,

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Literal
 
 import numba as nb
 import numpy as np
@@ -32,7 +33,7 @@ from simkit.arrange import (
     payout_model,
     table_name,
 )
-from simkit.deal import RngLike, as_generator, check_players
+from simkit.deal import RngLike, as_generator, check_players, deal
 from simkit.evaluate import rank3, rank5
 from simkit.variants import Variant, resolve_variant
 
@@ -55,16 +56,21 @@ def dun_ranks(arranged: np.ndarray, variant: Variant) -> np.ndarray:
 
 
 def tabulate(
-    ranks: np.ndarray, normal: np.ndarray, win_points: np.ndarray, scoop_ties: bool
+    ranks: np.ndarray,
+    normal: np.ndarray,
+    win_points: np.ndarray,
+    scoop_ties: bool,
+    seats: tuple[int, ...] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, float, int]:
     """Count outcomes per dun class over every ordered pair of normal hands in each game.
 
     ``ranks``: ``int32 (n_games, n_players, 3)``; ``normal``: bool ``(n_games, n_players)``,
     False for hands that declared a special (they compare no duns).  Returns per-dun-class
     sums ``(count, wins, ties, paid)`` each ``float64 (3, N_CLASSES)``, the number of ordered
-    pairs where the first scooped the second, and the number of ordered pairs.
+    pairs where the first scooped the second, and the number of ordered pairs.  ``seats``:
+    count only pairs whose first hand sits there (a best response learns its own duns only).
     """
-    n_games, n_players, _ = ranks.shape
+    n_players = ranks.shape[1]
     classes = dun_classes(ranks).astype(np.int64)
     count = np.zeros((N_DUNS, N_CLASSES))
     wins = np.zeros((N_DUNS, N_CLASSES))
@@ -72,7 +78,7 @@ def tabulate(
     paid = np.zeros((N_DUNS, N_CLASSES))
     scoops = 0.0
     pairs = 0
-    for i in range(n_players):
+    for i in range(n_players) if seats is None else seats:
         for j in range(n_players):
             if i == j:
                 continue
@@ -204,10 +210,8 @@ def train(
     started = time.perf_counter()
     for it in range(iterations + 1):
         gen = as_generator(seeds[it])
-        from simkit.deal import deal
-
         hands = deal(n_games, n_players, rng=gen)
-        strategy = "greedy" if tables is None else "max-ev"
+        strategy: Literal["greedy", "max-ev"] = "greedy" if tables is None else "max-ev"
         arranged, declared = arrange(
             hands, v, strategy, n_players=n_players, tables=tables, rng=gen
         )
@@ -218,7 +222,9 @@ def train(
             sums[k] = keep * sums[k] + new[k]
         scoops = keep * scoops + new[4]
         pairs = keep * pairs + new[5]
-        fresh = tables_from_counts(*sums, scoop_rate=scoops / max(pairs, 1.0), meta={})
+        fresh = tables_from_counts(
+            sums[0], sums[1], sums[2], sums[3], scoop_rate=scoops / max(pairs, 1.0), meta={}
+        )
         if tables is not None:
             w = sums[0] / sums[0].sum()
             change = float((np.abs(fresh.win - tables.win) * w).sum())
@@ -292,7 +298,6 @@ def duplicate_match(
     per-deal mean of A's score over the rotations is the unit; the interval is
     mean ± 1.96·sd/√n_games.
     """
-    from simkit.deal import deal
     from simkit.score import score
 
     v = resolve_variant(variant)

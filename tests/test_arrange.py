@@ -1,5 +1,6 @@
 """Arrangement strategies: exact search, no fouls, a slow reference, declaring specials."""
 
+from functools import lru_cache
 from itertools import combinations
 
 import numba as nb
@@ -87,11 +88,11 @@ def _lexicographic_max(r5, r3, split_ids, strict_front, out):  # type: ignore[no
         out[h, 0], out[h, 1], out[h, 2] = best[2], best[1], best[0]
 
 
-@pytest.mark.parametrize("variant", ["guangxi", "taiwan"])
-def test_greedy_equals_the_lexicographic_best_of_all_splits(variant):
+@pytest.mark.parametrize(("variant", "n_games"), [("guangxi", 2500), ("taiwan", 500)])
+def test_greedy_equals_the_lexicographic_best_of_all_splits(variant, n_games):
     """Strongest back, then strongest middle, front = rest: checked on 10,000 hands."""
     v = load_variant(variant)
-    hands = deal(2500, 4, rng=12).reshape(-1, 13)
+    hands = deal(n_games, 4, rng=12).reshape(-1, 13)
     arranged, _ = arrange(hands, v, "greedy", declare="never")
     r5 = rank5(hands[:, FIVE_SUBSETS], v)
     r3 = rank3(hands[:, THREE_SUBSETS], v)
@@ -136,7 +137,7 @@ def _reference_value(w, l, v, e, p):
     won, paid = v.sum(-1), e.sum(-1)
     pair = base
     if maj:
-        outcomes = np.zeros(w.shape[:-1] + (2,))
+        outcomes = np.zeros((*w.shape[:-1], 2))
         for o in np.ndindex(3, 3, 3):  # 0 win, 1 tie, 2 lose, per dun
             prob = np.ones(w.shape[:-1])
             for d, k in enumerate(o):
@@ -167,24 +168,29 @@ def _reference_value(w, l, v, e, p):
     return total
 
 
-def _reference_best(hand, variant, players):
-    """Best expected score over all splits, listed with itertools (no simkit split tables)."""
-    v = load_variant(variant)
-    solver = make_solver(v, players)
-    q, p = solver.q, solver.model.params
+@lru_cache(maxsize=1)
+def _all_splits():
+    """Every split as 13 hand positions [front | middle | back], listed with itertools."""
     splits = []
     for back in combinations(range(13), 5):
         rest = [i for i in range(13) if i not in back]
         for middle in combinations(rest, 5):
             front = [i for i in rest if i not in middle]
             splits.append((*front, *middle, *back))
-    cards = hand[np.array(splits)]
-    r = dun_ranks(np.concatenate([cards[:, :3], cards[:, 3:8], cards[:, 8:]], axis=1), v)
+    return np.array(splits)
+
+
+def _reference_best(hand, v, solver):
+    """Best expected score over all splits (no simkit split tables or search kernels)."""
+    q, p = solver.q, solver.model.params
+    r = dun_ranks(hand[_all_splits()], v).astype(np.int64)
     legal = r[:, 1] <= r[:, 2]
     legal &= r[:, 0] < r[:, 1] if v.scoring.foul.front_middle == "<" else r[:, 0] <= r[:, 1]
     r = r[legal]
-    cls = (r >> 20) * 196 + ((r & 0xFFFFF) // 14**4) * 14 + ((r & 0xFFFFF) // 14**3) % 14
-    cls = np.where(((r & 0xFFFFF) // 14**3) % 14 == 0, cls + 13 * (r % 14**3 > 0), cls)
+    kicker = r & 0xFFFFF
+    d1, rest = kicker // 14**4, kicker % 14**4
+    d2 = np.where((rest // 14**3 == 0) & (rest > 0), 13, rest // 14**3)  # the second wheel
+    cls = (r >> 20) * 196 + d1 * 14 + d2
     duns = np.arange(3)
     w, l, vw, e = (q[duns, cls, k] for k in range(4))
     return _reference_value(w, l, vw, e, p).max()
@@ -192,12 +198,14 @@ def _reference_best(hand, variant, players):
 
 @pytest.mark.parametrize(
     ("variant", "players", "n_hands"),
-    [("western-2-4", 2, 100), ("guangxi", 4, 100), ("taiwan", 3, 50), ("qiantang", 4, 50)],
+    [("western-2-4", 2, 60), ("guangxi", 4, 100), ("taiwan", 3, 60), ("qiantang", 4, 40)],
 )
 def test_max_ev_agrees_with_a_slow_reference(variant, players, n_hands):
+    v = load_variant(variant)
+    solver = make_solver(v, players)
     hands = deal(n_hands, players, rng=14)[:, 0]
-    _, values, _ = max_ev_ids(hands, make_solver(variant, players))
-    want = np.array([_reference_best(h, variant, players) for h in hands])
+    _, values, _ = max_ev_ids(hands, solver)
+    want = np.array([_reference_best(h, v, solver) for h in hands])
     np.testing.assert_allclose(values, want, rtol=1e-9, atol=1e-9)
 
 
@@ -317,10 +325,10 @@ def test_same_seed_same_random_arrangement():
 def test_declared_exactly_when_the_payout_beats_the_normal_expected_score():
     """auto: declare the best special iff payout × opponents > best normal expected score."""
     v = load_variant("guangxi")
-    hands = deal(20_000, 4, rng=20).reshape(-1, 13)
+    hands = deal(2_000, 4, rng=20).reshape(-1, 13)
     best = best_special(detect_specials(hands, v))
     qualify = best >= 0
-    assert qualify.sum() > 50
+    assert qualify.sum() > 20
     _, values, _ = max_ev_ids(hands, make_solver(v, 4))
     payout = np.array([r.payout for r in v.specials.rules])[np.maximum(best, 0)]
     want = np.where(qualify & (payout * 3 > values), best, -1)

@@ -51,7 +51,7 @@ def describe_splits(cards_text: str, variant: Any, n_players: int, top: int) -> 
     seen: set[tuple[int, int, int]] = set()
     shown = 0
     for i in order.tolist():
-        key = tuple(int(x) for x in ranks[i])
+        key = (int(ranks[i, 0]), int(ranks[i, 1]), int(ranks[i, 2]))
         if key in seen:  # the same duns with other suits
             continue
         seen.add(key)
@@ -71,7 +71,8 @@ def describe_splits(cards_text: str, variant: Any, n_players: int, top: int) -> 
         lines.append(f"special hands: {names}")
         d = int(declared)
         lines.append(
-            "max-ev declares " + (v.specials.rules[d].name if d >= 0 else "nothing")
+            "max-ev declares "
+            + (v.specials.rules[d].name if d >= 0 else "nothing")
             + f" (best normal EV {values[order[0]]:+.3f})"
         )
     else:

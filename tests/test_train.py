@@ -1,0 +1,132 @@
+"""Fictitious-play training of the win tables, the shipped tables, and duplicate matches."""
+
+import json
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from simkit.arrange import N_CLASSES, WinTables, arrange, dun_classes, shipped_table_path
+from simkit.cli import main
+from simkit.deal import deal
+from simkit.train import (
+    dun_ranks,
+    duplicate_match,
+    isotonic_increasing,
+    tabulate,
+    train,
+)
+from simkit.variants import load_variant, variant_names
+
+
+def test_isotonic_fit_pools_adjacent_violators():
+    fit = isotonic_increasing(np.array([1.0, 3.0, 2.0, 4.0]), np.ones(4))
+    np.testing.assert_allclose(fit, [1.0, 2.5, 2.5, 4.0])
+    fit = isotonic_increasing(np.array([3.0, 1.0]), np.array([3.0, 1.0]))
+    np.testing.assert_allclose(fit, [2.5, 2.5])
+
+
+@given(st.lists(st.tuples(st.floats(0, 1), st.floats(0.1, 10)), min_size=1, max_size=30))
+def test_isotonic_fit_is_monotone_and_keeps_the_weighted_mean(pairs):
+    values = np.array([v for v, _ in pairs])
+    weights = np.array([w for _, w in pairs])
+    fit = isotonic_increasing(values, weights)
+    assert (np.diff(fit) >= -1e-12).all()
+    np.testing.assert_allclose((fit * weights).sum(), (values * weights).sum(), rtol=1e-9)
+
+
+def test_tabulate_counts_every_ordered_pair_of_normal_hands():
+    """Checked against a plain loop over games, players and duns."""
+    v = load_variant("guangxi")
+    hands = deal(40, 3, rng=1)
+    arranged, _ = arrange(hands, v, "random-legal", rng=2)
+    ranks = dun_ranks(arranged, v)
+    normal = np.random.default_rng(3).random((40, 3)) > 0.2
+    worth = np.arange(3 * N_CLASSES, dtype=np.float64).reshape(3, N_CLASSES) % 7 + 1
+    count, wins, ties, paid, scoops, pairs = tabulate(ranks, normal, worth, scoop_ties=False)
+    want = np.zeros((4, 3, N_CLASSES))
+    want_scoops = want_pairs = 0
+    classes = dun_classes(ranks)
+    for g in range(40):
+        for i in range(3):
+            for j in range(3):
+                if i == j or not (normal[g, i] and normal[g, j]):
+                    continue
+                want_pairs += 1
+                want_scoops += all(ranks[g, i, d] > ranks[g, j, d] for d in range(3))
+                for d in range(3):
+                    c = classes[g, i, d]
+                    want[0, d, c] += 1
+                    want[1, d, c] += ranks[g, i, d] > ranks[g, j, d]
+                    want[2, d, c] += ranks[g, i, d] == ranks[g, j, d]
+                    if ranks[g, i, d] < ranks[g, j, d]:
+                        want[3, d, c] += worth[d, classes[g, j, d]]
+    for got, w in zip((count, wins, ties, paid), want, strict=True):
+        np.testing.assert_allclose(got, w)
+    assert (scoops, pairs) == (want_scoops, want_pairs)
+
+
+def test_training_is_reproducible_and_monotone():
+    a = train("western-2-4", 2, seed=5, n_games=400, iterations=2)
+    b = train("western-2-4", 2, seed=5, n_games=400, iterations=2)
+    c = train("western-2-4", 2, seed=6, n_games=400, iterations=2)
+    assert (a.win == b.win).all() and (a.lose_pay == b.lose_pay).all()
+    assert not (a.win == c.win).all()
+    assert (np.diff(a.win, axis=1) >= -1e-12).all()  # a stronger dun never wins less often
+    lose = 1 - a.win - a.tie
+    assert (np.diff(lose, axis=1) <= 1e-12).all()
+    assert len(a.meta["change_per_iteration"]) == 2
+    assert "--seed 5" in a.meta["command"]
+
+
+@pytest.mark.parametrize("variant", variant_names())
+def test_every_variant_ships_tables_for_two_to_four_players(variant):
+    for players in (2, 3, 4):
+        path = shipped_table_path(variant, players)
+        assert path.exists(), f"missing {path.name}"
+        tables = WinTables.load(path)
+        meta = tables.meta
+        assert meta["variant"] == variant and meta["n_players"] == players
+        assert meta["command"].startswith(f"simkit train --variant {variant} --players {players}")
+        assert (np.diff(tables.win, axis=1) >= -1e-6).all()
+        assert tables.count.sum() > 0
+        json.dumps(meta)
+
+
+def test_shipped_tables_converged():
+    """The last iteration moved the win chances by well under a percentage point."""
+    for variant in variant_names():
+        for players in (2, 3, 4):
+            changes = WinTables.load(shipped_table_path(variant, players)).meta[
+                "change_per_iteration"
+            ]
+            assert changes[-1] < 0.02 and changes[-1] < changes[0]
+
+
+def test_duplicate_match_of_a_strategy_against_itself_is_exactly_even():
+    r = duplicate_match("greedy", "greedy", "guangxi", n_players=2, n_games=300, rng=1)
+    assert r["mean"] == 0.0
+
+
+def test_max_ev_beats_random_legal_and_greedy():
+    r = duplicate_match("max-ev", "random-legal", "western-2-4", n_games=500, rng=2)
+    assert r["ci_low"] > 0
+    r = duplicate_match("max-ev", "greedy", "western-2-4", n_games=500, rng=3)
+    assert r["ci_low"] > 0
+
+
+def test_cli_train_match_arrange(tmp_path, capsys):
+    out = tmp_path / "t.npz"
+    args = ["--variant", "western-2-4", "--players", "2", "--seed", "1"]
+    assert main(["train", *args, "--games", "200", "--iterations", "1", "--out", str(out)]) == 0
+    assert WinTables.load(out).meta["seed"] == 1
+    assert main(["match", str(out), "greedy", "--variant", "western-2-4", "--games", "200"]) == 0
+    assert "95% CI" in capsys.readouterr().out
+    hand = "As Ks Qs Js Ts 9h 9d 9c 2h 3h 4d 5c 7s"
+    assert main(["arrange", hand, "--variant", "guangxi", "--top", "2"]) == 0
+    text = capsys.readouterr().out
+    assert " 1. EV" in text and " 2. EV" in text and "special hands" in text
+    assert main(["arrange", hand.replace("7s", "7x")]) == 2
+    assert "'7x'" in capsys.readouterr().err
+    assert main(["match", "best", "greedy"]) == 2
