@@ -1,10 +1,10 @@
 """Exploitability of max-ev: train a best response to a frozen max-ev and measure its gain.
 
 The responder sits in seat 0 and the frozen strategy (the shipped tables) in every other
-seat.  Each iteration deals fresh games, lets the responder play max-ev with its own tables
-and the others play the frozen ones, and re-estimates the responder's tables from its own
-duns against theirs only (card removal included); counts are blended as in
-:mod:`simkit.train`.  The responder's gain is then measured in a duplicate match against the
+seat.  It starts from the frozen tables' counts; each iteration deals fresh games, lets the
+responder play max-ev with its own tables and the others play the frozen ones, and blends in
+counts of the responder's own duns against theirs only (card removal included), as
+:mod:`simkit.train` blends.  The responder's gain is then measured in a duplicate match against the
 frozen strategy (the same deals, seats rotated) with a 95% confidence interval.  Also plays
 the baseline matches (max-ev, greedy, random-legal).
 
@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from simkit.arrange import N_CLASSES, N_DUNS, WinTables, arrange, default_tables, payout_model
+from simkit.arrange import WinTables, arrange, default_tables, payout_model
 from simkit.deal import deal
 from simkit.train import dun_ranks, duplicate_match, tables_from_counts, tabulate
 from simkit.variants import resolve_variant
@@ -39,7 +39,11 @@ def best_response(
     model = payout_model(v, players)
     scoop_ties = bool(model.params[3] > 0)
     seeds = np.random.SeedSequence(seed).spawn(iterations)
-    sums = [np.zeros((N_DUNS, N_CLASSES)) for _ in range(4)]
+    # Start from the frozen strategy's own counts: the response refines them with its data.
+    count = frozen.count.astype(np.float64)
+    wins, ties = frozen.win * count, frozen.tie * count
+    paid = frozen.lose_pay * (count - wins - ties + 1.0) - 1.0
+    sums = [count, wins, ties, paid]
     scoops = pairs = 0.0
     tables = frozen
     changes = []
@@ -51,7 +55,7 @@ def best_response(
         arranged = np.concatenate([mine, theirs], axis=1)
         declared = np.concatenate([my_decl, their_decl], axis=1)
         new = tabulate(dun_ranks(arranged, v), declared < 0, model.win_points, scoop_ties, (0,))
-        keep = 0.0 if it == 0 else 1.0 - blend
+        keep = 1.0 - blend
         for k in range(4):
             sums[k] = keep * sums[k] + new[k]
         scoops = keep * scoops + new[4]

@@ -62,7 +62,7 @@ import numpy.typing as npt
 from simkit.cards import HAND_SIZE
 from simkit.deal import RngLike, as_generator, check_players
 from simkit.evaluate import RANK_KEYS, rank5_one, ranking_tables
-from simkit.splits import BACK_REST, FIVE_SUBSETS, SPLIT_IDS, THREE_SUBSETS
+from simkit.splits import BACK_REST, FIVE_SUBSETS, SPLIT_IDS, THREE_SUBSETS, subset_masks
 from simkit.variants import Ranking, Variant, resolve_variant
 
 Strategy = Literal["max-ev", "greedy", "random-legal"] | Callable[[np.ndarray], np.ndarray]
@@ -73,6 +73,8 @@ DECLARE_RULES = ("auto", "always", "never")
 N_DUNS = 3
 N_FIVE = 1287  # C(13, 5)
 N_THREE = 286  # C(13, 3)
+FIVE_MASKS = subset_masks(FIVE_SUBSETS)
+THREE_MASKS = subset_masks(THREE_SUBSETS)
 DIGIT = 14  # kicker digits are base 14 (simkit.evaluate)
 N_CLASSES = 10 * DIGIT * DIGIT  # category × first kicker digit × second kicker digit
 
@@ -599,11 +601,28 @@ def _take(v, rf, rm, rb, f, m, b, best, key):  # type: ignore[no-untyped-def]
     key[0], key[1], key[2], key[3], key[4], key[5] = rb, rm, rf, b, m, f
 
 
+@nb.njit(cache=True, inline="always")
+def _separable(qa, cf, cm, cb):  # type: ignore[no-untyped-def]
+    """Σ over duns of (win chance × win points − lose chance × lose pay), one opponent."""
+    return (
+        qa[0, cf, 0] * qa[0, cf, 2] - qa[0, cf, 1] * qa[0, cf, 3]
+        + qa[1, cm, 0] * qa[1, cm, 2] - qa[1, cm, 1] * qa[1, cm, 3]
+        + qa[2, cb, 0] * qa[2, cb, 2] - qa[2, cb, 1] * qa[2, cb, 3]
+    )  # fmt: skip
+
+
 @nb.njit(cache=True)
-def _eval_back(b, r5, r3, c5, c3, back_rest, q, p, strict, best, key):  # type: ignore[no-untyped-def]
-    """Score the legal splits with back ``b``, keeping the best in ``best`` / ``key``."""
+def _eval_back(b, r5, r3, c5, c3, back_rest, q, sep, p, strict, rest_max, best, key):  # type: ignore[no-untyped-def]
+    """Score the legal splits with back ``b``, keeping the best in ``best`` / ``key``.
+
+    ``sep[d, c]`` is the separable part of the expected score of class ``c`` in dun ``d``
+    and ``rest_max`` bounds the rest (scoop, majority, home run) over this back's splits, so
+    a split whose separable part plus that bound cannot reach the best is not scored.
+    """
     rb = r5[b]
     cb = c5[b]
+    n_opp = p[0]
+    sep_b = sep[2, cb]
     n_scored = 0
     for j in range(back_rest.shape[1]):
         m = back_rest[b, j, 0]
@@ -612,16 +631,49 @@ def _eval_back(b, r5, r3, c5, c3, back_rest, q, p, strict, best, key):  # type: 
         rf = r3[f]
         if not _legal(rf, rm, rb, strict):
             continue
+        cf = c3[f]
+        cm = c5[m]
+        # 1e-9: rounding must never drop a split that ties the best (the tie-break decides)
+        if n_opp * (sep[0, cf] + sep[1, cm] + sep_b) + rest_max + 1e-9 < best[0]:
+            continue
         n_scored += 1
-        v = _ev(q, p, c3[f], c5[m], cb)
+        v = _ev(q, p, cf, cm, cb)
         if _better(v, rf, rm, rb, f, m, b, best, key):
             _take(v, rf, rm, rb, f, m, b, best, key)
     return n_scored
 
 
+N_TOP = 12  # strongest subsets kept per hand for the per-back bound
+
+
+@nb.njit(cache=True, inline="always")
+def _push_top(top, top_mask, c, mask):  # type: ignore[no-untyped-def]
+    """Insert class ``c`` into the descending list ``top`` if it belongs there."""
+    n = top.shape[0]
+    if c <= top[n - 1]:
+        return
+    i = n - 1
+    while i > 0 and top[i - 1] < c:
+        top[i] = top[i - 1]
+        top_mask[i] = top_mask[i - 1]
+        i -= 1
+    top[i] = c
+    top_mask[i] = mask
+
+
+@nb.njit(cache=True, inline="always")
+def _first_disjoint(top, top_mask, mask):  # type: ignore[no-untyped-def]
+    """Class of the strongest listed subset sharing no card with ``mask``; if all share one,
+    the last listed class (every unlisted subset is at most that)."""
+    for i in range(top.shape[0]):
+        if top_mask[i] & mask == 0:
+            return top[i]
+    return top[top.shape[0] - 1]
+
+
 @nb.njit(cache=True)
 def _max_ev_kernel(  # type: ignore[no-untyped-def]
-    hands, rt, back_rest, q, fav, p, strict, out, values, n_scored
+    hands, rt, back_rest, five_masks, three_masks, q, fav, sep, p, strict, out, values, n_scored
 ):
     """Exact argmax of the expected score over legal splits, pruning backs by upper bounds.
 
@@ -645,6 +697,10 @@ def _max_ev_kernel(  # type: ignore[no-untyped-def]
     order = np.empty(N_FIVE, dtype=np.int64)
     best = np.empty(1, dtype=np.float64)
     key = np.empty(6, dtype=np.int64)
+    top5 = np.empty(N_TOP, dtype=np.int64)
+    top5_mask = np.empty(N_TOP, dtype=np.int64)
+    top3 = np.empty(N_TOP, dtype=np.int64)
+    top3_mask = np.empty(N_TOP, dtype=np.int64)
     for h in range(hands.shape[0]):
         _rank_subsets(hands[h], rt, r5, r3, c5, c3)
         top_f = 0
@@ -683,21 +739,33 @@ def _max_ev_kernel(  # type: ignore[no-untyped-def]
         best[0] = -np.inf
         key[:] = -1
         scored = 0
+        # The strongest few 5-card and 3-card subsets, by class, with their card masks.
+        top5[:] = -1
+        top3[:] = -1
+        for i in range(N_FIVE):
+            _push_top(top5, top5_mask, c5[i], five_masks[i])
+        for i in range(N_THREE):
+            _push_top(top3, top3_mask, c3[i], three_masks[i])
         for k in range(n_cls):
             if class_bound[order[k]] < best[0]:
                 break
             b = head[order[k]]
             while b >= 0:
-                rb = r5[b]
-                cm_top = -1
-                cf_top = -1
-                for j in range(back_rest.shape[1]):
-                    m = back_rest[b, j, 0]
-                    if r5[m] <= rb:
-                        cm_top = max(cm_top, c5[m])
-                        cf_top = max(cf_top, c3[back_rest[b, j, 1]])
-                if cm_top >= 0 and _ev(fav, p, min(cf_top, cm_top), cm_top, c5[b]) >= best[0]:
-                    scored += _eval_back(b, r5, r3, c5, c3, back_rest, q, p, strict, best, key)
+                # A tighter bound for this back: its middle is at most the strongest 5 cards
+                # disjoint from it (or, if the listed ones all overlap it, the last listed),
+                # and its front at most the strongest 3 disjoint cards and the middle.
+                cb = c5[b]
+                mask = five_masks[b]
+                cm_cap = _first_disjoint(top5, top5_mask, mask)
+                cm_cap = min(cm_cap, cb)
+                cf_cap = min(_first_disjoint(top3, top3_mask, mask), cm_cap)
+                bound = _ev(fav, p, cf_cap, cm_cap, cb)
+                if bound >= best[0]:
+                    # the non-separable part is monotone too: bounded at the caps
+                    rest_max = bound - p[0] * _separable(fav, cf_cap, cm_cap, cb)
+                    scored += _eval_back(
+                        b, r5, r3, c5, c3, back_rest, q, sep, p, strict, rest_max, best, key
+                    )
                 b = next_back[b]
         out[h, 0], out[h, 1], out[h, 2] = key[5], key[4], key[3]
         values[h] = best[0]
@@ -786,6 +854,14 @@ class Solver:
     fav: np.ndarray
 
     @property
+    def sep(self) -> np.ndarray:
+        """Separable part of the expected score per dun and class (one opponent)."""
+        q = self.q
+        return np.ascontiguousarray(
+            q[..., Q_WIN] * q[..., Q_VW] - q[..., Q_LOSE] * q[..., Q_LE]
+        )
+
+    @property
     def strict(self) -> int:
         return self.model.strict
 
@@ -816,8 +892,8 @@ def max_ev_ids(rows: np.ndarray, solver: Solver) -> tuple[np.ndarray, np.ndarray
     values = np.empty(n, dtype=np.float64)
     n_scored = np.empty(n, dtype=np.int64)
     _max_ev_kernel(
-        rows, rt, BACK_REST,
-        solver.q, solver.fav, solver.model.params, solver.strict,
+        rows, rt, BACK_REST, FIVE_MASKS, THREE_MASKS,
+        solver.q, solver.fav, solver.sep, solver.model.params, solver.strict,
         ids, values, n_scored,
     )  # fmt: skip
     return ids, values, n_scored

@@ -540,10 +540,10 @@ def simulate(
 
     points = trace_points(config.n_blocks)
     start = state.summary.n_blocks
-    tasks = [
+    tasks = (
         (config, b, min(chunk_blocks, config.n_blocks - b))
         for b in range(start, config.n_blocks, chunk_blocks)
-    ]
+    )
     bar = _progress_bar(config, state.summary.n_games, progress)
     last_save = time.monotonic()
     try:

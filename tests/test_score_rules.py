@@ -261,6 +261,33 @@ def test_002_ps_special_vs_special_bigger_collects_equal_ties() -> None:
     assert parts["specials"].tolist() == [[108.0, -32.0, -32.0, -44.0]]
 
 
+def test_002_4_1_two_normal_hands_compare_and_pay_the_specials() -> None:
+    """000/002 4.1 "若还剩2人或2人以上含有普通牌型则先比普通牌型，比完普通牌型后平摊所有特殊牌型的
+    水数": seats 2 and 3 declare 三同花 (3) and 六对半 (4); seats 0 and 1 compare normally (2
+    players left: no t-formula; seat 0 wins all three duns: 1 + 3 + 4 = 8, no scoop since
+    specials are out) and each pays 3 + 4 = 7 to the specials, who settle 4 - 3 between them."""
+    v = load_variant("guangxi")
+    ids = v.specials.ids
+    declared = np.array([[-1, -1, ids.index("three-flushes"), ids.index("six-pairs")]])
+    _total, parts = score(table(*CHAIN), v, declared=declared, breakdown=True)
+    assert (parts["duns"] + parts["bonuses"]).tolist() == [[8.0, -8.0, 0.0, 0.0]]
+    assert parts["specials"].tolist() == [[-7.0, -7.0, 3 + 3 - 4, 4 + 4 + 4]]
+    assert parts["scoops"].tolist() == [[0.0] * 4]
+
+
+def test_002_4_2_one_normal_hand_pays_every_special() -> None:
+    """000/002 4.2 "若只有1人含有普通牌型，则持有普通牌型的选手判负并扣除所有特殊牌型分数总和":
+    三顺子 3, 六对半 4, 全大 15 against one normal hand: it pays 3 + 4 + 15 = 22."""
+    v = load_variant("guangxi")
+    ids = v.specials.ids
+    declared = np.array(
+        [[-1, ids.index("three-straights"), ids.index("six-pairs"), ids.index("all-big")]]
+    )
+    total, parts = score(table(*CHAIN), v, declared=declared, breakdown=True)
+    assert parts["specials"][0, 0] == -22.0
+    assert total[0, 0] == -22.0
+
+
 def test_002_4_3_first_method_places_by_special_order(tmp_path) -> None:
     """000/002 4.3 first method (all_special = 'places'): nobody normal, places by special
     order, t = the biggest payout: 一条龙 36, 全大, 六对半, 三顺子 → 3t, t, -t, -3t = 108, 36,

@@ -61,6 +61,19 @@ def test_same_seed_same_tables_for_two_worker_processes(base_run: sim.Simulation
     assert_same_tables(base_run, parallel)
 
 
+def test_summary_size_does_not_grow_with_the_number_of_games(
+    base_run: sim.SimulationResult,
+) -> None:
+    """Memory is one summary whatever n_games: the same arrays for one block as for three."""
+    small = simulate(VARIANTS, 10, seed=SEED, n_jobs=1)
+    assert small.summary is not None and base_run.summary is not None
+    for mine, theirs in (
+        (small.summary.counts, base_run.summary.counts),
+        (small.summary.sums, base_run.summary.sums),
+    ):
+        assert {k: v.shape for k, v in mine.items()} == {k: v.shape for k, v in theirs.items()}
+
+
 def test_another_seed_gives_other_numbers(base_run: sim.SimulationResult) -> None:
     other = simulate(VARIANTS, BLOCK_GAMES, seed=SEED + 1, n_jobs=1)
     first = simulate(VARIANTS, BLOCK_GAMES, seed=SEED, n_jobs=1)
@@ -130,9 +143,7 @@ def test_paired_differences_are_tighter_than_unpaired(base_run: sim.SimulationRe
     sd = dict(zip(scores["variant"], scores["sd"], strict=True))
     mean_sq = {v: sd[v] ** 2 for v in VARIANTS}
     # The difference in mean square score is near the difference in variances.
-    assert row["diff"] == pytest.approx(
-        mean_sq["guangxi"] - mean_sq["hongkong"], rel=0.1, abs=5.0
-    )
+    assert row["diff"] == pytest.approx(mean_sq["guangxi"] - mean_sq["hongkong"], rel=0.1, abs=5.0)
     assert row["se"] > 0
 
 
@@ -229,7 +240,7 @@ def test_killed_run_resumes_to_identical_tables(
 def test_checkpoint_of_another_configuration_is_refused(tmp_path) -> None:
     ckpt = tmp_path / "run.ckpt"
     simulate(["western-2-4"], 100, seed=1, n_jobs=1, checkpoint=ckpt)
-    with pytest.raises(ValueError, match="different run.*seed"):
+    with pytest.raises(ValueError, match=r"different run.*seed"):
         simulate(["western-2-4"], 100, seed=2, n_jobs=1, checkpoint=ckpt)
     with pytest.raises(ValueError, match="n_games"):
         simulate(["western-2-4"], 200, seed=1, n_jobs=1, checkpoint=ckpt)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from simkit.cards import RANK_CHARS
 from simkit.variants import load_variant, variant_names
 from simkit.variants.rules import SPECIAL_KINDS, Variant
 from simkit.variants.schema import describe_schema, to_plain
@@ -259,7 +260,10 @@ def render_variant(variant: Variant) -> str:
     lines += ["", "[specials]", f"order = {list(variant.specials.ids)!r}"]
     for rule in variant.specials.rules:
         lines += ["", f"[specials.{rule.id}]  # {rule.name}", f"payout = {_num(rule.payout)}"]
-        lines += _plain_lines(to_plain(rule.options))
+        options = to_plain(rule.options)
+        if "ranks" in options:  # stored as rank ints; show them as written in the files
+            options["ranks"] = [RANK_CHARS[r] for r in options["ranks"]]
+        lines += _plain_lines(options)
         if rule.source:
             lines.append(f"source = {rule.source!r}")
     lines += ["", *_section_lines("scoring", to_plain(variant.scoring))]
