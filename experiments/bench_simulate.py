@@ -24,6 +24,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 import numpy as np
 
 import simkit
+import simkit.simulate as sim
 from simkit.arrange import arrange
 from simkit.deal import deal
 from simkit.score import score
@@ -57,12 +58,28 @@ def stage_times(strategy: str) -> dict[str, float]:
         dt, _ = timed(lambda v=variant, a=arranged, d=declared: score(a, v, declared=d))
         t_score += dt
     t_block, _ = timed(lambda: play_block(config, 1))
+    # The same block with each arrangement served from a cache: what simkit adds around the
+    # arrangement (scoring, the declare-or-play rescoring, special detection, summaries).
+    real = sim.arrange
+    cache: dict[str, tuple] = {}
+
+    def cached(hands, variant, *a, **k):  # type: ignore[no-untyped-def]
+        if variant.name not in cache:
+            cache[variant.name] = real(hands, variant, *a, **k)
+        return cache[variant.name]
+
+    sim.arrange = cached  # type: ignore[assignment]
+    try:
+        play_block(config, 1)
+        t_rest, _ = timed(lambda: play_block(config, 1))
+    finally:
+        sim.arrange = real  # type: ignore[assignment]
     return {
         "deal": t_deal,
-        "arrange": t_arrange,
+        "arrange (max-ev)": t_arrange,
         "score": t_score,
+        "play_block without arranging (score, rescoring, summaries)": t_rest,
         "play_block (everything)": t_block,
-        "summaries and extras": t_block - t_deal - t_arrange - t_score,
     }
 
 
@@ -70,6 +87,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=4 * BLOCK_GAMES)
     parser.add_argument("--strategy", default="max-ev")
+    parser.add_argument("--repeats", type=int, default=2, help="best of this many runs")
     args = parser.parse_args()
     variants = make_config("all", 1, seed=0).variants
     n_var = len(variants)
@@ -86,27 +104,32 @@ def main() -> None:
         progress=False,
     )
 
-    stages = stage_times(args.strategy)
+    trials = [stage_times(args.strategy) for _ in range(args.repeats)]
+    stages = {k: min(t[k] for t in trials) for k in trials[0]}
     runs = {}
     results = {}
-    for jobs in (1, 2):
-        dt, res = timed(
-            lambda j=jobs: simulate(
-                "all",
-                args.games,
-                strategy=args.strategy,
-                seed=11,
-                n_jobs=j,
-                chunk_size=BLOCK_GAMES,
-                progress=False,
+    best: dict[int, float] = {1: float("inf"), 2: float("inf")}
+    # Alternate 1 and 2 jobs and keep the best of each: the machine may be shared.
+    for _ in range(args.repeats):
+        for jobs in (1, 2):
+            dt, results[jobs] = timed(
+                lambda j=jobs: simulate(
+                    "all",
+                    args.games,
+                    strategy=args.strategy,
+                    seed=11,
+                    n_jobs=j,
+                    chunk_size=BLOCK_GAMES,
+                    progress=False,
+                )
             )
-        )
-        results[jobs] = res
+            best[jobs] = min(best[jobs], dt)
+    for jobs, dt in best.items():
         runs[jobs] = {
             "seconds": dt,
             "deals_per_s": args.games / dt,
             "variant_games_per_s": args.games * n_var / dt,
-            "seconds_for_1M_games_per_variant": TARGET_GAMES * n_var * dt / (args.games * n_var),
+            "seconds_for_1M_games_per_variant": TARGET_GAMES * dt / args.games,
         }
     identical = results[1].summary.equals(results[2].summary)  # type: ignore[union-attr]
     scaling = runs[1]["seconds"] / runs[2]["seconds"]
@@ -114,6 +137,7 @@ def main() -> None:
         "benchmark": "simulate end to end (deal, arrange, score, aggregate), all variants",
         "strategy": args.strategy,
         "games": args.games,
+        "repeats_best_kept": args.repeats,
         "variants": [v.name for v in variants],
         "players": 4,
         "block_games": BLOCK_GAMES,
@@ -136,7 +160,8 @@ def main() -> None:
     lines = [
         "# Simulation benchmark",
         "",
-        f"`.venv/bin/python experiments/bench_simulate.py --games {args.games}`: "
+        f"`.venv/bin/python experiments/bench_simulate.py --games {args.games}` "
+        f"(best of {args.repeats}): "
         f"{args.games:,} four-player deals, each played under all {n_var} shipped variants "
         f"(`{args.strategy}` arrangement, scoring, every summary of the result tables).",
         "",
@@ -161,7 +186,7 @@ def main() -> None:
     ]
     total = stages["play_block (everything)"]
     for name, sec in stages.items():
-        lines.append(f"| {name} | {sec:.3f} | {sec / total:.0%} |")
+        lines.append(f"| {name} | {sec:.3f} | {sec / total:.0%} of play_block |")
     (OUT / "simulate.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
 

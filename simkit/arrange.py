@@ -27,20 +27,35 @@ a callable
 The expected-score model (an approximation, documented here once)
 -----------------------------------------------------------------
 For one opponent and dun ``d`` the tables give, by the class of my dun rank (its category and
-top two rank digits, :func:`dun_class`), the probability ``W`` that I win it, ``T`` that we tie,
-``L = 1 - W - T`` that I lose, and ``LE`` the points I pay on that dun when I lose (1 plus the
-opponent's bonus, averaged over the hands that beat mine).  ``VW`` is what I collect when I win
-(1 plus my dun bonus).  Duns are treated as independent, so the expected pairwise points are
+top two rank digits, :func:`dun_class`, about 1,960 classes per dun), the chance ``W`` that I
+win it, ``T`` that we tie, ``L = 1 - W - T`` that I lose, and ``LE`` the points I pay on that
+dun when I lose (1 plus the opponent's bonus, averaged over the hands that beat mine), all
+measured against opponents playing max-ev, card removal included.  ``VW`` is what I collect
+when I win (the ``[scoring.duns]`` worth of my category there).  Duns are treated as
+independent, so the expected pairwise points (:func:`expected_points`) are
 
-    Σ_d (W_d·VW_d − L_d·LE_d)
-    + scoop_add·(S⁺ − S⁻) + (scoop_mult − 1)·(S⁺·Σ VW_d − S⁻·Σ LE_d)
-    + majority_add·(P(win ≥ 2 duns) − P(lose ≥ 2 duns))
+    Σ_d (W_d·VW_d − L_d·LE_d)                              duns and bonuses
+    + majority·(P(match won) − P(match lost))              [scoring.majority]
+    + scoop: add·(S⁺ − S⁻), or doubling: S⁺·won − S⁻·paid  [scoring.scoop] (打枪)
 
-with ``S⁺ = Π W_d`` the chance I scoop (打枪) the opponent and ``S⁻ = Π L_d`` the chance I am
-scooped (when ties count toward a scoop, ``S⁺ = Π(W+T) − Π T``).  The expected score is that
-times the number of opponents, plus the home run (全垒打) terms: I scoop everyone with chance
-``(S⁺)^(n−1)``, and an opponent who scoops me also scoops the others with the table's average
-scoop rate.  Specials of opponents add a constant that cannot change the best split.
+with ``S⁺ = Π W_d`` the chance I scoop the opponent and ``S⁻ = Π L_d`` the chance I am
+scooped (when ties count, ``S⁺ = Π(1 − L) − Π T``), ``won`` / ``paid`` the pair's points in a
+scoop before the scoop rule.  The expected score is that times the number of opponents, plus
+the home run (全垒打): I scoop everyone with chance ``(S⁺)^(n−1)``; an opponent who scoops me
+scoops the rest at the table's average scoop rate.  With win and lose chances 0 or 1 the pair
+formula is exactly :func:`simkit.score.pair_points` (tested for every shipped variant).  The
+t-formula, the horse card and the banker topology rank or multiply net waters and are left
+out; specials of opponents add a constant that cannot change the best split.
+
+The search
+----------
+A hand's 1,287 5-card and 286 3-card subsets are ranked once (rank-multiset tables small
+enough for L1).  Backs are grouped by class and visited best bound first; a bound at the
+favourable end of the tables (:func:`favourable_quantities`) drops whole back classes, then
+single backs (capping the middle and front at what the other 8 cards allow), then single
+splits (the separable part plus a bound on the rest).  The expected score never falls when a
+dun's win chance or worth rises, so every bound is valid and the answer equals the scan of
+all 72,072 splits, ties broken the same way (stronger back, middle, front, then lower ids).
 """
 
 from __future__ import annotations
@@ -62,7 +77,7 @@ import numpy.typing as npt
 from simkit.cards import HAND_SIZE
 from simkit.deal import RngLike, as_generator, check_players
 from simkit.evaluate import RANK_KEYS, rank5_one, ranking_tables
-from simkit.splits import BACK_REST, FIVE_SUBSETS, SPLIT_IDS, THREE_SUBSETS, subset_masks
+from simkit.splits import BACK_REST, FIVE_SUBSETS, SPLIT_IDS, THREE_SUBSETS
 from simkit.variants import Ranking, Variant, resolve_variant
 
 Strategy = Literal["max-ev", "greedy", "random-legal"] | Callable[[np.ndarray], np.ndarray]
@@ -73,8 +88,6 @@ DECLARE_RULES = ("auto", "always", "never")
 N_DUNS = 3
 N_FIVE = 1287  # C(13, 5)
 N_THREE = 286  # C(13, 3)
-FIVE_MASKS = subset_masks(FIVE_SUBSETS)
-THREE_MASKS = subset_masks(THREE_SUBSETS)
 DIGIT = 14  # kicker digits are base 14 (simkit.evaluate)
 N_CLASSES = 10 * DIGIT * DIGIT  # category × first kicker digit × second kicker digit
 
@@ -643,37 +656,9 @@ def _eval_back(b, r5, r3, c5, c3, back_rest, q, sep, p, strict, rest_max, best, 
     return n_scored
 
 
-N_TOP = 12  # strongest subsets kept per hand for the per-back bound
-
-
-@nb.njit(cache=True, inline="always")
-def _push_top(top, top_mask, c, mask):  # type: ignore[no-untyped-def]
-    """Insert class ``c`` into the descending list ``top`` if it belongs there."""
-    n = top.shape[0]
-    if c <= top[n - 1]:
-        return
-    i = n - 1
-    while i > 0 and top[i - 1] < c:
-        top[i] = top[i - 1]
-        top_mask[i] = top_mask[i - 1]
-        i -= 1
-    top[i] = c
-    top_mask[i] = mask
-
-
-@nb.njit(cache=True, inline="always")
-def _first_disjoint(top, top_mask, mask):  # type: ignore[no-untyped-def]
-    """Class of the strongest listed subset sharing no card with ``mask``; if all share one,
-    the last listed class (every unlisted subset is at most that)."""
-    for i in range(top.shape[0]):
-        if top_mask[i] & mask == 0:
-            return top[i]
-    return top[top.shape[0] - 1]
-
-
 @nb.njit(cache=True)
 def _max_ev_kernel(  # type: ignore[no-untyped-def]
-    hands, rt, back_rest, five_masks, three_masks, q, fav, sep, p, strict, out, values, n_scored
+    hands, rt, back_rest, q, fav, sep, p, strict, out, values, n_scored
 ):
     """Exact argmax of the expected score over legal splits, pruning backs by upper bounds.
 
@@ -697,10 +682,6 @@ def _max_ev_kernel(  # type: ignore[no-untyped-def]
     order = np.empty(N_FIVE, dtype=np.int64)
     best = np.empty(1, dtype=np.float64)
     key = np.empty(6, dtype=np.int64)
-    top5 = np.empty(N_TOP, dtype=np.int64)
-    top5_mask = np.empty(N_TOP, dtype=np.int64)
-    top3 = np.empty(N_TOP, dtype=np.int64)
-    top3_mask = np.empty(N_TOP, dtype=np.int64)
     for h in range(hands.shape[0]):
         _rank_subsets(hands[h], rt, r5, r3, c5, c3)
         top_f = 0
@@ -739,33 +720,26 @@ def _max_ev_kernel(  # type: ignore[no-untyped-def]
         best[0] = -np.inf
         key[:] = -1
         scored = 0
-        # The strongest few 5-card and 3-card subsets, by class, with their card masks.
-        top5[:] = -1
-        top3[:] = -1
-        for i in range(N_FIVE):
-            _push_top(top5, top5_mask, c5[i], five_masks[i])
-        for i in range(N_THREE):
-            _push_top(top3, top3_mask, c3[i], three_masks[i])
         for k in range(n_cls):
             if class_bound[order[k]] < best[0]:
                 break
             b = head[order[k]]
             while b >= 0:
-                # A tighter bound for this back: its middle is at most the strongest 5 cards
-                # disjoint from it (or, if the listed ones all overlap it, the last listed),
-                # and its front at most the strongest 3 disjoint cards and the middle.
-                cb = c5[b]
-                mask = five_masks[b]
-                cm_cap = _first_disjoint(top5, top5_mask, mask)
-                cm_cap = min(cm_cap, cb)
-                cf_cap = min(_first_disjoint(top3, top3_mask, mask), cm_cap)
-                bound = _ev(fav, p, cf_cap, cm_cap, cb)
-                if bound >= best[0]:
-                    # the non-separable part is monotone too: bounded at the caps
-                    rest_max = bound - p[0] * _separable(fav, cf_cap, cm_cap, cb)
-                    scored += _eval_back(
-                        b, r5, r3, c5, c3, back_rest, q, sep, p, strict, rest_max, best, key
-                    )
+                rb = r5[b]
+                cm_top = -1
+                for j in range(back_rest.shape[1]):
+                    m = back_rest[b, j, 0]
+                    if r5[m] <= rb and c5[m] > cm_top:
+                        cm_top = c5[m]
+                if cm_top >= 0:
+                    cf_cap = min(top_f, cm_top)
+                    bound = _ev(fav, p, cf_cap, cm_top, c5[b])
+                    if bound >= best[0]:
+                        # the non-separable part is monotone too: bounded at the caps
+                        rest_max = bound - p[0] * _separable(fav, cf_cap, cm_top, c5[b])
+                        scored += _eval_back(
+                            b, r5, r3, c5, c3, back_rest, q, sep, p, strict, rest_max, best, key
+                        )
                 b = next_back[b]
         out[h, 0], out[h, 1], out[h, 2] = key[5], key[4], key[3]
         values[h] = best[0]
@@ -857,9 +831,7 @@ class Solver:
     def sep(self) -> np.ndarray:
         """Separable part of the expected score per dun and class (one opponent)."""
         q = self.q
-        return np.ascontiguousarray(
-            q[..., Q_WIN] * q[..., Q_VW] - q[..., Q_LOSE] * q[..., Q_LE]
-        )
+        return np.ascontiguousarray(q[..., Q_WIN] * q[..., Q_VW] - q[..., Q_LOSE] * q[..., Q_LE])
 
     @property
     def strict(self) -> int:
@@ -892,7 +864,7 @@ def max_ev_ids(rows: np.ndarray, solver: Solver) -> tuple[np.ndarray, np.ndarray
     values = np.empty(n, dtype=np.float64)
     n_scored = np.empty(n, dtype=np.int64)
     _max_ev_kernel(
-        rows, rt, BACK_REST, FIVE_MASKS, THREE_MASKS,
+        rows, rt, BACK_REST,
         solver.q, solver.fav, solver.sep, solver.model.params, solver.strict,
         ids, values, n_scored,
     )  # fmt: skip

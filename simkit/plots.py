@@ -36,6 +36,11 @@ def _markers() -> list[str]:
     return ["o", "s", "^", "D", "v", "P", "X", "<", ">", "h", "*", "p"]
 
 
+def _color(i: int) -> tuple[float, ...]:
+    """A distinct colour for the i-th variant (20 before repeating)."""
+    return tuple(plt.get_cmap("tab20")(i % 20))
+
+
 def plot_scores(scores: pl.DataFrame) -> Figure:
     """Expected score of seat 0 (the banker in banker variants) and the standard deviation of a
     player's score, per variant, with 95% intervals."""
@@ -107,20 +112,38 @@ def plot_components(components: pl.DataFrame) -> Figure:
     return fig
 
 
-def plot_score_distribution(distribution: pl.DataFrame) -> Figure:
-    """The distribution of a player's score per game (all seats), log frequency."""
+def plot_score_distribution(distribution: pl.DataFrame, bin_width: int = 5) -> Figure:
+    """A player's score per game (all seats): its distribution in bins of ``bin_width`` waters,
+    and its tail, P(|score| ≥ x), on a log scale."""
     pooled = distribution.filter(pl.col("seat") == "all")
-    fig, ax = plt.subplots(figsize=(9, 5))
+    fig, (ax_hist, ax_tail) = plt.subplots(1, 2, figsize=(13, 5))
     for i, v in enumerate(_variants(pooled)):
-        rows = pooled.filter(pl.col("variant") == v).sort("score")
-        ax.plot(
-            rows["score"], rows["freq"], lw=1.0, ls=("-", "--", ":", "-.")[i // 10 % 4], label=v
+        rows = pooled.filter(pl.col("variant") == v)
+        score = rows["score"].to_numpy()
+        freq = rows["freq"].to_numpy()
+        bins = np.floor(score / bin_width + 0.5).astype(int)
+        centres, index = np.unique(bins, return_inverse=True)
+        ax_hist.step(
+            centres * bin_width,
+            np.bincount(index, weights=freq),
+            where="mid",
+            color=_color(i),
+            lw=1.2,
+            label=v,
         )
-    ax.set_yscale("log")
-    ax.set_xlabel("score of one player in one game (waters; the end bins hold the tails)")
-    ax.set_ylabel("frequency")
-    ax.legend(fontsize="small")
-    ax.grid(alpha=0.3)
+        magnitude = np.abs(score)
+        order = np.argsort(magnitude)[::-1]
+        tail = np.cumsum(freq[order])[::-1]
+        ax_tail.plot(magnitude[order][::-1], tail, color=_color(i), lw=1.2, label=v)
+    ax_hist.set_xlabel(f"score of one player in one game (waters, bins of {bin_width})")
+    ax_hist.set_ylabel("frequency")
+    ax_hist.set_xlim(-60, 60)
+    ax_tail.set_yscale("log")
+    ax_tail.set_xlabel("x (waters)")
+    ax_tail.set_ylabel("P(|score| ≥ x)")
+    for ax in (ax_hist, ax_tail):
+        ax.grid(alpha=0.3)
+    ax_tail.legend(fontsize="small", loc="center left", bbox_to_anchor=(1.02, 0.5))
     fig.tight_layout()
     return fig
 
@@ -134,7 +157,14 @@ def plot_payouts(payouts: pl.DataFrame) -> Figure:
     )
     for i, v in enumerate(_variants(rows)):
         sub = rows.filter(pl.col("variant") == v)
-        ax.scatter(sub["one_in"], sub["payout"], marker=_markers()[i % 12], label=v, alpha=0.8)
+        ax.scatter(
+            sub["one_in"],
+            sub["payout"],
+            marker=_markers()[i % 12],
+            color=_color(i),
+            label=v,
+            alpha=0.8,
+        )
     fit = rows.filter(pl.col("rarity_payout").is_not_null()).sort("one_in")
     if fit.height:
         ax.plot(fit["one_in"], fit["rarity_payout"], color="black", lw=1, label="fitted curve")
@@ -158,7 +188,12 @@ def plot_convergence(convergence: pl.DataFrame) -> Figure:
         for i, v in enumerate(_variants(sub)):
             rows = sub.filter(pl.col("variant") == v).sort("games")
             line = ax.plot(
-                rows["games"], rows["estimate"], marker=_markers()[i % 12], ms=3, label=v
+                rows["games"],
+                rows["estimate"],
+                marker=_markers()[i % 12],
+                ms=3,
+                label=v,
+                color=_color(i),
             )[0]
             ax.fill_between(
                 rows["games"].to_numpy(),
@@ -171,7 +206,7 @@ def plot_convergence(convergence: pl.DataFrame) -> Figure:
         ax.set_xlabel("games")
         ax.set_title(stat)
         ax.grid(alpha=0.3)
-    axes[0].legend(fontsize="small")
+    axes[-1].legend(fontsize="small", loc="center left", bbox_to_anchor=(1.02, 0.5))
     fig.tight_layout()
     return fig
 

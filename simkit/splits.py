@@ -71,8 +71,3 @@ def split_positions(split_ids: np.ndarray) -> np.ndarray:
         [THREE_SUBSETS[ids[..., 0]], FIVE_SUBSETS[ids[..., 1]], FIVE_SUBSETS[ids[..., 2]]],
         axis=-1,
     )
-
-
-def subset_masks(subsets: np.ndarray) -> np.ndarray:
-    """``int64`` bit mask of the hand positions in each row of a subset table."""
-    return (np.int64(1) << subsets.astype(np.int64)).sum(axis=1)

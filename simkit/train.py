@@ -4,8 +4,9 @@ Each iteration deals ``n_games`` games, sets every hand with the current strateg
 the first), ranks the duns, and counts for every dun class how often it wins, ties and loses
 against the same dun of every other player in the same game (so card removal is counted), and
 what it pays when it loses.  The counts are blended into the running counts (old counts are
-multiplied by ``1 - blend`` first), turned into rates, made monotone in the class order
-(a stronger dun cannot win less often: weighted isotonic regression), and the next iteration
+multiplied by ``1 - blend`` first), turned into rates (a rarely seen class pulled toward the
+chance that a random opponent's dun ranks below it), made monotone in the class order (a
+stronger dun cannot win less often: weighted isotonic regression), and the next iteration
 plays ``max-ev`` with the new tables.  The change per iteration (count-weighted mean absolute
 change of the win chance) is recorded in the tables' ``meta``.
 
@@ -41,6 +42,7 @@ from simkit.variants import Variant, resolve_variant
 DEFAULT_GAMES = 30_000  # hands per iteration: n_games × players
 DEFAULT_ITERATIONS = 5
 DEFAULT_BLEND = 0.5
+PRIOR_WEIGHT = 20.0  # pseudo-comparisons pulling a rarely seen class toward the prior
 
 
 def dun_ranks(arranged: np.ndarray, variant: Variant) -> np.ndarray:
@@ -156,15 +158,27 @@ def tables_from_counts(
     scoop_rate: float,
     meta: dict,
 ) -> WinTables:
-    """Monotone win tables from outcome counts (see the module docstring)."""
+    """Monotone win tables from outcome counts (see the module docstring).
+
+    A class seen rarely is pulled toward a prior: ``PRIOR_WEIGHT`` pseudo-comparisons at the
+    chance that a random opponent's same dun ranks below it (the cumulative class
+    distribution of the same counts, half of its own class counted as won; no card removal),
+    so rare strong hands (a low full house in the back) are not averaged down by a handful of
+    unlucky deals before the monotone fit.
+    """
+    total = count.sum(axis=1, keepdims=True)
+    share = count / np.maximum(total, 1.0)
+    prior_win = np.cumsum(share, axis=1) - 0.5 * share
     with np.errstate(invalid="ignore", divide="ignore"):
-        win_rate = np.where(count > 0, wins / count, 0.0)
-        lose_rate = np.where(count > 0, (count - wins - ties) / count, 0.0)
         losses = count - wins - ties
+        weight = count + PRIOR_WEIGHT
+        win_rate = (wins + PRIOR_WEIGHT * prior_win) / weight
+        lose_rate = (losses + PRIOR_WEIGHT * (1.0 - prior_win)) / weight
         # one pseudo-loss worth 1 keeps a class that rarely loses from a noisy average
         pay_rate = (paid + 1.0) / (losses + 1.0)
-    win = _monotone(win_rate, count, increasing=True, empty=0.0)
-    lose = _monotone(lose_rate, count, increasing=False, empty=1.0)
+    count_seen = weight
+    win = _monotone(win_rate, count_seen, increasing=True, empty=0.0)
+    lose = _monotone(lose_rate, count_seen, increasing=False, empty=1.0)
     lose = np.minimum(lose, 1.0 - win)
     tie = 1.0 - win - lose
     return WinTables(
