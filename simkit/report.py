@@ -35,7 +35,7 @@ from simkit.variants.schema import to_plain
 
 #: Deals of ``simkit report`` by default (each played under every variant): a few minutes on
 #: 2 cores, numba compilation included.
-DEFAULT_GAMES = 30_000
+DEFAULT_GAMES = 50_000
 DEFAULT_SEED = 20_260_101
 TOP_CARD = "top-card"
 

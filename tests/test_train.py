@@ -33,7 +33,9 @@ def test_isotonic_fit_is_monotone_and_keeps_the_weighted_mean(pairs):
     weights = np.array([w for _, w in pairs])
     fit = isotonic_increasing(values, weights)
     assert (np.diff(fit) >= -1e-12).all()
-    np.testing.assert_allclose((fit * weights).sum(), (values * weights).sum(), rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(
+        (fit * weights).sum(), (values * weights).sum(), rtol=1e-9, atol=1e-12
+    )
 
 
 def test_tabulate_counts_every_ordered_pair_of_normal_hands():
