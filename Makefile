@@ -26,6 +26,10 @@ report: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) experiments/bench_rank.py
+	$(PY) experiments/bench_specials.py
+	$(PY) experiments/bench_score.py
+	$(PY) experiments/bench_arrange.py
+	$(PY) experiments/bench_simulate.py
 
 docs: $(STAMP)
 	$(PY) -m simkit variants docs --out docs/variants.md
