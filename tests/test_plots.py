@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 
 import polars as pl
 import pytest
 from matplotlib.figure import Figure
 
-import simkit.simulate as sim
 from simkit import plots
 from simkit.simulate import SimulationResult, load_result, simulate
+
+# The module, not the function: ``simkit.simulate`` is re-exported as the function.
+sim = importlib.import_module("simkit.simulate")
 
 
 @pytest.fixture(scope="module")

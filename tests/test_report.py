@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 from pathlib import Path
 
 import polars as pl
 import pytest
 
-import simkit.simulate as sim
 from simkit.cli import main
 from simkit.report import build_report, est, report_variants, with_compare
 from simkit.variants import load_variant
+
+# The module, not the function: ``simkit.simulate`` is re-exported as the function.
+sim = importlib.import_module("simkit.simulate")
 
 
 @pytest.fixture(scope="module")

@@ -6,6 +6,7 @@ checked here is also recomputed by a plain reference from the same deals.
 
 from __future__ import annotations
 
+import importlib
 import math
 
 import numpy as np
@@ -13,7 +14,6 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-import simkit.simulate as sim
 from simkit.arrange import arrange
 from simkit.deal import deal
 from simkit.score import score
@@ -28,6 +28,9 @@ from simkit.simulate import (
 )
 from simkit.summary import Summary
 from simkit.variants import VariantError, load_variant
+
+# The module, not the function: ``simkit.simulate`` is re-exported as the function.
+sim = importlib.import_module("simkit.simulate")
 
 VARIANTS = ["guangxi", "hongkong"]
 N_GAMES = 2 * BLOCK_GAMES + 500  # three blocks, the last one partial
