@@ -2,9 +2,10 @@
 
 Both search the same objective (the shipped win tables) over the same hands in one process;
 the exhaustive search scores every split, the pruned one skips whole backs by upper bounds.
-Rates are hands per second of CPU time on one core (numba compiled before timing).  Also
-reports greedy and random-legal rates and, per hand, the split counts: legal ordered splits
-(of 72,072), legal distinct splits (of 36,036) and the Pareto front (Hankin 2015).
+Rates are hands per second of CPU time on one core (numba compiled before timing; the best of
+repeated runs, 5 for max-ev, since the machine may be shared).  Also reports greedy and
+random-legal rates and, per hand, the split counts: legal ordered splits (of 72,072), legal
+distinct splits (of 36,036) and the Pareto front (Hankin 2015).
 
     .venv/bin/python experiments/bench_arrange.py [--hands 20000] [--exhaustive-hands 1000]
 
@@ -60,7 +61,7 @@ def bench(variant: str, players: int, n_hands: int, n_exhaustive: int, n_counts:
     ids_all, values_all = exhaustive_ids(small, solver)
     same_value = bool((values[:n_exhaustive] == values_all).all())
     same_split = bool((ids[:n_exhaustive] == ids_all).all())
-    rate_max_ev = cpu_rate(lambda: max_ev_ids(hands, solver), n_hands)
+    rate_max_ev = cpu_rate(lambda: max_ev_ids(hands, solver), n_hands, repeats=5)
     rate_exhaustive = cpu_rate(lambda: exhaustive_ids(small, solver), n_exhaustive, repeats=1)
     rate_greedy = cpu_rate(lambda: arrange(hands, variant, "greedy", n_players=players), n_hands)
     rate_random = cpu_rate(

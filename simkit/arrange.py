@@ -50,10 +50,13 @@ out; specials of opponents add a constant that cannot change the best split.
 The search
 ----------
 A hand's 1,287 5-card and 286 3-card subsets are ranked once (rank-multiset tables small
-enough for L1).  Backs are grouped by class and visited best bound first; a bound at the
-favourable end of the tables (:func:`favourable_quantities`) drops whole back classes, then
-single backs (capping the middle and front at what the other 8 cards allow), then single
-splits (the separable part plus a bound on the rest).  The expected score never falls when a
+enough for L1).  Backs are grouped by class and visited strongest class first; a bound at
+the favourable end of the tables (:func:`favourable_quantities`) drops whole back classes
+(that bound never rises as the class falls, so the first class that fails ends the search),
+then single backs (capping the middle and front at the strongest legal ones the other 8 cards
+allow, one vectorized pass over the back's 56 splits; a back whose caps are no stronger than
+those of a back of its class that failed fails without its bound computed), then single splits
+(the separable part plus a bound on the rest).  The expected score never falls when a
 dun's win chance or worth rises, so every bound is valid and the answer equals the scan of
 all 72,072 splits, ties broken the same way (stronger back, middle, front, then lower ids).
 """
@@ -77,7 +80,7 @@ import numpy.typing as npt
 from simkit.cards import HAND_SIZE
 from simkit.deal import RngLike, as_generator, check_players
 from simkit.evaluate import RANK_KEYS, rank5_one, ranking_tables
-from simkit.splits import BACK_REST, FIVE_SUBSETS, SPLIT_IDS, THREE_SUBSETS
+from simkit.splits import BACK_FRONT, BACK_MIDDLE, BACK_REST, FIVE_SUBSETS, SPLIT_IDS, THREE_SUBSETS
 from simkit.variants import Ranking, Variant, resolve_variant
 
 Strategy = Literal["max-ev", "greedy", "random-legal"] | Callable[[np.ndarray], np.ndarray]
@@ -464,19 +467,13 @@ def _rank_subsets(hand, rt, r5, r3, k5, k3):  # type: ignore[no-untyped-def]
     receive the :func:`dun_class` of each rank.
     """
     multi5, multi3, flush_table, table5, class5, class3 = rt
-    ranks = np.empty(13, dtype=np.int64)
-    suits = np.empty(13, dtype=np.int64)
-    for i in range(13):
-        ranks[i] = hand[i] >> 2
-        suits[i] = hand[i] & 3
+    scratch = np.empty((6, 13), dtype=np.int64)  # one allocation per hand, not six
+    suits = scratch[0]
     # c[k][i] = C(rank_i + k, k + 1)
-    c1 = np.empty(13, dtype=np.int64)
-    c2 = np.empty(13, dtype=np.int64)
-    c3 = np.empty(13, dtype=np.int64)
-    c4 = np.empty(13, dtype=np.int64)
-    c5 = np.empty(13, dtype=np.int64)
+    c1, c2, c3, c4, c5 = scratch[1], scratch[2], scratch[3], scratch[4], scratch[5]
     for i in range(13):
-        r = ranks[i]
+        suits[i] = hand[i] & 3
+        r = np.int64(hand[i] >> 2)
         c1[i] = r
         c2[i] = (r + 1) * r // 2
         c3[i] = (r + 2) * (r + 1) * r // 6
@@ -624,22 +621,64 @@ def _separable(qa, cf, cm, cb):  # type: ignore[no-untyped-def]
     )  # fmt: skip
 
 
+@nb.njit(cache=True, inline="always")
+def _beats(v, rf, rm, rb, f, m, b, best_v, key_b, key_m, key_f, id_b, id_m, id_f):  # type: ignore[no-untyped-def]
+    """:func:`_better` with the best so far in scalars (a kernel keeps them in registers)."""
+    if v != best_v:
+        return v > best_v
+    if rb != key_b:
+        return rb > key_b
+    if rm != key_m:
+        return rm > key_m
+    if rf != key_f:
+        return rf > key_f
+    if b != id_b:
+        return b < id_b
+    if m != id_m:
+        return m < id_m
+    return f < id_f
+
+
+@nb.njit(cache=True, inline="always")
+def _best_duns(r5, r3, middles, fronts, rb):  # type: ignore[no-untyped-def]
+    """The strongest middle and front ranks over the splits ``(middles[j], fronts[j])`` of a
+    back of rank ``rb`` that are legal with non-strict order (-1 if none): caps on the middle
+    and front of every legal split with this back.
+
+    Branch-free over unsigned ids, so the loop compiles to vector gathers.
+    """
+    top_m = np.int32(-1)
+    top_f = np.int32(-1)
+    for j in range(middles.shape[0]):
+        rm = r5[middles[j]]
+        rf = r3[fronts[j]]
+        legal = (rm <= rb) & (rf <= rm)
+        top_m = max(top_m, rm if legal else np.int32(-1))
+        top_f = max(top_f, rf if legal else np.int32(-1))
+    return top_m, top_f
+
+
 @nb.njit(cache=True)
-def _eval_back(b, r5, r3, c5, c3, back_rest, q, sep, p, strict, rest_max, best, key):  # type: ignore[no-untyped-def]
+def _eval_back(b, r5, r3, c5, c3, back_middle, back_front, q, sep, p, strict, rest_max, best, key):  # type: ignore[no-untyped-def]
     """Score the legal splits with back ``b``, keeping the best in ``best`` / ``key``.
 
     ``sep[d, c]`` is the separable part of the expected score of class ``c`` in dun ``d``
     and ``rest_max`` bounds the rest (scoop, majority, home run) over this back's splits, so
-    a split whose separable part plus that bound cannot reach the best is not scored.
+    a split whose separable part plus that bound cannot reach the best is not scored.  The
+    best so far lives in locals during the loop: stores to ``best`` would otherwise force the
+    back's quantities to be reloaded for every split.
     """
     rb = r5[b]
     cb = c5[b]
     n_opp = p[0]
     sep_b = sep[2, cb]
+    w2, l2, v2, e2 = q[2, cb, 0], q[2, cb, 1], q[2, cb, 2], q[2, cb, 3]
+    best_v = best[0]
+    key_b, key_m, key_f, id_b, id_m, id_f = key[0], key[1], key[2], key[3], key[4], key[5]
     n_scored = 0
-    for j in range(back_rest.shape[1]):
-        m = back_rest[b, j, 0]
-        f = back_rest[b, j, 1]
+    for j in range(back_middle.shape[1]):
+        m = back_middle[b, j]
+        f = back_front[b, j]
         rm = r5[m]
         rf = r3[f]
         if not _legal(rf, rm, rb, strict):
@@ -647,39 +686,47 @@ def _eval_back(b, r5, r3, c5, c3, back_rest, q, sep, p, strict, rest_max, best, 
         cf = c3[f]
         cm = c5[m]
         # 1e-9: rounding must never drop a split that ties the best (the tie-break decides)
-        if n_opp * (sep[0, cf] + sep[1, cm] + sep_b) + rest_max + 1e-9 < best[0]:
+        if n_opp * (sep[0, cf] + sep[1, cm] + sep_b) + rest_max + 1e-9 < best_v:
             continue
         n_scored += 1
-        v = _ev(q, p, cf, cm, cb)
-        if _better(v, rf, rm, rb, f, m, b, best, key):
-            _take(v, rf, rm, rb, f, m, b, best, key)
+        v = expected_points(
+            q[0, cf, 0], q[1, cm, 0], w2,
+            q[0, cf, 1], q[1, cm, 1], l2,
+            q[0, cf, 2], q[1, cm, 2], v2,
+            q[0, cf, 3], q[1, cm, 3], e2,
+            p,
+        )  # fmt: skip
+        if _beats(v, rf, rm, rb, f, m, b, best_v, key_b, key_m, key_f, id_b, id_m, id_f):
+            best_v = v
+            key_b, key_m, key_f, id_b, id_m, id_f = rb, rm, rf, b, m, f
+    best[0] = best_v
+    key[0], key[1], key[2], key[3], key[4], key[5] = key_b, key_m, key_f, id_b, id_m, id_f
     return n_scored
 
 
 @nb.njit(cache=True)
 def _max_ev_kernel(  # type: ignore[no-untyped-def]
-    hands, rt, back_rest, q, fav, sep, p, strict, out, values, n_scored
+    hands, rt, back_middle, back_front, q, fav, sep, p, strict, out, values, n_scored
 ):
     """Exact argmax of the expected score over legal splits, pruning backs by upper bounds.
 
     Every split with back ``b`` has its front at most the hand's best front class and its
     middle at most min(the hand's best 5-card class, the class of b): that bound depends only
-    on b's class.  Backs are visited by class, best bound first, and the search stops at the
-    first class whose bound cannot beat the best value found.  A back that passes gets a
-    tighter bound from the best middle and front its other 8 cards allow before its 56 splits
-    are scored.  Ties keep the first split found.
+    on b's class and never rises as the class falls (the favourable quantities are monotone),
+    so back classes are visited strongest first and the search stops at the first class whose
+    bound cannot beat the best value found.  A back that passes gets a tighter bound from the
+    strongest legal middle and front its other 8 cards allow (:func:`_best_duns`) before its 56
+    splits are scored; that bound rises with both caps, so once it fails for one pair of caps
+    it fails for every back of the class whose caps are no stronger.
     """
     n_classes = q.shape[1]
     r5 = np.empty(N_FIVE, dtype=np.int32)
     r3 = np.empty(N_THREE, dtype=np.int32)
     c5 = np.empty(N_FIVE, dtype=np.int32)
     c3 = np.empty(N_THREE, dtype=np.int32)
-    slot = np.full(n_classes, -1, dtype=np.int64)
-    class_list = np.empty(N_FIVE, dtype=np.int64)
-    class_bound = np.empty(N_FIVE, dtype=np.float64)
-    head = np.empty(N_FIVE, dtype=np.int64)
+    head = np.full(n_classes, -2, dtype=np.int64)  # -2: class absent from this hand
     next_back = np.empty(N_FIVE, dtype=np.int64)
-    order = np.empty(N_FIVE, dtype=np.int64)
+    class_list = np.empty(N_FIVE, dtype=np.int64)
     best = np.empty(1, dtype=np.float64)
     key = np.empty(6, dtype=np.int64)
     for h in range(hands.shape[0]):
@@ -690,57 +737,56 @@ def _max_ev_kernel(  # type: ignore[no-untyped-def]
         top_5 = 0
         for i in range(N_FIVE):
             top_5 = max(top_5, c5[i])
-        # distinct back classes, their bounds, and the backs of each class as a linked list
+        # distinct back classes, and the backs of each class as a linked list
         n_cls = 0
         for b in range(N_FIVE):
             cb = c5[b]
-            k = slot[cb]
-            if k < 0:
-                k = n_cls
-                slot[cb] = k
-                class_list[k] = cb
-                cm = min(top_5, cb)
-                class_bound[k] = _ev(fav, p, min(top_f, cm), cm, cb)
-                head[k] = -1
+            if head[cb] == -2:
+                head[cb] = -1
+                class_list[n_cls] = cb
                 n_cls += 1
-            next_back[b] = head[k]
-            head[k] = b
-        for k in range(n_cls):
-            slot[class_list[k]] = -1
-        # classes by bound, best first (insertion sort: a few dozen classes)
-        for k in range(n_cls):
-            order[k] = k
+            next_back[b] = head[cb]
+            head[cb] = b
+        # strongest class first (insertion sort: a few dozen classes)
         for k in range(1, n_cls):
-            o = order[k]
+            c = class_list[k]
             i = k - 1
-            while i >= 0 and class_bound[order[i]] < class_bound[o]:
-                order[i + 1] = order[i]
+            while i >= 0 and class_list[i] < c:
+                class_list[i + 1] = class_list[i]
                 i -= 1
-            order[i + 1] = o
+            class_list[i + 1] = c
         best[0] = -np.inf
         key[:] = -1
         scored = 0
         for k in range(n_cls):
-            if class_bound[order[k]] < best[0]:
+            cb = class_list[k]
+            cm = min(top_5, cb)
+            if _ev(fav, p, min(top_f, cm), cm, cb) < best[0]:
                 break
-            b = head[order[k]]
+            # a back of this class whose caps are no stronger than these fails too
+            failed_cm = -1
+            failed_cf = -1
+            b = head[cb]
             while b >= 0:
-                rb = r5[b]
-                cm_top = -1
-                for j in range(back_rest.shape[1]):
-                    m = back_rest[b, j, 0]
-                    if r5[m] <= rb and c5[m] > cm_top:
-                        cm_top = c5[m]
-                if cm_top >= 0:
-                    cf_cap = min(top_f, cm_top)
-                    bound = _ev(fav, p, cf_cap, cm_top, c5[b])
-                    if bound >= best[0]:
-                        # the non-separable part is monotone too: bounded at the caps
-                        rest_max = bound - p[0] * _separable(fav, cf_cap, cm_top, c5[b])
-                        scored += _eval_back(
-                            b, r5, r3, c5, c3, back_rest, q, sep, p, strict, rest_max, best, key
-                        )
+                rm_top, rf_top = _best_duns(r5, r3, back_middle[b], back_front[b], r5[b])
+                if rm_top >= 0:
+                    cm_top = dun_class(rm_top)
+                    cf_cap = dun_class(rf_top)
+                    if cm_top > failed_cm or cf_cap > failed_cf:
+                        bound = _ev(fav, p, cf_cap, cm_top, cb)
+                        if bound >= best[0]:
+                            # the non-separable part is monotone too: bounded at the caps
+                            rest_max = bound - p[0] * _separable(fav, cf_cap, cm_top, cb)
+                            scored += _eval_back(
+                                b, r5, r3, c5, c3, back_middle, back_front,
+                                q, sep, p, strict, rest_max, best, key,
+                            )  # fmt: skip
+                        else:
+                            failed_cm = cm_top
+                            failed_cf = cf_cap
                 b = next_back[b]
+        for k in range(n_cls):
+            head[class_list[k]] = -2
         out[h, 0], out[h, 1], out[h, 2] = key[5], key[4], key[3]
         values[h] = best[0]
         n_scored[h] = scored
@@ -864,7 +910,7 @@ def max_ev_ids(rows: np.ndarray, solver: Solver) -> tuple[np.ndarray, np.ndarray
     values = np.empty(n, dtype=np.float64)
     n_scored = np.empty(n, dtype=np.int64)
     _max_ev_kernel(
-        rows, rt, BACK_REST,
+        rows, rt, BACK_MIDDLE, BACK_FRONT,
         solver.q, solver.fav, solver.sep, solver.model.params, solver.strict,
         ids, values, n_scored,
     )  # fmt: skip
