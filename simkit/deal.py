@@ -91,7 +91,7 @@ def deal(
     return hands
 
 
-_BLOCK_GAMES = 4096
+_BLOCK_GAMES = 16384
 _SPARE_WORDS = 4
 
 # ctz of a 64-bit power of two by de Bruijn multiplication: low card index from a hand mask.
@@ -127,20 +127,23 @@ def _draw_below(raw_row, cursor, bound):  # type: ignore[no-untyped-def]
 def _deal_one_deck(raw, n_cards, out):  # type: ignore[no-untyped-def]
     n_games, n_players, hand_size = out.shape
     deck = np.empty(n_cards, dtype=np.int64)
+    masks = np.empty(n_players, dtype=np.uint64)
     for g in range(n_games):
         for c in range(n_cards):
             deck[c] = c
+        masks[:] = 0
         cursor = 0
-        # Partial Fisher-Yates: position i swaps with a uniform position in [i, n_cards).
+        # Partial Fisher-Yates: position i swaps with a uniform position in [i, n_cards); the
+        # card then at i is final, so it goes straight into its player's 52-bit hand mask.
         for i in range(n_players * hand_size):
-            offset, cursor = _draw_below(raw[g], cursor, n_cards - i)
-            j = i + offset
-            deck[i], deck[j] = deck[j], deck[i]
-        # A hand as a 52-bit mask, read back lowest card first: hands come out sorted.
+            if i < n_cards - 1:
+                offset, cursor = _draw_below(raw[g], cursor, n_cards - i)
+                j = i + offset
+                deck[i], deck[j] = deck[j], deck[i]
+            masks[i // hand_size] |= np.uint64(1) << np.uint64(deck[i])
+        # Each mask read back lowest card first: hands come out sorted.
         for p in range(n_players):
-            mask = np.uint64(0)
-            for a in range(p * hand_size, (p + 1) * hand_size):
-                mask |= np.uint64(1) << np.uint64(deck[a])
+            mask = masks[p]
             for a in range(hand_size):
                 low = mask & (~mask + np.uint64(1))
                 out[g, p, a] = _DEBRUIJN64[(low * _DEBRUIJN_MAGIC) >> np.uint64(58)]
