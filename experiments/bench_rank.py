@@ -22,6 +22,7 @@ os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import numpy as np
+from _timing import best_of  # experiments/ is on sys.path when run as a script
 
 from simkit.deal import deal
 from simkit.evaluate import rank3, rank5
@@ -39,15 +40,6 @@ def random_hands(n: int, k: int, seed: int) -> np.ndarray:
         if bad.size == 0:
             return hands
         hands[bad] = gen.integers(0, 52, size=(bad.size, k), dtype=np.int8)
-
-
-def best_of(fn, repeats: int = 3) -> float:
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
 
 
 def main() -> None:

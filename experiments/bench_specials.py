@@ -25,21 +25,14 @@ os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 
+from _timing import best_of  # experiments/ is on sys.path when run as a script
+
 from simkit.deal import deal
 from simkit.specials import detect_specials
 from simkit.variants import DEFAULT_VARIANT, load_variant, variant_names
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "results" / "bench"
-
-
-def best_of(fn, repeats: int = 5) -> float:  # type: ignore[no-untyped-def]
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
 
 
 def main() -> None:
@@ -53,7 +46,7 @@ def main() -> None:
     rates = {}
     for name in variant_names():
         detect_specials(hands[:10], name)  # load the cached kernel, build the tables
-        seconds = best_of(lambda name=name: detect_specials(hands, name))
+        seconds = best_of(lambda name=name: detect_specials(hands, name), repeats=5)
         rates[name] = {
             "specials": len(load_variant(name).specials),
             "seconds": seconds,
