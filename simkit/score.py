@@ -350,7 +350,7 @@ def _kernel(  # type: ignore[no-untyped-def]
     arranged,
     declared,
     spay,
-    horse_count,
+    horse_card,
     banker,
     table5,
     flush_table,
@@ -366,114 +366,157 @@ def _kernel(  # type: ignore[no-untyped-def]
     out,
 ):
     n_games, p = arranged.shape[0], arranged.shape[1]
-    rk = np.empty((p, 3), dtype=np.int64)
     cmpv = np.empty((p, 3), dtype=np.int64)
     worth = np.empty((p, 3), dtype=np.float64)
     fouled = np.empty(p, dtype=np.bool_)
     normal = np.empty(p, dtype=np.bool_)
+    horse_count = np.zeros(p, dtype=np.int64)
     P = np.zeros((_N_COMP, p, p), dtype=np.float64)
     V = np.zeros((_N_COMP, p), dtype=np.float64)  # per-player components
-    scoops = np.zeros((p, p), dtype=np.bool_)  # scoops[i, j]: i scooped j (打枪)
+    # dirty[c]: component c was written in this game, so it is summed here and zeroed before
+    # the next game; the others hold zeros (which add nothing: every sum starts at +0.0).
+    dirty = np.ones(_N_COMP, dtype=np.bool_)
     n_scooped = np.zeros(p, dtype=np.int64)
-    scoop_ties = ints[_I_SCOOP_TIES] == 1
+    scoop_winner = np.empty(p * p, dtype=np.int64)  # this game's scoops (打枪): who scooped whom
+    scoop_loser = np.empty(p * p, dtype=np.int64)
     compared = np.zeros((p, p), dtype=np.bool_)
     keys = np.zeros(p, dtype=np.float64)
     weights = np.zeros(p, dtype=np.float64)
     members = np.empty(p, dtype=np.int64)
+    # The rule flags, read once (inside the game loop a store could alias them).
     banker_topo = ints[_I_BANKER_TOPO] == 1
     topcard = ints[_I_TOPCARD] == 1
+    banker_ties = topcard and banker_topo
+    fm_strict = ints[_I_FM_STRICT] == 1
+    mb_strict = ints[_I_MB_STRICT] == 1
     penalty = ints[_I_PENALTY]
     maj_on = ints[_I_MAJ_ON] == 1
     maj_two = ints[_I_MAJ_TWO] == 1
     maj_replaces = ints[_I_MAJ_REPLACES] == 1
+    scoop_mode = ints[_I_SCOOP_MODE]
+    scoop_all = ints[_I_SCOOP_ALL] == 1
+    scoop_ties = ints[_I_SCOOP_TIES] == 1
+    scoop_nospec = ints[_I_SCOOP_NOSPEC] == 1
+    home_even = ints[_I_HOME_EVEN] == 1
+    home_min = ints[_I_HOME_MIN]
+    t_min = ints[_I_T_MIN]
+    versus_banker = ints[_I_VERSUS_BANKER] == 1
+    allspec_places = ints[_I_ALLSPEC_PLACES] == 1
+    foul_amount = floats[_F_FOUL_AMOUNT]
     maj_points = floats[_F_MAJ_POINTS]
+    scoop_points = floats[_F_SCOOP_POINTS]
+    home_factor = floats[_F_HOME_FACTOR]
+    home_extra = floats[_F_HOME_EXTRA]
+    horse_mult = floats[_F_HORSE_MULT]
+    n_transforms = transforms.shape[0]
     for i in range(p):
         for j in range(p):
             if banker_topo:
                 compared[i, j] = (i == banker) != (j == banker)
             else:
                 compared[i, j] = i != j
-    P_flat = P.reshape(-1)
-    V_flat = V.reshape(-1)
     for g in range(n_games):
-        for k in range(P_flat.shape[0]):
-            P_flat[k] = 0.0
-        for k in range(V_flat.shape[0]):
-            V_flat[k] = 0.0
+        for c in range(_N_COMP):
+            if dirty[c]:
+                for i in range(p):
+                    V[c, i] = 0.0
+                    for j in range(p):
+                        P[c, i, j] = 0.0
+                dirty[c] = False
         any_scoop = False
-        for i in range(p):
-            n_scooped[i] = 0
-            for j in range(p):
-                scoops[i, j] = False
+        n_scoops = 0
         any_special = False
         n_normal = 0
         biggest = 1.0
         for i in range(p):
-            h = arranged[g, i]
-            r0 = rank3_one(h[0], h[1], h[2], table3)
-            r1 = rank5_one(h[3], h[4], h[5], h[6], h[7], table5, flush_table)
-            r2 = rank5_one(h[8], h[9], h[10], h[11], h[12], table5, flush_table)
-            rk[i, 0] = r0
-            rk[i, 1] = r1
-            rk[i, 2] = r2
-            if ints[_I_FM_STRICT] == 1:
-                bad = r0 >= r1
-            else:
-                bad = r0 > r1
-            if ints[_I_MB_STRICT] == 1:
-                bad = bad or r1 >= r2
-            else:
-                bad = bad or r1 > r2
+            n_scooped[i] = 0
+            keys[i] = 0.0
+            r0 = rank3_one(arranged[g, i, 0], arranged[g, i, 1], arranged[g, i, 2], table3)
+            r1 = rank5_one(
+                arranged[g, i, 3],
+                arranged[g, i, 4],
+                arranged[g, i, 5],
+                arranged[g, i, 6],
+                arranged[g, i, 7],
+                table5,
+                flush_table,
+            )
+            r2 = rank5_one(
+                arranged[g, i, 8],
+                arranged[g, i, 9],
+                arranged[g, i, 10],
+                arranged[g, i, 11],
+                arranged[g, i, 12],
+                table5,
+                flush_table,
+            )
+            bad = (r0 >= r1) if fm_strict else (r0 > r1)
+            bad = bad or ((r1 >= r2) if mb_strict else (r1 > r2))
             fouled[i] = bad
-            for d in range(3):
-                worth[i, d] = dun_values[d, rk[i, d] >> 20]
+            w0 = dun_values[0, r0 >> 20]
+            w1 = dun_values[1, r1 >> 20]
+            w2 = dun_values[2, r2 >> 20]
+            worth[i, 0] = w0
+            worth[i, 1] = w1
+            worth[i, 2] = w2
             if topcard:
-                m0 = max(h[0], h[1], h[2]) >> 2
-                m1 = max(max(h[3], h[4]), max(h[5], h[6]), h[7]) >> 2
-                m2 = max(max(h[8], h[9]), max(h[10], h[11]), h[12]) >> 2
-                cmpv[i, 0] = m0
-                cmpv[i, 1] = m1
-                cmpv[i, 2] = m2
+                h = arranged[g, i]
+                cmpv[i, 0] = max(h[0], h[1], h[2]) >> 2
+                cmpv[i, 1] = max(max(h[3], h[4]), max(h[5], h[6]), h[7]) >> 2
+                cmpv[i, 2] = max(max(h[8], h[9]), max(h[10], h[11]), h[12]) >> 2
             else:
                 cmpv[i, 0] = r0
                 cmpv[i, 1] = r1
                 cmpv[i, 2] = r2
+            if horse_card >= 0:
+                e = 0
+                for k in range(13):
+                    if arranged[g, i, k] == horse_card:
+                        e += 1
+                horse_count[i] = e
             if declared[g, i] >= 0:
                 any_special = True
                 normal[i] = False
             else:
                 normal[i] = not bad
-            if normal[i]:
-                n_normal += 1
-                for d in range(3):
-                    if worth[i, d] > biggest:
-                        biggest = worth[i, d]
+                if not bad:
+                    n_normal += 1
+                    if w0 > biggest:
+                        biggest = w0
+                    if w1 > biggest:
+                        biggest = w1
+                    if w2 > biggest:
+                        biggest = w2
         # ---- core, pair by pair
+        dirty[_C_DUNS] = True
+        dirty[_C_BONUS] = True
+        dirty[_C_MAJ] = maj_on
         for i in range(p):
             for j in range(i + 1, p):
                 if not compared[i, j]:
                     continue
-                si = declared[g, i]
-                sj = declared[g, j]
-                if si >= 0 or sj >= 0:
-                    amt = 0.0  # what i wins from j
-                    if si >= 0 and sj >= 0:
-                        if ints[_I_VERSUS_BANKER] == 1 and banker_topo:
-                            amt = -spay[g, j] if i == banker else spay[g, i]
-                        elif si < sj:
+                if not (normal[i] and normal[j]):
+                    si = declared[g, i]
+                    sj = declared[g, j]
+                    if si >= 0 or sj >= 0:
+                        amt = 0.0  # what i wins from j
+                        if si >= 0 and sj >= 0:
+                            if versus_banker and banker_topo:
+                                amt = -spay[g, j] if i == banker else spay[g, i]
+                            elif si < sj:
+                                amt = spay[g, i]
+                            elif sj < si:
+                                amt = -spay[g, j]
+                        elif si >= 0:
                             amt = spay[g, i]
-                        elif sj < si:
+                        else:
                             amt = -spay[g, j]
-                    elif si >= 0:
-                        amt = spay[g, i]
-                    else:
-                        amt = -spay[g, j]
-                    P[_C_SPEC, i, j] += amt
-                    P[_C_SPEC, j, i] -= amt
-                    continue
-                if fouled[i] and fouled[j]:
-                    continue
-                if fouled[i] or fouled[j]:
+                        P[_C_SPEC, i, j] += amt
+                        P[_C_SPEC, j, i] -= amt
+                        dirty[_C_SPEC] = True
+                        continue
+                    if fouled[i] and fouled[j]:
+                        continue
                     f = i if fouled[i] else j
                     o = j if fouled[i] else i
                     if penalty == 0:  # lose-all: the opponent wins every dun with its worth
@@ -484,12 +527,15 @@ def _kernel(  # type: ignore[no-untyped-def]
                             if maj_on:
                                 amt += maj_points
                     elif penalty == 1:
-                        amt = floats[_F_FOUL_AMOUNT]
+                        amt = foul_amount
                     else:
-                        amt = max(floats[_F_FOUL_AMOUNT], biggest)
+                        amt = max(foul_amount, biggest)
                     P[_C_FOUL, o, f] += amt
                     P[_C_FOUL, f, o] -= amt
+                    dirty[_C_FOUL] = True
                     continue
+                # Both hands normal.  Adding 0.0 on a tie leaves base and bonus as they are
+                # (they start at +0.0 and so are never -0.0), as does adding -x for -= x.
                 base = 0.0
                 bonus = 0.0
                 w = 0
@@ -497,20 +543,18 @@ def _kernel(  # type: ignore[no-untyped-def]
                 for d in range(3):
                     a = cmpv[i, d]
                     b = cmpv[j, d]
-                    if a == b and topcard and banker_topo:
+                    if banker_ties and a == b:
                         # 食夹棍: the banker wins ties
                         if i == banker:
                             a += 1
                         elif j == banker:
                             b += 1
-                    if a > b:
-                        w += 1
-                        base += 1.0
-                        bonus += worth[i, d] - 1.0
-                    elif a < b:
-                        lo += 1
-                        base -= 1.0
-                        bonus -= worth[j, d] - 1.0
+                    won = a > b
+                    lost = a < b
+                    w += won
+                    lo += lost
+                    base += 1.0 if won else (-1.0 if lost else 0.0)
+                    bonus += (worth[i, d] - 1.0) if won else (-(worth[j, d] - 1.0) if lost else 0.0)
                 if scoop_ties:
                     i_scoops = lo == 0 and w >= 1
                     j_scoops = w == 0 and lo >= 1
@@ -518,20 +562,28 @@ def _kernel(  # type: ignore[no-untyped-def]
                     i_scoops = w == 3
                     j_scoops = lo == 3
                 if i_scoops:
-                    scoops[i, j] = True
                     n_scooped[i] += 1
                     any_scoop = True
+                    scoop_winner[n_scoops] = i
+                    scoop_loser[n_scoops] = j
+                    n_scoops += 1
                 elif j_scoops:
-                    scoops[j, i] = True
                     n_scooped[j] += 1
                     any_scoop = True
+                    scoop_winner[n_scoops] = j
+                    scoop_loser[n_scoops] = i
+                    n_scoops += 1
+                maj_ij = 0.0  # P[_C_MAJ] as it stands when the majority is off
+                maj_ji = 0.0
                 if maj_on:
                     if maj_two:
                         m = 1.0 if w >= 2 else (-1.0 if lo >= 2 else 0.0)
                     else:
                         m = 1.0 if w > lo else (-1.0 if lo > w else 0.0)
-                    P[_C_MAJ, i, j] = m * maj_points
-                    P[_C_MAJ, j, i] = -m * maj_points
+                    maj_ij = m * maj_points
+                    maj_ji = -m * maj_points
+                    P[_C_MAJ, i, j] = maj_ij
+                    P[_C_MAJ, j, i] = maj_ji
                     if maj_replaces:
                         base = 0.0
                         bonus = 0.0
@@ -539,43 +591,51 @@ def _kernel(  # type: ignore[no-untyped-def]
                 P[_C_DUNS, j, i] = -base
                 P[_C_BONUS, i, j] = bonus
                 P[_C_BONUS, j, i] = -bonus
+                # The t-formula's keys, summed as it would over P: pairs come in order
+                # (0, 1), (0, 2), .., (1, 2), .., so each player's partners come in seat order.
+                keys[i] += (base + bonus) + maj_ij
+                keys[j] += (-base + -bonus) + maj_ji
         # ---- 000/002 §4.3 first method: nobody holds a normal hand, places by special order
-        n_special = 0
-        for i in range(p):
-            if declared[g, i] >= 0:
-                n_special += 1
-        if ints[_I_ALLSPEC_PLACES] == 1 and n_special == p:
-            t_spec = 0.0
+        if allspec_places and any_special:
+            n_special = 0
             for i in range(p):
-                keys[i] = -declared[g, i]
-                members[i] = i
-                if spay[g, i] > t_spec:
-                    t_spec = spay[g, i]
-                for j in range(p):
-                    P[_C_SPEC, i, j] = 0.0
-            _places(keys, members[:p], weights, t_spec)
-            for i in range(p):
-                V[_C_SPEC, i] += weights[i]
-        # ---- transforms, in the variant's order
-        for tcode in transforms:
-            if tcode == 0:  # scoop
-                if not any_scoop or (ints[_I_SCOOP_NOSPEC] == 1 and any_special):
-                    continue
-                mode = ints[_I_SCOOP_MODE]
+                if declared[g, i] >= 0:
+                    n_special += 1
+            if n_special == p:
+                t_spec = 0.0
                 for i in range(p):
+                    keys[i] = -declared[g, i]
+                    members[i] = i
+                    if spay[g, i] > t_spec:
+                        t_spec = spay[g, i]
                     for j in range(p):
-                        if not scoops[i, j]:
-                            continue
-                        if mode == 1:
-                            amt = floats[_F_SCOOP_POINTS]
-                        elif ints[_I_SCOOP_ALL] == 1:
-                            amt = P[_C_DUNS, i, j] + P[_C_BONUS, i, j] + P[_C_MAJ, i, j]
-                        else:
-                            amt = P[_C_DUNS, i, j]
-                        P[_C_SCOOP, i, j] += amt
-                        P[_C_SCOOP, j, i] -= amt
+                        P[_C_SPEC, i, j] = 0.0
+                _places(keys, members[:p], weights, t_spec)
+                for i in range(p):
+                    V[_C_SPEC, i] += weights[i]
+                dirty[_C_SPEC] = True
+        # ---- transforms, in the variant's order
+        t_done = False
+        for t_index in range(n_transforms):
+            tcode = transforms[t_index]
+            if tcode == 0:  # scoop
+                if not any_scoop or (scoop_nospec and any_special):
+                    continue
+                dirty[_C_SCOOP] = True
+                # Each pair scoops at most once, so the order of the scoops does not matter.
+                for k in range(n_scoops):
+                    i = scoop_winner[k]
+                    j = scoop_loser[k]
+                    if scoop_mode == 1:
+                        amt = scoop_points
+                    elif scoop_all:
+                        amt = P[_C_DUNS, i, j] + P[_C_BONUS, i, j] + P[_C_MAJ, i, j]
+                    else:
+                        amt = P[_C_DUNS, i, j]
+                    P[_C_SCOOP, i, j] += amt
+                    P[_C_SCOOP, j, i] -= amt
             elif tcode == 1:  # home run
-                if not any_scoop or p < ints[_I_HOME_MIN]:
+                if not any_scoop or p < home_min:
                     continue
                 runner = -1
                 for i in range(p):
@@ -583,16 +643,16 @@ def _kernel(  # type: ignore[no-untyped-def]
                         runner = i
                 if runner < 0:
                     continue
-                factor = floats[_F_HOME_FACTOR]
-                extra = floats[_F_HOME_EXTRA]
-                if ints[_I_HOME_EVEN] == 0:
+                dirty[_C_HOME] = True
+                if not home_even:
                     for j in range(p):
                         if j == runner:
                             continue
                         pair_total = 0.0
                         for c in range(_N_COMP):
-                            pair_total += P[c, runner, j]
-                        amt = (factor - 1.0) * pair_total + extra
+                            if dirty[c]:
+                                pair_total += P[c, runner, j]
+                        amt = (home_factor - 1.0) * pair_total + home_extra
                         P[_C_HOME, runner, j] += amt
                         P[_C_HOME, j, runner] -= amt
                 else:
@@ -601,24 +661,27 @@ def _kernel(  # type: ignore[no-untyped-def]
                         own += V[c, runner]
                         for j in range(p):
                             own += P[c, runner, j]
-                    inc = (factor - 1.0) * own + extra * (p - 1)
+                    inc = (home_factor - 1.0) * own + home_extra * (p - 1)
                     V[_C_HOME, runner] += inc
                     for j in range(p):
                         if j != runner:
                             V[_C_HOME, j] -= inc / (p - 1)
             elif tcode == 2:  # t-formula
-                if n_normal < ints[_I_T_MIN]:
+                if n_normal < t_min:
                     continue
+                dirty[_C_T] = True
                 q = 0
                 for i in range(p):
                     if normal[i]:
                         members[q] = i
                         q += 1
-                        key = 0.0
-                        for j in range(p):
-                            if normal[j]:
-                                key += P[_C_DUNS, i, j] + P[_C_BONUS, i, j] + P[_C_MAJ, i, j]
-                        keys[i] = key
+                        if t_done:  # the keys of the pair loop are spent: sum what is left
+                            key = 0.0
+                            for j in range(p):
+                                if normal[j]:
+                                    key += P[_C_DUNS, i, j] + P[_C_BONUS, i, j] + P[_C_MAJ, i, j]
+                            keys[i] = key
+                t_done = True
                 _places(keys, members[:q], weights, biggest)
                 for a in range(q):
                     i = members[a]
@@ -629,31 +692,40 @@ def _kernel(  # type: ignore[no-untyped-def]
                         P[_C_BONUS, i, j] = 0.0
                         P[_C_MAJ, i, j] = 0.0
             else:  # horse card
-                mult = floats[_F_HORSE_MULT]
                 for i in range(p):
                     for j in range(i + 1, p):
-                        e = horse_count[g, i] + horse_count[g, j]
+                        e = horse_count[i] + horse_count[j]
                         if e == 0:
                             continue
+                        dirty[_C_HORSE] = True
                         pair_total = 0.0
                         for c in range(_N_COMP):
-                            pair_total += P[c, i, j]
-                        amt = (mult**e - 1.0) * pair_total
+                            if dirty[c]:  # the others are zeros, which add nothing
+                                pair_total += P[c, i, j]
+                        amt = (horse_mult**e - 1.0) * pair_total
                         P[_C_HORSE, i, j] += amt
                         P[_C_HORSE, j, i] -= amt
+        # ---- totals: each component's row sum, components added in order (a component not
+        # written in this game is all zeros and adds nothing)
         for i in range(p):
             totals[g, i] = 0.0
-        for c in used:
+        for u in range(used.shape[0]):
+            c = used[u]
+            if not dirty[c]:
+                if write_components:
+                    for i in range(p):
+                        out[c, g, i] = 0.0
+                continue
             for i in range(p):
-                acc = V_flat[c * p + i]
-                row = (c * p + i) * p
+                acc = V[c, i]
                 for j in range(p):
-                    acc += P_flat[row + j]
+                    acc += P[c, i, j]
                 totals[g, i] += acc
                 if write_components:
                     out[c, g, i] = acc
         if write_components:
-            for c in unused:
+            for u in range(unused.shape[0]):
+                c = unused[u]
                 for i in range(p):
                     out[c, g, i] = 0.0
 
@@ -783,11 +855,11 @@ def score(
             raise TypeError(f"horse must be a card int, got {card!r}")
         if not 0 <= card < DECK_SIZE:
             raise ValueError(f"horse must be a card 0..51, got {card}")
-        horse_count = (hands == card).sum(axis=2).astype(np.int64)
+        horse_card = int(card)
     else:
         if horse is not None:
             raise ValueError(f"{v.name} does not play a horse card (马牌); pass horse=None")
-        horse_count = np.zeros((n_games, n_players), dtype=np.int64)
+        horse_card = -1  # no card is -1: nobody holds the horse
     table5, flush_table, table3 = ranking_tables(v.ranking)
     totals = np.empty((n_games, n_players), dtype=np.float64)
     out = np.empty((_N_COMP, n_games if breakdown else 0, n_players), dtype=np.float64)
@@ -795,7 +867,7 @@ def score(
         hands,
         decl,
         spay,
-        horse_count,
+        horse_card,
         int(banker),
         table5,
         flush_table,
