@@ -77,7 +77,7 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
-from simkit.cards import HAND_SIZE
+from simkit.cards import HAND_SIZE, as_card_rows
 from simkit.deal import RngLike, as_generator, check_players
 from simkit.evaluate import RANK_KEYS, rank5_one, ranking_tables
 from simkit.splits import BACK_FRONT, BACK_MIDDLE, BACK_REST, FIVE_SUBSETS, SPLIT_IDS, THREE_SUBSETS
@@ -850,16 +850,9 @@ def _legal_ranks_kernel(hand, rt, back_rest, strict):  # type: ignore[no-untyped
 
 
 def _as_hands(hands: npt.ArrayLike) -> tuple[np.ndarray, tuple[int, ...]]:
-    arr = np.asarray(hands)
-    if arr.ndim == 0 or arr.shape[-1] != HAND_SIZE:
-        raise ValueError(f"arrange expects hands with a last axis of 13 cards, got {arr.shape}")
-    if not np.issubdtype(arr.dtype, np.integer):
-        raise TypeError(f"arrange expects integer card arrays, got dtype {arr.dtype}")
-    if arr.size and (arr.min() < 0 or arr.max() > 51):
-        raise ValueError("arrange: card integers must be 0..51 (4*rank + suit)")
+    rows, lead = as_card_rows(hands, HAND_SIZE, "arrange")
     # The kernels want each hand sorted by rank (card order is rank-major).
-    rows = np.sort(arr.reshape(-1, HAND_SIZE).astype(np.int8), axis=1)
-    return np.ascontiguousarray(rows), arr.shape[:-1]
+    return np.ascontiguousarray(np.sort(rows, axis=1)), lead
 
 
 @dataclass(frozen=True)

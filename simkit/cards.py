@@ -112,6 +112,25 @@ def format_cards(cards: npt.ArrayLike, *, ascii: bool = False) -> str:
     return " ".join(RANK_CHARS[c >> 2] + suits[c & 3] for c in arr.tolist())
 
 
+def as_card_rows(cards: npt.ArrayLike, width: int, what: str) -> tuple[np.ndarray, tuple]:
+    """Check ``cards[..., width]`` (card integers) and flatten it for a kernel.
+
+    Returns the contiguous ``int8`` rows ``(n, width)`` and the leading shape to restore.
+    ``what`` names the caller in the error messages.
+    """
+    arr = np.asarray(cards)
+    if arr.ndim == 0 or arr.shape[-1] != width:
+        raise ValueError(
+            f"{what} expects cards with a last axis of {width} cards, got shape {arr.shape}"
+        )
+    if not np.issubdtype(arr.dtype, np.integer):
+        raise TypeError(f"{what} expects integer card arrays, got dtype {arr.dtype}")
+    if arr.size and (arr.min() < 0 or arr.max() >= DECK_SIZE):
+        raise ValueError(f"{what}: card integers must be 0..51 (4*rank + suit)")
+    rows = np.ascontiguousarray(arr.reshape(-1, width), dtype=np.int8)
+    return rows, arr.shape[:-1]
+
+
 def full_deck(decks: int = 1) -> np.ndarray:
     """All cards of ``decks`` decks, in card order, as ``int8``."""
     return np.tile(np.arange(DECK_SIZE, dtype=np.int8), decks)

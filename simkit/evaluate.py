@@ -26,6 +26,7 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
+from simkit.cards import as_card_rows
 from simkit.variants import Ranking, Variant, resolve_variant
 
 CATEGORY_SHIFT = 20
@@ -217,18 +218,6 @@ def _rank3_rows(cards, table3, out):  # type: ignore[no-untyped-def]
         out[i] = rank3_one(cards[i, 0], cards[i, 1], cards[i, 2], table3)
 
 
-def _as_card_rows(cards: npt.ArrayLike, width: int, what: str) -> tuple[np.ndarray, tuple]:
-    arr = np.asarray(cards)
-    if arr.ndim == 0 or arr.shape[-1] != width:
-        raise ValueError(f"{what} expects cards with a last axis of {width}, got shape {arr.shape}")
-    if not np.issubdtype(arr.dtype, np.integer):
-        raise TypeError(f"{what} expects integer card arrays, got dtype {arr.dtype}")
-    if arr.size and (arr.min() < 0 or arr.max() > 51):
-        raise ValueError(f"{what}: card integers must be 0..51 (4*rank + suit)")
-    rows = np.ascontiguousarray(arr.reshape(-1, width), dtype=np.int8)
-    return rows, arr.shape[:-1]
-
-
 def _ranking_of(variant: str | Variant | Ranking | None) -> Ranking:
     if isinstance(variant, Ranking):
         return variant
@@ -245,7 +234,7 @@ def rank5(cards: npt.ArrayLike, variant: str | Variant | Ranking | None = None) 
     >>> int(rank5(parse_cards("As Ks Qs Js Ts"))) > int(rank5(parse_cards("9c 9d 9h 9s 2c")))
     True
     """
-    rows, lead = _as_card_rows(cards, 5, "rank5")
+    rows, lead = as_card_rows(cards, 5, "rank5")
     table5, flush_table, _ = ranking_tables(_ranking_of(variant))
     out = np.empty(rows.shape[0], dtype=np.int32)
     _rank5_rows(rows, table5, flush_table, out)
@@ -257,7 +246,7 @@ def rank3(cards: npt.ArrayLike, variant: str | Variant | Ranking | None = None) 
 
     Fronts know only trips > pair > high card; three in a row or of a suit is high card.
     """
-    rows, lead = _as_card_rows(cards, 3, "rank3")
+    rows, lead = as_card_rows(cards, 3, "rank3")
     _, _, table3 = ranking_tables(_ranking_of(variant))
     out = np.empty(rows.shape[0], dtype=np.int32)
     _rank3_rows(rows, table3, out)
