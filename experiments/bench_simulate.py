@@ -1,11 +1,12 @@
 """Benchmark the whole simulation: deal, max-ev arrangement, scoring and aggregation.
 
 Plays the same deals under every shipped variant with ``n_jobs=1`` and ``n_jobs=2`` (the
-scaling), checks that both give identical tables, and times the stages of one block side by
-side (deal, arrange, score, and the summaries simkit adds on top), so the cost of aggregation
-is read against the pipeline it wraps.
+scaling), checks that both give identical tables, runs each variant alone with ``n_jobs=2``,
+and times the stages of one block side by side (deal, arrange, score, and the summaries
+simkit adds on top), so the cost of aggregation is read against the pipeline it wraps.
 
-    .venv/bin/python experiments/bench_simulate.py [--games 8192] [--strategy max-ev]
+    .venv/bin/python experiments/bench_simulate.py [--games 8192] [--alone-games 16384]
+        [--strategy max-ev]
 
 Writes ``results/bench/simulate.json`` and ``results/bench/simulate.md``.
 """
@@ -26,10 +27,10 @@ import importlib
 import numpy as np
 
 import simkit
-from simkit.arrange import arrange
+from simkit.arrange import arrange, arrange_variants
 from simkit.deal import deal
 from simkit.score import score
-from simkit.simulate import BLOCK_GAMES, make_config, pass_cards, play_block, simulate
+from simkit.simulate import BLOCK_GAMES, make_config, play_block, simulate
 
 # The module, not the function: ``simkit.simulate`` is re-exported as the function.
 sim = importlib.import_module("simkit.simulate")
@@ -52,35 +53,36 @@ def stage_times(strategy: str) -> dict[str, float]:
     # The very deals and random stream of block 1, so the stages add up to play_block.
     deal_seq, play_seq = np.random.SeedSequence(7, spawn_key=(1,)).spawn(2)
     t_deal, dealt = timed(lambda: deal(BLOCK_GAMES, 4, rng=np.random.default_rng(deal_seq)))
-    t_arrange = t_score = 0.0
-    for variant in config.variants:
-        hands = pass_cards(dealt, variant.scoring.pass_rounds, variant.scoring.pass_direction)
-        dt, (arranged, declared) = timed(
-            lambda v=variant, h=hands: arrange(h, v, strategy, rng=np.random.default_rng(play_seq))
+    hands_of = [sim._hands_for(dealt, variant) for variant in config.variants]
+    if strategy == "max-ev":
+        # as play_block does it: one search per group of variants that share cards and ranking
+        t_arrange, played = timed(lambda: arrange_variants(hands_of, config.variants))
+    else:
+        t_arrange, played = timed(
+            lambda: [
+                arrange(h, v, strategy, rng=np.random.default_rng(play_seq))
+                for h, v in zip(hands_of, config.variants, strict=True)
+            ]
         )
-        t_arrange += dt
+    t_score = 0.0
+    for variant, (arranged, declared) in zip(config.variants, played, strict=True):
         dt, _ = timed(lambda v=variant, a=arranged, d=declared: score(a, v, declared=d))
         t_score += dt
     t_block, _ = timed(lambda: play_block(config, 1))
-    # The same block with each arrangement served from a cache: what simkit adds around the
-    # arrangement (scoring, the declare-or-play rescoring, special detection, summaries).
-    real = sim.arrange
-    cache: dict[str, tuple] = {}
-
-    def cached(hands, variant, *a, **k):  # type: ignore[no-untyped-def]
-        if variant.name not in cache:
-            cache[variant.name] = real(hands, variant, *a, **k)
-        return cache[variant.name]
-
-    sim.arrange = cached  # type: ignore[assignment]
+    # The same block with the arrangements served from the run above: what simkit adds around
+    # the arrangement (scoring, the declare-or-play rescoring, special detection, summaries).
+    by_name = {v.name: found for v, found in zip(config.variants, played, strict=True)}
+    real = sim.arrange, sim.arrange_variants
+    sim.arrange = lambda hands, variant, *a, **k: by_name[variant.name]  # type: ignore[assignment]
+    sim.arrange_variants = lambda hands, variants, **k: [by_name[v.name] for v in variants]  # type: ignore[assignment]
     try:
         play_block(config, 1)
         t_rest, _ = timed(lambda: play_block(config, 1))
     finally:
-        sim.arrange = real  # type: ignore[assignment]
+        sim.arrange, sim.arrange_variants = real  # type: ignore[assignment]
     return {
         "deal": t_deal,
-        "arrange (max-ev)": t_arrange,
+        f"arrange ({strategy})": t_arrange,
         "score": t_score,
         "play_block without arranging (score, rescoring, summaries)": t_rest,
         "play_block (everything)": t_block,
@@ -92,6 +94,12 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=4 * BLOCK_GAMES)
     parser.add_argument("--strategy", default="max-ev")
     parser.add_argument("--repeats", type=int, default=2, help="best of this many runs")
+    parser.add_argument(
+        "--alone-games",
+        type=int,
+        default=8 * BLOCK_GAMES,
+        help="games of each variant run alone (enough blocks that start-up is a small share)",
+    )
     args = parser.parse_args()
     variants = make_config("all", 1, seed=0).variants
     n_var = len(variants)
@@ -138,6 +146,25 @@ def main() -> None:
             # evenly among the variants it plays on the same deals.
             "seconds_for_1M_games_of_one_variant": TARGET_GAMES * dt / (args.games * n_var),
         }
+    # Each variant alone (no deals shared with other variants), two jobs: the per-variant
+    # reading of the target without the saving of playing one deal under several variants.
+    alone: dict[str, float] = {}
+    for variant in variants:
+        alone[variant.name] = min(
+            timed(
+                lambda v=variant: simulate(
+                    v.name,
+                    args.alone_games,
+                    strategy=args.strategy,
+                    seed=11,
+                    n_jobs=2,
+                    chunk_size=BLOCK_GAMES,
+                    progress=False,
+                )
+            )[0]
+            for _ in range(args.repeats)
+        )
+    alone_1m = {name: TARGET_GAMES * dt / args.alone_games for name, dt in alone.items()}
     identical = results[1].summary.equals(results[2].summary)  # type: ignore[union-attr]
     scaling = runs[1]["seconds"] / runs[2]["seconds"]
     record = {
@@ -157,6 +184,11 @@ def main() -> None:
         "target_reading": "time for 1M games of one variant (the all-variant run's time / "
         "number of variants)",
         "target_met": runs[2]["seconds_for_1M_games_of_one_variant"] <= TARGET_SECONDS,
+        "alone_games": args.alone_games,
+        "each_variant_alone_n_jobs_2": {
+            name: {"seconds": alone[name], "seconds_for_1M_games": alone_1m[name]} for name in alone
+        },
+        "each_variant_alone_target_met": max(alone_1m.values()) <= TARGET_SECONDS,
         "simkit_version": simkit.__version__,
         "machine": {
             "cpus": os.cpu_count(),
@@ -189,6 +221,20 @@ def main() -> None:
         f"Scaling from 1 to 2 jobs: ×{scaling:.2f}. Identical tables with 1 and 2 jobs: "
         f"{identical}. Target ({record['target']}, read as {record['target_reading']}): "
         f"{'met' if record['target_met'] else 'not met'}.",
+        "",
+        f"Each variant alone ({args.alone_games:,} games, `n_jobs=2`, best of {args.repeats}; "
+        "no deal shared with another variant):",
+        "",
+        "| variant | seconds | s for 1M games |",
+        "|---|---|---|",
+        *(
+            f"| {name} | {alone[name]:.2f} | {alone_1m[name]:.0f} |"
+            for name in sorted(alone, key=alone_1m.__getitem__)
+        ),
+        "",
+        f"Every variant alone under {TARGET_SECONDS:.0f} s for 1M games: "
+        f"{'yes' if record['each_variant_alone_target_met'] else 'no'} (slowest: "
+        f"{max(alone_1m.values()):.0f} s).",
         "",
         f"Stages, seconds per block of {BLOCK_GAMES} deals under all variants (one core):",
         "",

@@ -18,6 +18,7 @@ rule (where A-2-3-4-5 sits, whether five of a kind exists) from the plain defini
 
 from __future__ import annotations
 
+from dataclasses import replace
 from enum import IntEnum
 from functools import lru_cache
 from itertools import combinations, combinations_with_replacement
@@ -137,14 +138,24 @@ def rank3_reference(ranks: tuple[int, ...]) -> int:
     return encode(Category.HIGH_CARD, order)
 
 
-@lru_cache(maxsize=8)
+def ranking_order(ranking: Ranking) -> Ranking:
+    """The ranking without its ``source`` note: variants whose duns order alike map to one
+    value, so their tables are built once and shared (by identity) between them."""
+    return ranking if not ranking.source else replace(ranking, source="")
+
+
 def ranking_tables(ranking: Ranking) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(table5, flush_table, table3)`` for a ranking rule, built once and cached.
 
     ``table5[sum of 5 keys]`` ranks hands that are not 5-card flushes, ``flush_table[mask]``
     ranks 5 distinct suited ranks, ``table3[sum of 3 keys]`` ranks fronts.  Unused entries
-    hold -1.
+    hold -1.  Rankings that differ only in their source note share the same arrays.
     """
+    return _ranking_tables(ranking_order(ranking))
+
+
+@lru_cache(maxsize=8)
+def _ranking_tables(ranking: Ranking) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     size5 = 5 * int(RANK_KEYS[-1]) + 1
     table5 = np.full(size5, -1, dtype=np.int32)
     for combo in combinations_with_replacement(range(13), 5):

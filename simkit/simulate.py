@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from simkit.arrange import arrange, default_tables
+from simkit.arrange import arrange, arrange_variants, default_tables
 from simkit.deal import check_players, deal, decks_needed
 from simkit.evaluate import CATEGORY_SHIFT, rank3, rank5
 from simkit.parallel import check_backend, effective_jobs, run_ordered
@@ -275,6 +275,14 @@ def pass_cards(hands: np.ndarray, rounds: int, direction: str) -> np.ndarray:
     return out
 
 
+def _hands_for(dealt: np.ndarray, variant: Variant) -> np.ndarray:
+    """The hands the players set under ``variant``: the deal, after any passing of cards."""
+    scoring = variant.scoring
+    if scoring.pass_rounds:
+        return pass_cards(dealt, scoring.pass_rounds, scoring.pass_direction)
+    return dealt
+
+
 def play_block(config: SimulationConfig, block: int) -> tuple[dict, dict]:
     """Play block ``block`` under every variant: ``(counts, sums)`` for :class:`Summary`."""
     n = config.block_size(block)
@@ -285,21 +293,31 @@ def play_block(config: SimulationConfig, block: int) -> tuple[dict, dict]:
     counts: dict[str, np.ndarray] = {}
     sums: dict[str, np.ndarray] = {}
     totals = []
+    hands_of = [_hands_for(dealt, variant) for variant in config.variants]
+    tables_of = [
+        default_tables(resolve_variant(source), p) if (source := config.tables_of(v)) else None
+        for v in range(len(config.variants))
+    ]
+    if config.strategy == "max-ev":
+        # one search per group of variants that see the same cards and rank duns alike
+        played = arrange_variants(hands_of, config.variants, n_players=p, tables=tables_of)
+    else:
+        # The same stream for every variant: random-legal draws identically (common numbers).
+        played = [
+            arrange(
+                hands,
+                variant,
+                config.strategy,  # type: ignore[arg-type]
+                n_players=p,
+                rng=np.random.default_rng(play_seq),
+                tables=tables,
+            )
+            for hands, variant, tables in zip(hands_of, config.variants, tables_of, strict=True)
+        ]
     for v, variant in enumerate(config.variants):
         scoring = variant.scoring
-        hands = dealt
-        if scoring.pass_rounds:
-            hands = pass_cards(dealt, scoring.pass_rounds, scoring.pass_direction)
-        # The same stream for every variant: random-legal draws identically (common numbers).
-        source = config.tables_of(v)
-        arranged, declared = arrange(
-            hands,
-            variant,
-            config.strategy,  # type: ignore[arg-type]
-            n_players=p,
-            rng=np.random.default_rng(play_seq),
-            tables=default_tables(resolve_variant(source), p) if source else None,
-        )
+        hands = hands_of[v]
+        arranged, declared = played[v]
         declared = np.asarray(declared).astype(np.int8)
         total, components = score(arranged, variant, declared=declared, breakdown=True)
         totals.append(total)

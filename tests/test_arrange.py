@@ -12,14 +12,17 @@ from hypothesis import strategies as st
 from simkit.arrange import (
     N_CLASSES,
     arrange,
+    arrange_variants,
     dun_classes,
     exhaustive_ids,
     expected_points,
     legal_splits,
     make_solver,
     max_ev_ids,
+    max_ev_ids_many,
     pareto_front,
     payout_model,
+    rank_tables_of,
     split_values,
 )
 from simkit.cards import parse_cards
@@ -72,6 +75,47 @@ def test_max_ev_pruned_search_equals_all_72072_splits(variant, players, n_hands)
     assert (values == values_all).all()
     assert (ids == ids_all).all()
     assert n_scored.mean() < 72072 / 8  # pruning does most of the work
+
+
+def test_one_pass_over_several_solvers_equals_one_search_each():
+    """Solvers sharing a ranking searched together give each solver's own answer."""
+    names = ["hongkong", "taiwan", "qiantang", "western-2-4"]
+    solvers = [make_solver(name, 4) for name in names]
+    hands = deal(400, 4, rng=21).reshape(-1, 13)
+    together = max_ev_ids_many(hands, solvers)
+    for solver, (ids, values, n_scored) in zip(solvers, together, strict=True):
+        ids_alone, values_alone, n_scored_alone = max_ev_ids(hands, solver)
+        assert (ids == ids_alone).all()
+        assert (values == values_alone).all()
+        assert (n_scored == n_scored_alone).all()
+    with pytest.raises(ValueError, match="ranks duns differently"):
+        max_ev_ids_many(hands, [make_solver("guangxi", 4), make_solver("hongkong", 4)])
+
+
+def test_variants_that_order_duns_alike_share_their_tables():
+    """Rank tables depend on the ordering rules, not on the note citing their source."""
+    wheel_lowest = [load_variant(n) for n in ("hongkong", "taiwan", "qiantang", "western-2-4")]
+    assert len({v.ranking for v in wheel_lowest}) > 1  # different source notes
+    assert len({id(rank_tables_of(v)) for v in wheel_lowest}) == 1
+    assert rank_tables_of(load_variant("guangxi")) is not rank_tables_of(wheel_lowest[0])
+
+
+def test_arrange_variants_equals_arrange_per_variant():
+    """Every shipped variant, with passed cards for one of them and tables borrowed by another:
+    the grouped search arranges and declares exactly as one ``arrange`` call per variant."""
+    names = variant_names()
+    dealt = deal(300, 4, rng=22)
+    passed = dealt[:, ::-1].copy()  # other cards per seat: a group of its own
+    hands = [passed if i % 3 == 0 else dealt for i in range(len(names))]
+    borrowed = make_solver("fujian", 4).tables
+    tables = [borrowed if name == "guangxi-regional" else None for name in names]
+    found = arrange_variants(hands, names, n_players=4, tables=tables)
+    for name, h, t, (arranged, declared) in zip(names, hands, tables, found, strict=True):
+        want_arranged, want_declared = arrange(h, name, "max-ev", n_players=4, tables=t)
+        assert (arranged == want_arranged).all(), name
+        assert (declared == want_declared).all(), name
+    with pytest.raises(ValueError, match="2 hand arrays for 1 variants"):
+        arrange_variants([dealt, dealt], ["guangxi"])
 
 
 @nb.njit(cache=True)

@@ -121,6 +121,21 @@ def test_scores_table_matches_a_plain_reference() -> None:
     assert hist["count"].to_list() == expected[1].tolist()
 
 
+def test_a_variant_plays_alike_alone_and_beside_others() -> None:
+    """Variants that share a ranking are arranged in one pass (common random numbers): each
+    variant's tables equal those of a run of that variant alone on the same seed."""
+    names = ["hongkong", "taiwan", "philippines"]  # one ranking; philippines passes cards
+    together = simulate(names, 700, seed=5, n_jobs=1)
+    for name in names:
+        alone = simulate([name], 700, seed=5, n_jobs=1)
+        for table in ("scores", "components", "events", "dun_categories", "specials"):
+            assert_frame_equal(
+                together[table].filter(pl.col("variant") == name),
+                alone[table],
+                check_exact=True,
+            )
+
+
 def test_components_add_up_to_the_score(base_run: sim.SimulationResult) -> None:
     """Component means add up to the mean score, and their variance shares to 1."""
     comps = base_run["components"]
