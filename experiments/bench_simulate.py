@@ -2,11 +2,12 @@
 
 Plays the same deals under every shipped variant with ``n_jobs=1`` and ``n_jobs=2`` (the
 scaling), checks that both give identical tables, runs each variant alone with ``n_jobs=2``,
-and times the stages of one block side by side (deal, arrange, score, and the summaries
-simkit adds on top), so the cost of aggregation is read against the pipeline it wraps.
+times one full-size run (1M games of the default variant alone), and times the stages of one
+block side by side (deal, arrange, score, and the summaries simkit adds on top), so the cost
+of aggregation is read against the pipeline it wraps.
 
-    .venv/bin/python experiments/bench_simulate.py [--games 8192] [--alone-games 16384]
-        [--strategy max-ev]
+    .venv/bin/python experiments/bench_simulate.py [--games 8192] [--alone-games 32768]
+        [--full-variant guangxi] [--full-games 1000000] [--strategy max-ev]
 
 Writes ``results/bench/simulate.json`` and ``results/bench/simulate.md``.
 """
@@ -95,9 +96,20 @@ def main() -> None:
     parser.add_argument("--strategy", default="max-ev")
     parser.add_argument("--repeats", type=int, default=2, help="best of this many runs")
     parser.add_argument(
+        "--full-variant",
+        default="guangxi",
+        help="variant of the one full-size run (--full-games games alone, n_jobs=2)",
+    )
+    parser.add_argument(
+        "--full-games",
+        type=int,
+        default=TARGET_GAMES,
+        help="games of the full-size run, timed once, not extrapolated (0: skip it)",
+    )
+    parser.add_argument(
         "--alone-games",
         type=int,
-        default=8 * BLOCK_GAMES,
+        default=16 * BLOCK_GAMES,
         help="games of each variant run alone (enough blocks that start-up is a small share)",
     )
     args = parser.parse_args()
@@ -165,6 +177,19 @@ def main() -> None:
             for _ in range(args.repeats)
         )
     alone_1m = {name: TARGET_GAMES * dt / args.alone_games for name, dt in alone.items()}
+    # The target measured, not extrapolated: one run of the full size, the default variant.
+    full_seconds = None
+    if args.full_games > 0:
+        full_seconds, _ = timed(
+            lambda: simulate(
+                args.full_variant,
+                args.full_games,
+                strategy=args.strategy,
+                seed=13,
+                n_jobs=2,
+                progress=False,
+            )
+        )
     identical = results[1].summary.equals(results[2].summary)  # type: ignore[union-attr]
     scaling = runs[1]["seconds"] / runs[2]["seconds"]
     record = {
@@ -189,6 +214,14 @@ def main() -> None:
             name: {"seconds": alone[name], "seconds_for_1M_games": alone_1m[name]} for name in alone
         },
         "each_variant_alone_target_met": max(alone_1m.values()) <= TARGET_SECONDS,
+        "full_run": None
+        if full_seconds is None
+        else {
+            "variant": args.full_variant,
+            "games": args.full_games,
+            "n_jobs": 2,
+            "seconds": full_seconds,
+        },
         "simkit_version": simkit.__version__,
         "machine": {
             "cpus": os.cpu_count(),
@@ -201,7 +234,8 @@ def main() -> None:
     lines = [
         "# Simulation benchmark",
         "",
-        f"`.venv/bin/python experiments/bench_simulate.py --games {args.games}` "
+        f"`.venv/bin/python experiments/bench_simulate.py --games {args.games} "
+        f"--alone-games {args.alone_games} --full-games {args.full_games}` "
         f"(best of {args.repeats}): "
         f"{args.games:,} four-player deals, each played under all {n_var} shipped variants "
         f"(`{args.strategy}` arrangement, scoring, every summary of the result tables).",
@@ -236,6 +270,17 @@ def main() -> None:
         f"{'yes' if record['each_variant_alone_target_met'] else 'no'} (slowest: "
         f"{max(alone_1m.values()):.0f} s).",
         "",
+        *(
+            []
+            if full_seconds is None
+            else [
+                f"One full-size run, timed once: {args.full_games:,} four-player games of "
+                f"{args.full_variant} alone, `n_jobs=2`, default chunking: "
+                f"**{full_seconds:.1f} s** (target {TARGET_SECONDS:.0f} s: "
+                f"{'met' if full_seconds <= TARGET_SECONDS else 'not met'}).",
+                "",
+            ]
+        ),
         f"Stages, seconds per block of {BLOCK_GAMES} deals under all variants (one core):",
         "",
         "| stage | seconds | share |",

@@ -10,7 +10,14 @@ The pipeline, one module a stage:
 True
 """
 
-from simkit.arrange import WinTables, arrange, default_tables, legal_splits, pareto_front
+from simkit.arrange import (
+    WinTables,
+    arrange,
+    arrange_variants,
+    default_tables,
+    legal_splits,
+    pareto_front,
+)
 from simkit.cards import format_cards, parse_cards
 from simkit.deal import deal
 from simkit.evaluate import Category, category_of, rank3, rank5
@@ -33,6 +40,7 @@ __all__ = [
     "WinTables",
     "__version__",
     "arrange",
+    "arrange_variants",
     "best_special",
     "build_report",
     "category_of",
