@@ -7,7 +7,9 @@ How a run is organized (and why its numbers never depend on ``n_jobs`` or ``chun
   run's seed), so a block's deals are fixed by the seed and its index alone.
 - Common random numbers: every variant plays the *same* deals of a block (and the same random
   stream for strategies that draw), so differences between variants are paired and their
-  standard errors small.
+  standard errors small.  With ``max-ev``, variants that see the same cards and rank duns
+  alike are arranged in one pass over the hands (:func:`simkit.arrange.arrange_variants`), which
+  does the card-only work once: a variant's answers are the same as when it runs alone.
 - A chunk is a run of consecutive blocks; workers play chunks and return mergeable summaries
   (:mod:`simkit.summary`): integer counts pre-merged, float sums block by block.  The driver
   folds them in block order, so the arithmetic is the same sequence for any chunking.
