@@ -128,6 +128,10 @@ def _deal_one_deck(raw, n_cards, out):  # type: ignore[no-untyped-def]
     n_games, n_players, hand_size = out.shape
     deck = np.empty(n_cards, dtype=np.int64)
     masks = np.empty(n_players, dtype=np.uint64)
+    n_dealt = n_players * hand_size
+    # with every card dealt the last hand is the rest of the deck: no draws for it
+    n_drawn = n_dealt - hand_size if n_dealt == n_cards else n_dealt
+    full = (np.uint64(1) << np.uint64(n_cards)) - np.uint64(1)
     for g in range(n_games):
         for c in range(n_cards):
             deck[c] = c
@@ -135,12 +139,17 @@ def _deal_one_deck(raw, n_cards, out):  # type: ignore[no-untyped-def]
         cursor = 0
         # Partial Fisher-Yates: position i swaps with a uniform position in [i, n_cards); the
         # card then at i is final, so it goes straight into its player's 52-bit hand mask.
-        for i in range(n_players * hand_size):
-            if i < n_cards - 1:
-                offset, cursor = _draw_below(raw[g], cursor, n_cards - i)
-                j = i + offset
-                deck[i], deck[j] = deck[j], deck[i]
+        for i in range(n_drawn):
+            offset, cursor = _draw_below(raw[g], cursor, n_cards - i)
+            j = i + offset
+            deck[i], deck[j] = deck[j], deck[i]
             masks[i // hand_size] |= np.uint64(1) << np.uint64(deck[i])
+        if n_drawn < n_dealt:
+            # A full table: the last player holds exactly the cards nobody else drew.
+            rest = full
+            for p in range(n_players - 1):
+                rest ^= masks[p]
+            masks[n_players - 1] = rest
         # Each mask read back lowest card first: hands come out sorted.
         for p in range(n_players):
             mask = masks[p]
