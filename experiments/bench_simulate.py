@@ -94,7 +94,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=4 * BLOCK_GAMES)
     parser.add_argument("--strategy", default="max-ev")
-    parser.add_argument("--repeats", type=int, default=2, help="best of this many runs")
+    parser.add_argument("--repeats", type=int, default=3, help="best of this many runs")
     parser.add_argument(
         "--full-variant",
         default="guangxi",
