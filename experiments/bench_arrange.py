@@ -24,6 +24,7 @@ from pathlib import Path
 
 import numba as nb
 import numpy as np
+from _timing import best_of  # experiments/ is on sys.path when run as a script
 
 import simkit
 from simkit.arrange import (
@@ -46,12 +47,7 @@ SEED = 2026
 
 def cpu_rate(fn, n: int, repeats: int = 3) -> float:
     """Hands per CPU second, best of ``repeats`` (other processes share the machine)."""
-    best = np.inf
-    for _ in range(repeats):
-        t = time.process_time()
-        fn()
-        best = min(best, time.process_time() - t)
-    return n / best
+    return n / best_of(fn, repeats, clock=time.process_time)
 
 
 def bench(variant: str, players: int, n_hands: int, n_exhaustive: int, n_counts: int) -> dict:

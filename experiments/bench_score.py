@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from _timing import best_of  # experiments/ is on sys.path when run as a script
 
 from simkit.deal import deal
 from simkit.evaluate import rank3, rank5
@@ -43,12 +44,7 @@ def arrangements(n_games: int, seed: int) -> np.ndarray:
 
 def best_rate(fn, n_games: int, repeats: int) -> float:
     fn()  # compile / warm caches
-    best = float("inf")
-    for _ in range(repeats):
-        t0 = time.process_time()
-        fn()
-        best = min(best, time.process_time() - t0)
-    return n_games / best
+    return n_games / best_of(fn, repeats, clock=time.process_time)
 
 
 def main(argv: list[str] | None = None) -> int:

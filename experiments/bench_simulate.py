@@ -26,6 +26,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 import importlib
 
 import numpy as np
+from _timing import best_of  # experiments/ is on sys.path when run as a script
 
 import simkit
 from simkit.arrange import arrange, arrange_variants
@@ -160,22 +161,21 @@ def main() -> None:
         }
     # Each variant alone (no deals shared with other variants), two jobs: the per-variant
     # reading of the target without the saving of playing one deal under several variants.
-    alone: dict[str, float] = {}
-    for variant in variants:
-        alone[variant.name] = min(
-            timed(
-                lambda v=variant: simulate(
-                    v.name,
-                    args.alone_games,
-                    strategy=args.strategy,
-                    seed=11,
-                    n_jobs=2,
-                    chunk_size=BLOCK_GAMES,
-                    progress=False,
-                )
-            )[0]
-            for _ in range(args.repeats)
+    alone = {
+        variant.name: best_of(
+            lambda v=variant: simulate(
+                v.name,
+                args.alone_games,
+                strategy=args.strategy,
+                seed=11,
+                n_jobs=2,
+                chunk_size=BLOCK_GAMES,
+                progress=False,
+            ),
+            args.repeats,
         )
+        for variant in variants
+    }
     alone_1m = {name: TARGET_GAMES * dt / args.alone_games for name, dt in alone.items()}
     # The target measured, not extrapolated: one run of the full size, the default variant.
     full_seconds = None

@@ -25,9 +25,10 @@ from pathlib import Path
 
 import numpy as np
 
-from simkit.arrange import WinTables, arrange, default_tables, payout_model
+from simkit.arrange import P_SCOOP_TIES, WinTables, arrange, default_tables, payout_model
 from simkit.deal import deal
-from simkit.train import dun_ranks, duplicate_match, tables_from_counts, tabulate
+from simkit.evaluate import dun_ranks
+from simkit.train import duplicate_match, tables_from_counts, tabulate
 from simkit.variants import resolve_variant
 
 
@@ -37,7 +38,7 @@ def best_response(
     v = resolve_variant(variant)
     frozen = default_tables(v, players)
     model = payout_model(v, players)
-    scoop_ties = bool(model.params[3] > 0)
+    scoop_ties = bool(model.params[P_SCOOP_TIES] > 0)
     seeds = np.random.SeedSequence(seed).spawn(iterations)
     # Start from the frozen strategy's own counts: the response refines them with its data.
     count = frozen.count.astype(np.float64)

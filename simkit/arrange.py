@@ -80,8 +80,8 @@ import numpy.typing as npt
 from simkit.cards import HAND_SIZE, as_card_rows
 from simkit.deal import RngLike, as_generator, check_players
 from simkit.evaluate import RANK_KEYS, rank5_one, ranking_order, ranking_tables
-from simkit.splits import BACK_FRONT, BACK_MIDDLE, BACK_REST, FIVE_SUBSETS, SPLIT_IDS, THREE_SUBSETS
-from simkit.variants import Ranking, Variant, resolve_variant
+from simkit.splits import BACK_FRONT, BACK_MIDDLE, BACK_REST, SPLIT_IDS, split_positions
+from simkit.variants import DEFAULT_VARIANT, Ranking, Variant, resolve_variant
 
 Strategy = Literal["max-ev", "greedy", "random-legal"] | Callable[[np.ndarray], np.ndarray]
 Declare = Literal["auto", "always", "never"]
@@ -194,8 +194,16 @@ def payout_model(variant: Variant, n_players: int) -> PayoutModel:
         params[P_HOME] = 1.0
         params[P_HOME_ADD] = s.home_run.extra_for(n_players)
         params[P_HOME_FACTOR] = s.home_run.factor_for(n_players)
-    strict = int(s.foul.front_middle == "<") | 2 * int(s.foul.middle_back == "<")
-    return PayoutModel(win_points=np.ascontiguousarray(win_points), params=params, strict=strict)
+    return PayoutModel(
+        win_points=np.ascontiguousarray(win_points), params=params, strict=foul_strict(variant)
+    )
+
+
+def foul_strict(variant: Variant) -> int:
+    """The variant's foul order as kernel bits: bit 0 front < middle, bit 1 middle < back
+    (clear bits: ≤)."""
+    foul = variant.scoring.foul
+    return int(foul.front_middle == "<") | 2 * int(foul.middle_back == "<")
 
 
 @dataclass(frozen=True)
@@ -273,7 +281,7 @@ def default_tables(variant: Variant, n_players: int) -> WinTables:
         return tables
     near = min(max(n_players, 2), 4)
     candidates = [(variant.name, k) for k in sorted((2, 3, 4), key=lambda k: abs(k - near))]
-    candidates.append(("guangxi", near))
+    candidates.append((DEFAULT_VARIANT, near))
     for name, players in candidates:
         tables = _load_shipped(name, players)
         if tables is not None:
@@ -345,7 +353,7 @@ def expected_points(w0, w1, w2, l0, l1, l2, v0, v1, v2, e0, e1, e2, p):  # type:
     """
     t0, t1, t2 = 1.0 - w0 - l0, 1.0 - w1 - l1, 1.0 - w2 - l2
     base = w0 * v0 + w1 * v1 + w2 * v2 - l0 * e0 - l1 * e1 - l2 * e2
-    if p[3] > 0.0:  # ties count toward a scoop: no dun lost and at least one won
+    if p[P_SCOOP_TIES] > 0.0:  # ties count toward a scoop: no dun lost and at least one won
         s_for = (1.0 - l0) * (1.0 - l1) * (1.0 - l2) - t0 * t1 * t2
         s_against = (1.0 - w0) * (1.0 - w1) * (1.0 - w2) - t0 * t1 * t2
     else:
@@ -354,8 +362,8 @@ def expected_points(w0, w1, w2, l0, l1, l2, v0, v1, v2, e0, e1, e2, p):  # type:
     pair = base
     won = v0 + v1 + v2  # a scoop's points before the scoop rule
     paid = e0 + e1 + e2
-    if p[4] != 0.0:
-        if p[5] > 0.0:  # the match needs two duns won
+    if p[P_MAJORITY] != 0.0:
+        if p[P_MAJORITY_TWO] > 0.0:  # the match needs two duns won
             maj_win = w0 * w1 + w0 * w2 + w1 * w2 - 2.0 * w0 * w1 * w2
             maj_lose = l0 * l1 + l0 * l2 + l1 * l2 - 2.0 * l0 * l1 * l2
         else:  # more duns won than lost: the distribution of wins minus losses
@@ -366,32 +374,34 @@ def expected_points(w0, w1, w2, l0, l1, l2, v0, v1, v2, e0, e1, e2, p):  # type:
             a_2 = w0 * w1
             maj_win = a_2 + a_1 * (1.0 - l2) + a_0 * w2
             maj_lose = a_m2 + a_m1 * (1.0 - w2) + a_0 * l2
-        pair += p[4] * (maj_win - maj_lose)
-        won += p[4]
-        paid += p[4]
-    if p[2] == 1.0:  # a scoop doubles the pair's points
+        pair += p[P_MAJORITY] * (maj_win - maj_lose)
+        won += p[P_MAJORITY]
+        paid += p[P_MAJORITY]
+    if p[P_SCOOP_DOUBLE] == 1.0:  # a scoop doubles the pair's points
         pair += s_for * won - s_against * paid
         won *= 2.0
         paid *= 2.0
-    elif p[2] == 2.0:  # a scoop doubles the dun count (3)
+    elif p[P_SCOOP_DOUBLE] == 2.0:  # a scoop doubles the dun count (3)
         pair += 3.0 * (s_for - s_against)
         won += 3.0
         paid += 3.0
-    if p[1] != 0.0:
-        pair += p[1] * (s_for - s_against)
-        won += p[1]
-        paid += p[1]
-    n_opp = p[0]
+    if p[P_SCOOP_ADD] != 0.0:
+        pair += p[P_SCOOP_ADD] * (s_for - s_against)
+        won += p[P_SCOOP_ADD]
+        paid += p[P_SCOOP_ADD]
+    n_opp = p[P_N_OPP]
     total = n_opp * pair
-    if p[6] > 0.0:
+    if p[P_HOME] > 0.0:
         # I scoop everyone; or an opponent scoops me and (at the table's scoop rate) the rest.
         home_for = s_for
         home_against = s_against
         for _ in range(int(n_opp) - 1):  # integer powers: far cheaper than ``**``
             home_for *= s_for
-            home_against *= p[9]
-        total += n_opp * p[7] * (home_for - home_against)
-        total += (p[8] - 1.0) * (n_opp * home_for * (won + p[7]) - home_against * (paid + p[7]))
+            home_against *= p[P_SCOOP_RATE]
+        total += n_opp * p[P_HOME_ADD] * (home_for - home_against)
+        total += (p[P_HOME_FACTOR] - 1.0) * (
+            n_opp * home_for * (won + p[P_HOME_ADD]) - home_against * (paid + p[P_HOME_ADD])
+        )
     return total
 
 
@@ -428,21 +438,10 @@ def _multiset_index(ranks: tuple[int, ...]) -> int:
     return sum(comb(r + i, i + 1) for i, r in enumerate(ranks))
 
 
-def compact_rank_tables(ranking: Ranking) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(multi5, multi3, flush_table)``: dun ranks by rank multiset, small enough for L1.
-
-    ``multi5[i]`` ranks the non-flush 5-card hand whose sorted ranks have multiset index ``i``
-    (C(17,5) = 6,188 entries, against the 472,726 of the additive-key table), ``multi3`` the
-    3-card fronts (C(15,3) = 455).  Built from :func:`simkit.evaluate.ranking_tables`, so the
-    ranks are the same integers.
-    """
-    order = ranking_order(ranking)
-    multi5, multi3 = _multiset_tables(order)
-    return multi5, multi3, ranking_tables(order)[1]
-
-
 @lru_cache(maxsize=8)
 def _multiset_tables(ranking: Ranking) -> tuple[np.ndarray, np.ndarray]:
+    """``(multi5, multi3)``: ranks of non-flush 5-card duns and of fronts by the
+    :func:`_multiset_index` of their sorted ranks (-1 where no hand has that index)."""
     table5, _, table3 = ranking_tables(ranking)
     multi5 = np.full(comb(17, 5), -1, dtype=np.int32)
     for combo in combinations_with_replacement(range(13), 5):
@@ -457,8 +456,9 @@ def rank_tables_of(variant: Variant) -> tuple[np.ndarray, ...]:
     """The tables every kernel here takes: ``(packed5, packed3, flush_table, table5)``.
 
     ``packed5[i]`` is ``rank << CLASS_BITS | class`` of the non-flush 5-card hand whose sorted
-    ranks have multiset index ``i`` (:func:`compact_rank_tables`), ``packed3`` the same for
-    fronts: one load gives a subset both its rank and its :func:`dun_class`.  Variants whose
+    ranks have multiset index ``i`` (C(17,5) = 6,188 entries, against the 472,726 of the
+    additive-key table: small enough for L1), ``packed3`` the same for fronts (C(15,3) = 455):
+    one load gives a subset both its rank and its :func:`dun_class`.  Variants whose
     duns order alike get the same tuple (:func:`simkit.evaluate.ranking_order`).
     """
     return _rank_tables(ranking_order(variant.ranking))
@@ -610,31 +610,6 @@ def _random_kernel(hands, seeds, rt, split_ids, strict, out):  # type: ignore[no
 
 
 @nb.njit(cache=True, inline="always")
-def _better(v, rf, rm, rb, f, m, b, best, key):  # type: ignore[no-untyped-def]
-    """Whether a split beats the best so far: higher value, then stronger back, middle and
-    front, then lower subset ids, so the answer does not depend on the visiting order."""
-    if v != best[0]:
-        return v > best[0]
-    if rb != key[0]:
-        return rb > key[0]
-    if rm != key[1]:
-        return rm > key[1]
-    if rf != key[2]:
-        return rf > key[2]
-    if b != key[3]:
-        return b < key[3]
-    if m != key[4]:
-        return m < key[4]
-    return f < key[5]
-
-
-@nb.njit(cache=True, inline="always")
-def _take(v, rf, rm, rb, f, m, b, best, key):  # type: ignore[no-untyped-def]
-    best[0] = v
-    key[0], key[1], key[2], key[3], key[4], key[5] = rb, rm, rf, b, m, f
-
-
-@nb.njit(cache=True, inline="always")
 def _separable(qa, cf, cm, cb):  # type: ignore[no-untyped-def]
     """Σ over duns of (win chance × win points − lose chance × lose pay), one opponent."""
     return (
@@ -646,7 +621,9 @@ def _separable(qa, cf, cm, cb):  # type: ignore[no-untyped-def]
 
 @nb.njit(cache=True, inline="always")
 def _beats(v, rf, rm, rb, f, m, b, best_v, key_b, key_m, key_f, id_b, id_m, id_f):  # type: ignore[no-untyped-def]
-    """:func:`_better` with the best so far in scalars (a kernel keeps them in registers)."""
+    """Whether a split beats the best so far: higher value, then stronger back, middle and
+    front, then lower subset ids, so the answer does not depend on the visiting order.  The
+    best so far comes in scalars (a kernel keeps them in registers)."""
     if v != best_v:
         return v > best_v
     if rb != key_b:
@@ -693,7 +670,7 @@ def _eval_back(b, r5, r3, c5, c3, back_middle, back_front, q, sep, p, strict, re
     """
     rb = r5[b]
     cb = c5[b]
-    n_opp = p[0]
+    n_opp = p[P_N_OPP]
     sep_b = sep[2, cb]
     w2, l2, v2, e2 = q[2, cb, 0], q[2, cb, 1], q[2, cb, 2], q[2, cb, 3]
     best_v = best[0]
@@ -816,7 +793,7 @@ def _max_ev_kernel(  # type: ignore[no-untyped-def]
                         bound = _ev(fav, p, cf_cap, cm_top, cb)
                         if bound >= best[0]:
                             # the non-separable part is monotone too: bounded at the caps
-                            rest_max = bound - p[0] * _separable(fav, cf_cap, cm_top, cb)
+                            rest_max = bound - p[P_N_OPP] * _separable(fav, cf_cap, cm_top, cb)
                             scored += _eval_back(
                                 b, r5, r3, c5, c3, back_middle, back_front,
                                 q, sep, p, strict, rest_max, best, key,
@@ -839,22 +816,25 @@ def _exhaustive_kernel(hands, rt, split_ids, q, p, strict, out, values):  # type
     r3 = np.empty(N_THREE, dtype=np.int32)
     k5 = np.empty(N_FIVE, dtype=np.int32)
     k3 = np.empty(N_THREE, dtype=np.int32)
-    best = np.empty(1, dtype=np.float64)
-    key = np.empty(6, dtype=np.int64)
     for h in range(hands.shape[0]):
         _rank_subsets(hands[h], rt, r5, r3, k5, k3)
-        best[0] = -np.inf
-        key[:] = -1
+        best_v = -np.inf
+        key_b, key_m, key_f, id_b, id_m, id_f = -1, -1, -1, -1, -1, -1
         for s in range(split_ids.shape[0]):
-            f, m, b = split_ids[s, 0], split_ids[s, 1], split_ids[s, 2]
+            f, m, b = (
+                np.int64(split_ids[s, 0]),
+                np.int64(split_ids[s, 1]),
+                np.int64(split_ids[s, 2]),
+            )
             rf, rm, rb = r3[f], r5[m], r5[b]
             if not _legal(rf, rm, rb, strict):
                 continue
             v = _ev(q, p, k3[f], k5[m], k5[b])
-            if _better(v, rf, rm, rb, f, m, b, best, key):
-                _take(v, rf, rm, rb, f, m, b, best, key)
-        out[h, 0], out[h, 1], out[h, 2] = key[5], key[4], key[3]
-        values[h] = best[0]
+            if _beats(v, rf, rm, rb, f, m, b, best_v, key_b, key_m, key_f, id_b, id_m, id_f):
+                best_v = v
+                key_b, key_m, key_f, id_b, id_m, id_f = rb, rm, rf, b, m, f
+        out[h, 0], out[h, 1], out[h, 2] = id_f, id_m, id_b
+        values[h] = best_v
 
 
 @nb.njit(cache=True)
@@ -1015,7 +995,7 @@ def legal_splits(
         raise ValueError(f"legal_splits takes one hand of 13 cards, got shape {np.shape(hand)}")
     v = resolve_variant(variant)
     if strict is None:
-        strict = payout_model(v, 2).strict
+        strict = foul_strict(v)
     return _legal_ranks_kernel(rows[0], rank_tables_of(v), BACK_REST, strict)
 
 
@@ -1054,10 +1034,7 @@ def _pareto_kernel(r, order, keep):  # type: ignore[no-untyped-def]
 
 
 def _ids_to_cards(rows: np.ndarray, ids: np.ndarray) -> np.ndarray:
-    pos = np.concatenate(
-        [THREE_SUBSETS[ids[:, 0]], FIVE_SUBSETS[ids[:, 1]], FIVE_SUBSETS[ids[:, 2]]], axis=1
-    ).astype(np.int64)
-    return np.take_along_axis(rows, pos, axis=1)
+    return np.take_along_axis(rows, split_positions(ids).astype(np.int64), axis=1)
 
 
 def _objective_ids(
@@ -1142,7 +1119,7 @@ def arrange(
         )
         return found
     rows, lead = _as_hands(hands)
-    strict = payout_model(v, n_players).strict
+    strict = foul_strict(v)
     rt = rank_tables_of(v)
     ids = np.empty((rows.shape[0], 3), dtype=np.int64)
     if strategy == "greedy":

@@ -24,9 +24,6 @@ HAND_SIZE = 13
 RANK_CHARS = "23456789TJQKA"
 SUIT_CHARS = "cdhs"
 SUIT_SYMBOLS = "♣♦♥♠"
-# Suits 0..3 are ♣ ♦ ♥ ♠; the two red suits are ♦ and ♥ (凑一色 counts colours).
-RED_SUITS = (1, 2)
-BLACK_SUITS = (0, 3)
 
 _RANK_OF_TOKEN = {c: i for i, c in enumerate(RANK_CHARS)} | {"10": 8}
 _SUIT_OF_TOKEN = {c: i for i, c in enumerate(SUIT_CHARS)} | {

@@ -264,6 +264,22 @@ def rank3(cards: npt.ArrayLike, variant: str | Variant | Ranking | None = None) 
     return out.reshape(lead)
 
 
+def dun_ranks(
+    arranged: npt.ArrayLike, variant: str | Variant | Ranking | None = None
+) -> np.ndarray:
+    """Ranks ``int32 (..., 3)`` (front, middle, back) of set hands ``(..., 13)`` laid out
+    [front 3 | middle 5 | back 5]."""
+    hands = np.asarray(arranged)
+    return np.stack(
+        [
+            rank3(hands[..., :3], variant),
+            rank5(hands[..., 3:8], variant),
+            rank5(hands[..., 8:], variant),
+        ],
+        axis=-1,
+    )
+
+
 def category_of(ranks: npt.ArrayLike) -> np.ndarray:
     """The :class:`Category` value of each rank (as an int array; ``Category(x)`` names one)."""
     return np.asarray(ranks) >> CATEGORY_SHIFT

@@ -37,7 +37,9 @@ import polars as pl
 from simkit.cards import N_RANKS, RANK_CHARS
 from simkit.evaluate import Category, rank3, rank5
 from simkit.specials import (
+    SPLIT_SIZES,
     VariantLike,
+    best_special,
     detect_specials,
     five_straights,
     front_straights,
@@ -65,7 +67,6 @@ RANK_BASED = frozenset(
 )
 SUIT_COUNT_BASED = frozenset({"one-color", "three-flushes"})
 CARD_EXACT = frozenset({"clean-dragon", "three-straight-flushes"})
-FLUSH_SPLIT_SIZES = frozenset({0, 3, 5, 8, 10, 13})
 
 
 # ---------------------------------------------------------------------------------------------
@@ -190,8 +191,8 @@ def suit_count_distribution(profile: tuple[int, int, int, int]) -> np.ndarray:
 def _suit_vector_bits() -> tuple[np.ndarray, np.ndarray]:
     """For every suit-count vector: is it one colour, and does it allow a 3/5/5 flush split."""
     a, b, c, d = np.meshgrid(*[np.arange(14)] * 4, indexing="ij")
-    one_color = (a + d == 13) | (b + c == 13)
-    sizes = np.array(sorted(FLUSH_SPLIT_SIZES))
+    one_color = (a + d == 13) | (b + c == 13)  # ♣ ♠ black (suits 0, 3), ♦ ♥ red (1, 2)
+    sizes = np.array((0, *SPLIT_SIZES))  # a suit's size in a 3/5/5 split into flushes
     three_flush = np.isin(a, sizes) & np.isin(b, sizes) & np.isin(c, sizes) & np.isin(d, sizes)
     total = a + b + c + d == 13
     return one_color & total, three_flush & total
@@ -340,8 +341,6 @@ def compare_with_exact(masks: np.ndarray, variant: VariantLike = None) -> pl.Dat
     exact binomial p-value (which stays valid for specials too rare for a normal z).
     """
     from scipy import stats  # imported here: only this check needs scipy
-
-    from simkit.specials import best_special
 
     flat = np.asarray(masks).ravel()
     n = flat.size
@@ -536,9 +535,8 @@ def contains_counts() -> dict[Category, int]:
         Category.QUADS: int(weights[n_4 >= 1].sum()),
     }
     windows = five_straights()
-    window_bits = [sum(1 << r for r in w) for w in windows]
-    covered = np.stack([(present & w) == w for w in window_bits], axis=1)
-    single = np.stack([(singles & w) == w for w in window_bits], axis=1)
+    covered = np.stack([(present & w) == w for w in WINDOW_MASKS], axis=1)
+    single = np.stack([(singles & w) == w for w in WINDOW_MASKS], axis=1)
     always = (covered & ~single).any(axis=1)
     maybe = covered.any(axis=1) & ~always
     straight = int(weights[always].sum())

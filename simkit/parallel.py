@@ -52,7 +52,8 @@ def run_ordered(
     ``tcp://host:8786``), or on the Dask client already active in this process.
     """
     check_backend(backend, scheduler)
-    if backend is None and effective_jobs(n_jobs) == 1:
+    jobs = effective_jobs(n_jobs)
+    if backend is None and jobs == 1:
         for task in tasks:
             yield func(*task)
         return
@@ -66,7 +67,7 @@ def run_ordered(
             parallel = joblib.Parallel(n_jobs=n_jobs, return_as="generator")
         else:
             parallel = joblib.Parallel(
-                n_jobs=effective_jobs(n_jobs),
+                n_jobs=jobs,
                 backend=backend or "loky",
                 return_as="generator",
                 pre_dispatch="2*n_jobs",

@@ -10,8 +10,6 @@ under ``figures/`` and writes ``README.md``, the page a reader opens first.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import json
 import math
 import os
 import tempfile
@@ -30,8 +28,7 @@ from simkit.simulate import (
     resolve_variants,
     simulate,
 )
-from simkit.variants import DEFAULT_VARIANT, Variant
-from simkit.variants.schema import to_plain
+from simkit.variants import DEFAULT_VARIANT, Variant, variant_key
 
 #: Deals of ``simkit report`` by default (each played under every variant): a few minutes on
 #: 2 cores, numba compilation included.
@@ -46,16 +43,9 @@ def with_compare(variant: Variant, compare: str) -> Variant:
     Named ``<name>+<compare>``; its key hashes the changed rules like a loaded variant's.
     """
     scoring = dataclasses.replace(variant.scoring, compare=compare)  # type: ignore[arg-type]
-    resolved = {
-        "ranking": to_plain(variant.ranking),
-        "specials": to_plain(variant.specials),
-        "scoring": to_plain(scoring),
-    }
-    digest = hashlib.sha256(
-        json.dumps(resolved, sort_keys=True, ensure_ascii=False).encode()
-    ).hexdigest()[:10]
     name = f"{variant.name}+{compare}"
-    return dataclasses.replace(variant, name=name, scoring=scoring, key=f"{name}@{digest}")
+    key = variant_key(name, variant.ranking, variant.specials, scoring)
+    return dataclasses.replace(variant, name=name, scoring=scoring, key=key)
 
 
 def report_variants(

@@ -32,7 +32,7 @@ import numpy as np
 import numpy.typing as npt
 
 from simkit.cards import DECK_SIZE, HAND_SIZE
-from simkit.evaluate import rank3_one, rank5_one, ranking_tables
+from simkit.evaluate import dun_ranks, rank3_one, rank5_one, ranking_tables
 from simkit.variants import Variant, resolve_variant
 
 __all__ = ["COMPONENTS", "fouled", "pair_points", "pair_points_one", "pair_points_params", "score"]
@@ -303,15 +303,12 @@ def fouled(arranged: npt.ArrayLike, variant: str | Variant | None = None) -> np.
     ``arranged``: int8 ``(..., 13)`` hands in order [front 3 | middle 5 | back 5]; returns bool
     ``(...)``: True where front ≤ middle ≤ back (or the strict form the variant names) fails.
     """
-    from simkit.evaluate import rank3, rank5
-
     v = resolve_variant(variant)
     hands = np.asarray(arranged)
     if hands.shape[-1:] != (HAND_SIZE,):
         raise ValueError(f"arranged must have a last axis of 13 cards, got shape {hands.shape}")
-    front = rank3(hands[..., :3], v)
-    middle = rank5(hands[..., 3:8], v)
-    back = rank5(hands[..., 8:], v)
+    ranks = dun_ranks(hands, v)
+    front, middle, back = ranks[..., 0], ranks[..., 1], ranks[..., 2]
     foul = v.scoring.foul
     ok_front = front < middle if foul.front_middle == "<" else front <= middle
     ok_back = middle < back if foul.middle_back == "<" else middle <= back
@@ -431,25 +428,10 @@ def _kernel(  # type: ignore[no-untyped-def]
         for i in range(p):
             n_scooped[i] = 0
             keys[i] = 0.0
-            r0 = rank3_one(arranged[g, i, 0], arranged[g, i, 1], arranged[g, i, 2], table3)
-            r1 = rank5_one(
-                arranged[g, i, 3],
-                arranged[g, i, 4],
-                arranged[g, i, 5],
-                arranged[g, i, 6],
-                arranged[g, i, 7],
-                table5,
-                flush_table,
-            )
-            r2 = rank5_one(
-                arranged[g, i, 8],
-                arranged[g, i, 9],
-                arranged[g, i, 10],
-                arranged[g, i, 11],
-                arranged[g, i, 12],
-                table5,
-                flush_table,
-            )
+            h = arranged[g, i]
+            r0 = rank3_one(h[0], h[1], h[2], table3)
+            r1 = rank5_one(h[3], h[4], h[5], h[6], h[7], table5, flush_table)
+            r2 = rank5_one(h[8], h[9], h[10], h[11], h[12], table5, flush_table)
             bad = (r0 >= r1) if fm_strict else (r0 > r1)
             bad = bad or ((r1 >= r2) if mb_strict else (r1 > r2))
             fouled[i] = bad
@@ -460,7 +442,6 @@ def _kernel(  # type: ignore[no-untyped-def]
             worth[i, 1] = w1
             worth[i, 2] = w2
             if topcard:
-                h = arranged[g, i]
                 cmpv[i, 0] = max(h[0], h[1], h[2]) >> 2
                 cmpv[i, 1] = max(max(h[3], h[4]), max(h[5], h[6]), h[7]) >> 2
                 cmpv[i, 2] = max(max(h[8], h[9]), max(h[10], h[11]), h[12]) >> 2
@@ -615,7 +596,6 @@ def _kernel(  # type: ignore[no-untyped-def]
                     V[_C_SPEC, i] += weights[i]
                 dirty[_C_SPEC] = True
         # ---- transforms, in the variant's order
-        t_done = False
         for t_index in range(n_transforms):
             tcode = transforms[t_index]
             if tcode == 0:  # scoop
@@ -675,13 +655,6 @@ def _kernel(  # type: ignore[no-untyped-def]
                     if normal[i]:
                         members[q] = i
                         q += 1
-                        if t_done:  # the keys of the pair loop are spent: sum what is left
-                            key = 0.0
-                            for j in range(p):
-                                if normal[j]:
-                                    key += P[_C_DUNS, i, j] + P[_C_BONUS, i, j] + P[_C_MAJ, i, j]
-                            keys[i] = key
-                t_done = True
                 _places(keys, members[:q], weights, biggest)
                 for a in range(q):
                     i = members[a]

@@ -41,11 +41,11 @@ import polars as pl
 
 from simkit.arrange import arrange, arrange_variants, default_tables
 from simkit.deal import check_players, deal, decks_needed
-from simkit.evaluate import CATEGORY_SHIFT, rank3, rank5
+from simkit.evaluate import CATEGORY_SHIFT, dun_ranks
 from simkit.parallel import check_backend, effective_jobs, run_ordered
 from simkit.score import score
 from simkit.specials import best_special, detect_specials
-from simkit.summary import BlockOutput, Summary, event_sums, histogram, moments
+from simkit.summary import BlockOutput, Summary, event_sums, histogram, moments, sd_se
 from simkit.variants import Variant, resolve_variant, variant_names
 
 #: Games per block, the unit of randomness.  Changing it changes every result; it is recorded
@@ -86,7 +86,7 @@ class SimulationConfig:
     win_tables: tuple[str, ...] = ()
 
     def tables_of(self, v: int) -> str:
-        return self.win_tables[v] if self.win_tables and self.win_tables[v] else ""
+        return self.win_tables[v] if self.win_tables else ""
 
     @property
     def n_blocks(self) -> int:
@@ -195,8 +195,13 @@ def check_output_dir(out: Path) -> None:
 def resolve_variants(
     variants: str | Path | Variant | Sequence[str | Path | Variant] | None,
 ) -> tuple[Variant, ...]:
-    """Variants argument → tuple of :class:`Variant`; ``"all"`` or None is every shipped one."""
-    if variants is None or variants == "all":
+    """Variants argument → tuple of :class:`Variant`; ``"all"`` (alone, or as the only item of
+    a list, as a command line gives it) or None is every shipped one."""
+    if (
+        variants is None
+        or variants == "all"
+        or (isinstance(variants, list | tuple) and list(variants) == ["all"])
+    ):
         items: list[str | Path | Variant] = list(variant_names())
     elif isinstance(variants, str | Path | Variant):
         items = [variants]
@@ -325,7 +330,7 @@ def play_block(config: SimulationConfig, block: int) -> tuple[dict, dict]:
         totals.append(total)
         masks = detect_specials(hands, variant, decks=decks)
         best = best_special(masks).astype(np.int8)
-        ranks = _dun_ranks(arranged, variant)
+        ranks = dun_ranks(arranged, variant)
         pre = f"{v}/"
         sums[pre + "score1"] = total.sum(axis=0)
         sums[pre + "score2"] = (total * total).sum(axis=0)
@@ -361,18 +366,6 @@ def play_block(config: SimulationConfig, block: int) -> tuple[dict, dict]:
     sq_game = sq.sum(axis=2)
     sums["square_game_cross"] = np.einsum("vg,wg->vw", sq_game, sq_game)
     return counts, sums
-
-
-def _dun_ranks(arranged: np.ndarray, variant: Variant) -> np.ndarray:
-    """``int32 (n, P, 3)``: the rank of each dun (front, middle, back) of each arranged hand."""
-    return np.stack(
-        [
-            rank3(arranged[..., 0:3], variant),
-            rank5(arranged[..., 3:8], variant),
-            rank5(arranged[..., 8:13], variant),
-        ],
-        axis=-1,
-    )
 
 
 def _component_sums(comp: np.ndarray, total: np.ndarray) -> np.ndarray:
@@ -456,12 +449,14 @@ def _declare_value(
     if n_special == 0 or not holders.any():
         return count, sums
     forced = np.where(holders, best, declared).astype(np.int8)
+    # every holder declaring is one table for all seats; playing normally differs per seat
+    all_declare = np.asarray(score(arranged, variant, declared=forced), np.float64)
     for seat in range(best.shape[1]):
         rows = np.flatnonzero(holders[:, seat])
         if rows.size == 0:
             continue
         sub = arranged[rows]
-        with_special = np.asarray(score(sub, variant, declared=forced[rows]), np.float64)
+        with_special = all_declare[rows]
         played = forced[rows].copy()
         played[:, seat] = -1
         without = np.asarray(score(sub, variant, declared=played), np.float64)
@@ -611,9 +606,10 @@ def _trace_rows(summary: Summary, config: SimulationConfig) -> list[dict[str, An
         # Mean square score per player-game (the variance, since scores average 0 over seats).
         sq = moments(n, float(s2.sum()), float(summary.sums[f"{v}/square_game2"][0]))
         p = config.n_players
+        sd = math.sqrt(max(sq.mean / p, 0.0))
         for statistic, est, se in (
             ("seat 0 mean score", seat0.mean, seat0.se),
-            ("score sd", math.sqrt(max(sq.mean / p, 0.0)), _sd_se(sq.mean / p, sq.se / p)),
+            ("score sd", sd, sd_se(sd, sq.se / p)),
         ):
             rows.append(
                 {
@@ -625,13 +621,6 @@ def _trace_rows(summary: Summary, config: SimulationConfig) -> list[dict[str, An
                 }
             )
     return rows
-
-
-def _sd_se(mean_square: float, se_mean_square: float) -> float:
-    """Delta method: se of sqrt(m) is se(m) / (2 sqrt(m))."""
-    if mean_square <= 0 or not math.isfinite(se_mean_square):
-        return math.nan
-    return se_mean_square / (2 * math.sqrt(mean_square))
 
 
 def _progress_bar(config: SimulationConfig, done: int, progress: bool | None) -> Any:

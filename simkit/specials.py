@@ -212,8 +212,8 @@ def _has_key(keys, lo, hi, key):  # type: ignore[no-untyped-def]
 # picks the low bit of every nibble (and is the key of one card a rank); a sum of nibble bits
 # is read off a multiplication by it (no carries: the sum is at most 13).
 
-# Suit sizes that fit a 3/5/5 split into one-suited duns: 0, 3, 5, 8 (3+5), 10 (5+5), 13.
-FLUSH_SPLIT_SIZES = (1 << 0) | (1 << 3) | (1 << 5) | (1 << 8) | (1 << 10) | (1 << 13)
+# Suit sizes that fit a 3/5/5 split into one-suited duns, as a bit set: 0 or a SPLIT_SIZES.
+FLUSH_SPLIT_SIZES = 1 | sum(1 << n for n in SPLIT_SIZES)
 
 
 @nb.njit(cache=True, inline="always")

@@ -43,14 +43,6 @@ class Summary:
         """Add one block's float sums; call in block order for reproducible results."""
         _add_into(self.sums, sums, np.float64)
 
-    def copy(self) -> Summary:
-        return Summary(
-            counts={k: v.copy() for k, v in self.counts.items()},
-            sums={k: v.copy() for k, v in self.sums.items()},
-            n_games=self.n_games,
-            n_blocks=self.n_blocks,
-        )
-
     def equals(self, other: Summary) -> bool:
         """Exact equality of every array (bit for bit) and of the coverage."""
         if (self.n_games, self.n_blocks) != (other.n_games, other.n_blocks):
@@ -145,6 +137,14 @@ def moments(n: int | float, s1: float, s2: float) -> Moments:
     var = max((s2 - s1 * s1 / n) / (n - 1), 0.0)
     sd = math.sqrt(var)
     return Moments(n, mean, sd, sd / math.sqrt(n))
+
+
+def sd_se(sd: float, mean_square_se: float) -> float:
+    """Delta method: the se of a standard deviation (the root of a mean square) from the se of
+    the mean square, se(m) / (2 sqrt(m)); NaN when the sd is 0 or the se is not finite."""
+    if not sd or not math.isfinite(mean_square_se):
+        return math.nan
+    return mean_square_se / (2 * sd)
 
 
 def rate_se(n_games: int, n_units: int, k1: float, k2: float) -> tuple[float, float]:

@@ -36,7 +36,7 @@ import polars as pl
 
 from simkit.evaluate import Category
 from simkit.exact import special_probabilities
-from simkit.summary import Z95, Summary, histogram_bins, moments, rate_se
+from simkit.summary import Z95, Summary, histogram_bins, moments, rate_se, sd_se
 
 if TYPE_CHECKING:
     from simkit.simulate import SimulationConfig
@@ -107,7 +107,7 @@ def scores_table(summary: Summary, config: SimulationConfig) -> pl.DataFrame:
             rows.append(
                 {"variant": variant.name, "seat": str(seat), "banker": banker and seat == 0}
                 | _mean_cols(n, m.mean, m.sd, m.se)
-                | {"sd_se": _sd_se(m.sd, square.se)}
+                | {"sd_se": sd_se(m.sd, square.se)}
             )
         pooled = moments(n * p, float(s1.sum()), float(s2.sum()))
         per_game = moments(n, float(s1.sum()), float(summary.sums[f"{v}/game2"][0]))
@@ -115,17 +115,10 @@ def scores_table(summary: Summary, config: SimulationConfig) -> pl.DataFrame:
         rows.append(
             {"variant": variant.name, "seat": "all", "banker": False}
             | _mean_cols(n * p, pooled.mean, pooled.sd, per_game.se / p)
-            | {"sd_se": _sd_se(pooled.sd, square.se / p)}
+            | {"sd_se": sd_se(pooled.sd, square.se / p)}
         )
     schema = {"variant": pl.Utf8, "seat": pl.Utf8, "banker": pl.Boolean} | _MEAN_SCHEMA
     return _frame(rows, schema | {"sd_se": pl.Float64})
-
-
-def _sd_se(sd: float, mean_square_se: float) -> float:
-    """Delta method: the se of a standard deviation from the se of the mean square score."""
-    if not sd or not math.isfinite(mean_square_se):
-        return math.nan
-    return mean_square_se / (2 * sd)
 
 
 _PAIRED_SCHEMA = {

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Literal
 
 import numba as nb
@@ -28,6 +29,7 @@ import numpy as np
 from simkit.arrange import (
     N_CLASSES,
     N_DUNS,
+    P_SCOOP_TIES,
     WinTables,
     arrange,
     dun_classes,
@@ -35,7 +37,7 @@ from simkit.arrange import (
     table_name,
 )
 from simkit.deal import RngLike, as_generator, check_players, deal
-from simkit.evaluate import rank3, rank5
+from simkit.evaluate import dun_ranks
 from simkit.variants import Variant, resolve_variant
 
 #: The training sizes of the shipped tables (``simkit train`` defaults).
@@ -43,18 +45,6 @@ DEFAULT_GAMES = 30_000  # hands per iteration: n_games × players
 DEFAULT_ITERATIONS = 5
 DEFAULT_BLEND = 0.5
 PRIOR_WEIGHT = 20.0  # pseudo-comparisons pulling a rarely seen class toward the prior
-
-
-def dun_ranks(arranged: np.ndarray, variant: Variant) -> np.ndarray:
-    """Dun ranks ``int32 (..., 3)`` (front, middle, back) of arranged hands ``(..., 13)``."""
-    return np.stack(
-        [
-            rank3(arranged[..., :3], variant),
-            rank5(arranged[..., 3:8], variant),
-            rank5(arranged[..., 8:], variant),
-        ],
-        axis=-1,
-    ).astype(np.int32)
 
 
 def tabulate(
@@ -215,7 +205,7 @@ def train(
     if iterations < 1:
         raise ValueError(f"iterations must be >= 1, got {iterations}")
     model = payout_model(v, n_players)
-    scoop_ties = bool(model.params[3] > 0)
+    scoop_ties = bool(model.params[P_SCOOP_TIES] > 0)
     seeds = np.random.SeedSequence(seed).spawn(iterations + 1)
     sums = [np.zeros((N_DUNS, N_CLASSES)) for _ in range(4)]
     scoops = pairs = 0.0
@@ -262,14 +252,7 @@ def train(
         f"--games {n_games} --iterations {iterations} --blend {blend}",
         "file": table_name(v.name, n_players),
     }
-    return WinTables(
-        win=tables.win,
-        tie=tables.tie,
-        lose_pay=tables.lose_pay,
-        count=tables.count,
-        scoop_rate=tables.scoop_rate,
-        meta=meta,
-    )
+    return replace(tables, meta=meta)
 
 
 # --------------------------------------------------------------------------------------------

@@ -27,22 +27,11 @@ from simkit.arrange import (
 )
 from simkit.cards import parse_cards
 from simkit.deal import deal
-from simkit.evaluate import rank3, rank5
+from simkit.evaluate import dun_ranks, rank3, rank5
 from simkit.score import pair_points
 from simkit.specials import best_special, detect_specials
 from simkit.splits import FIVE_SUBSETS, SPLIT_IDS, THREE_SUBSETS
 from simkit.variants import load_variant, variant_names
-
-
-def dun_ranks(arranged, variant):
-    return np.stack(
-        [
-            rank3(arranged[..., :3], variant),
-            rank5(arranged[..., 3:8], variant),
-            rank5(arranged[..., 8:], variant),
-        ],
-        axis=-1,
-    )
 
 
 def assert_no_foul(hands, arranged, variant):

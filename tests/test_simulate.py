@@ -16,6 +16,7 @@ from polars.testing import assert_frame_equal
 
 from simkit.arrange import arrange
 from simkit.deal import deal
+from simkit.evaluate import dun_ranks
 from simkit.score import score
 from simkit.simulate import (
     BLOCK_GAMES,
@@ -172,7 +173,7 @@ def test_t_values_agree_with_the_t_formula_component() -> None:
     hands = deal(3000, 4, rng=11)
     arranged, declared = arrange(hands, variant, "max-ev", n_players=4)
     _, comps = score(arranged, variant, declared=declared, breakdown=True)
-    ranks = sim._dun_ranks(arranged, variant)
+    ranks = dun_ranks(arranged, variant)
     t = sim._t_values(ranks, declared, variant)
     applies = t > 0
     assert applies.mean() > 0.9

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from simkit.arrange import N_CLASSES, WinTables, arrange, dun_classes, shipped_table_path
 from simkit.cli import main
 from simkit.deal import deal
+from simkit.evaluate import dun_ranks
 from simkit.train import (
-    dun_ranks,
     duplicate_match,
     isotonic_increasing,
     tabulate,

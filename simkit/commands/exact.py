@@ -29,7 +29,7 @@ def handle(args: argparse.Namespace) -> int:
     from simkit.exact import exact_tables
     from simkit.simulate import check_output_dir, resolve_variants
 
-    variants = resolve_variants("all" if args.variants == ["all"] else args.variants)
+    variants = resolve_variants(args.variants)
     if args.out is not None:
         check_output_dir(args.out)
     for variant in variants:

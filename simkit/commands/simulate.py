@@ -70,9 +70,8 @@ def handle(args: argparse.Namespace) -> int:
 
     if args.out is not None:
         check_output_dir(args.out)
-    variants = "all" if args.variants == ["all"] else args.variants
     result = simulate(
-        variants,
+        args.variants,
         args.games,
         args.players,
         args.strategy,

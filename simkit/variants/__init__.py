@@ -46,6 +46,7 @@ __all__ = [
     "VariantError",
     "load_variant",
     "resolve_variant",
+    "variant_key",
     "variant_names",
 ]
 
@@ -142,7 +143,7 @@ def _build_special(special_id: str, table: Any, where: str) -> SpecialRule:
     for opt_name, spec in kind.options.items():
         value = table.get(opt_name, spec.default)
         if opt_name == "ranks":
-            options[opt_name] = parse_rank_list(list(value), f"{where}.ranks")
+            options[opt_name] = parse_rank_list(value, f"{where}.ranks")
             continue
         if spec.choices is not None and value not in spec.choices:
             raise VariantError(
@@ -199,14 +200,6 @@ def _resolve(raw: dict[str, Any], path: Path) -> Variant:
     ranking = build(Ranking, raw.get("ranking", {}), f"{fname}: [ranking]")
     specials = _build_specials(raw.get("specials", {}), f"{fname}: [specials]")
     scoring = build(Scoring, raw.get("scoring", {}), f"{fname}: [scoring]")
-    resolved = {
-        "ranking": to_plain(ranking),
-        "specials": to_plain(specials),
-        "scoring": to_plain(scoring),
-    }
-    digest = hashlib.sha256(
-        json.dumps(resolved, sort_keys=True, ensure_ascii=False).encode()
-    ).hexdigest()[:10]
     return Variant(
         name=header.name,
         title=header.title,
@@ -217,13 +210,27 @@ def _resolve(raw: dict[str, Any], path: Path) -> Variant:
         specials=specials,
         scoring=scoring,
         path=str(path),
-        key=f"{header.name}@{digest}",
+        key=variant_key(header.name, ranking, specials, scoring),
     )
 
 
 @lru_cache(maxsize=64)
 def _load_path(path: Path, mtime_ns: int) -> Variant:
     return _resolve(_read_raw(path), path)
+
+
+def variant_key(name: str, ranking: Ranking, specials: Specials, scoring: Scoring) -> str:
+    """``name@digest``: the digest hashes the resolved rules, so two variants with one key play
+    alike whatever their files look like (results record it)."""
+    resolved = {
+        "ranking": to_plain(ranking),
+        "specials": to_plain(specials),
+        "scoring": to_plain(scoring),
+    }
+    digest = hashlib.sha256(
+        json.dumps(resolved, sort_keys=True, ensure_ascii=False).encode()
+    ).hexdigest()[:10]
+    return f"{name}@{digest}"
 
 
 def load_variant(name_or_path: str | Path = DEFAULT_VARIANT) -> Variant:

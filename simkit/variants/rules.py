@@ -51,10 +51,6 @@ class SpecialKind:
     options: FrozenMap[str, OptionSpec] = field(default_factory=FrozenMap)
 
 
-def _ranks(*chars: str) -> tuple[str, ...]:
-    return chars
-
-
 _FRONT_STRAIGHT_OPTIONS = FrozenMap(
     {
         "front_qka": OptionSpec(
@@ -132,7 +128,7 @@ SPECIAL_KINDS: dict[str, SpecialKind] = {
             options=FrozenMap(
                 {
                     "ranks": OptionSpec(
-                        default=_ranks("8", "9", "T", "J", "Q", "K", "A"),
+                        default=("8", "9", "T", "J", "Q", "K", "A"),
                         doc="the ranks allowed (004 reads '10, J, Q, K, A')",
                     )
                 }
@@ -146,7 +142,7 @@ SPECIAL_KINDS: dict[str, SpecialKind] = {
             options=FrozenMap(
                 {
                     "ranks": OptionSpec(
-                        default=_ranks("2", "3", "4", "5", "6", "7", "8"),
+                        default=("2", "3", "4", "5", "6", "7", "8"),
                         doc="the ranks allowed (004 reads 'A, 2, 3, 4, 5')",
                     )
                 }

@@ -78,14 +78,13 @@ def _convert(tp: Any, value: Any, where: str) -> Any:
             raise VariantError(f"{where}: {value!r} is not valid; choose {_type_name(tp)}")
         return value
     if origin in (types.UnionType, typing.Union):
-        errors = []
         for arg in get_args(tp):
             if arg is type(None):
                 continue
             try:
                 return _convert(arg, value, where)
-            except VariantError as exc:
-                errors.append(str(exc))
+            except VariantError:
+                continue  # try the union's next type
         raise VariantError(f"{where}: {value!r} is not {_type_name(tp)}")
     if origin is tuple:
         if not isinstance(value, list | tuple):
