@@ -8,7 +8,6 @@ draws the standard set of a report.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -21,6 +20,7 @@ import numpy as np
 import polars as pl
 from matplotlib.figure import Figure
 
+from simkit.files import atomic_write
 from simkit.summary import Z95
 
 FORMATS = ("png", "svg")
@@ -217,14 +217,12 @@ def save_figure(fig: Figure, out_dir: str | Path, name: str) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     paths = []
     for fmt in FORMATS:
-        final = out / f"{name}.{fmt}"
-        tmp = out / f".{name}.{fmt}.tmp"
-        try:
-            fig.savefig(tmp, format=fmt, dpi=120, metadata={"Date": None} if fmt == "svg" else None)
-            os.replace(tmp, final)
-        finally:
-            tmp.unlink(missing_ok=True)
-        paths.append(final)
+
+        def draw(tmp: Path, fmt: str = fmt) -> None:
+            metadata = {"Date": None} if fmt == "svg" else None  # reproducible SVG bytes
+            fig.savefig(tmp, format=fmt, dpi=120, metadata=metadata)
+
+        paths.append(atomic_write(out / f"{name}.{fmt}", draw))
     plt.close(fig)
     return paths
 

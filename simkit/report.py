@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import os
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 
+from simkit.files import atomic_write
 from simkit.plots import all_figures
 from simkit.simulate import (
     SimulationResult,
@@ -113,15 +112,7 @@ def write_report(result: SimulationResult | str | Path, out: str | Path) -> Path
     check_output_dir(out)
     all_figures(result.tables, out / "figures")
     text = render_markdown(result)
-    fd, tmp = tempfile.mkstemp(prefix=".README.", dir=out)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, out / "README.md")
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return out / "README.md"
+    return atomic_write(out / "README.md", lambda tmp: tmp.write_text(text, encoding="utf-8"))
 
 
 # --------------------------------------------------------------------------- markdown

@@ -35,7 +35,15 @@ from simkit.cards import DECK_SIZE, HAND_SIZE
 from simkit.evaluate import dun_ranks, rank3_one, rank5_one, ranking_tables
 from simkit.variants import Variant, resolve_variant
 
-__all__ = ["COMPONENTS", "fouled", "pair_points", "pair_points_one", "pair_points_params", "score"]
+__all__ = [
+    "COMPONENTS",
+    "fouled",
+    "fouled_ranks",
+    "pair_points",
+    "pair_points_one",
+    "pair_points_params",
+    "score",
+]
 
 #: Names of the score components returned with ``breakdown=True``, in kernel order.
 COMPONENTS: tuple[str, ...] = (
@@ -307,9 +315,13 @@ def fouled(arranged: npt.ArrayLike, variant: str | Variant | None = None) -> np.
     hands = np.asarray(arranged)
     if hands.shape[-1:] != (HAND_SIZE,):
         raise ValueError(f"arranged must have a last axis of 13 cards, got shape {hands.shape}")
-    ranks = dun_ranks(hands, v)
+    return fouled_ranks(dun_ranks(hands, v), v)
+
+
+def fouled_ranks(ranks: np.ndarray, variant: Variant) -> np.ndarray:
+    """:func:`fouled` from the dun ranks ``(..., 3)`` (front, middle, back) of set hands."""
     front, middle, back = ranks[..., 0], ranks[..., 1], ranks[..., 2]
-    foul = v.scoring.foul
+    foul = variant.scoring.foul
     ok_front = front < middle if foul.front_middle == "<" else front <= middle
     ok_back = middle < back if foul.middle_back == "<" else middle <= back
     return np.asarray(~(ok_front & ok_back))

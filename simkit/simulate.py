@@ -42,8 +42,9 @@ import polars as pl
 from simkit.arrange import arrange, arrange_variants, default_tables
 from simkit.deal import check_players, deal, decks_needed
 from simkit.evaluate import CATEGORY_SHIFT, dun_ranks
+from simkit.files import atomic_write
 from simkit.parallel import check_backend, effective_jobs, run_ordered
-from simkit.score import score
+from simkit.score import fouled_ranks, score
 from simkit.specials import best_special, detect_specials
 from simkit.summary import BlockOutput, Summary, event_sums, histogram, moments, sd_se
 from simkit.variants import Variant, resolve_variant, variant_names
@@ -60,7 +61,6 @@ CHECKPOINT_INTERVAL_S = 10.0
 CHECKPOINT_FORMAT = 1
 STRATEGIES = ("greedy", "random-legal", "max-ev")
 N_CATEGORIES = 10
-POSITIONS = ("front", "middle", "back")
 #: Per-player events counted from the score components (name, component, sign of the event).
 EVENTS: tuple[tuple[str, str, int], ...] = (
     ("foul", "fouls", -1),
@@ -416,13 +416,7 @@ def _t_values(ranks: np.ndarray, declared: np.ndarray, variant: Variant) -> np.n
     worth = np.array(scoring.duns.values(), dtype=np.float64)  # (3, 10)
     cats = ranks >> CATEGORY_SHIFT
     dun_worth = worth[np.arange(3), cats]  # (n, P, 3)
-    strict_fm = scoring.foul.front_middle == "<"
-    strict_mb = scoring.foul.middle_back == "<"
-    front, middle, back = ranks[..., 0], ranks[..., 1], ranks[..., 2]
-    fouled = (front >= middle if strict_fm else front > middle) | (
-        middle >= back if strict_mb else middle > back
-    )
-    normal = (declared < 0) & ~fouled
+    normal = (declared < 0) & ~fouled_ranks(ranks, variant)
     t = np.where(normal[..., None], dun_worth, 1.0).max(axis=(1, 2))
     t = np.maximum(t, 1.0)
     applies = normal.sum(axis=1) >= scoring.t_formula.min_players
@@ -650,16 +644,14 @@ def _save_checkpoint(path: Path, config: SimulationConfig, state: _State) -> Non
         "summary": state.summary,
         "trace": state.trace,
     }
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
+
+    def write(tmp: Path) -> None:
+        with tmp.open("wb") as fh:
             pickle.dump(payload, fh, protocol=pickle.HIGHEST_PROTOCOL)
             fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+            os.fsync(fh.fileno())  # the checkpoint must survive a crash right after
+
+    atomic_write(path, write)
 
 
 def _load_checkpoint(path: Path, config: SimulationConfig) -> _State:

@@ -214,6 +214,10 @@ def _has_key(keys, lo, hi, key):  # type: ignore[no-untyped-def]
 
 # Suit sizes that fit a 3/5/5 split into one-suited duns, as a bit set: 0 or a SPLIT_SIZES.
 FLUSH_SPLIT_SIZES = 1 | sum(1 << n for n in SPLIT_SIZES)
+# A suit size's index in SPLIT_SIZES (its table of straight-flush splits); -1 for other sizes.
+SPLIT_SIZE_INDEX = np.full(14, -1, dtype=np.int64)
+SPLIT_SIZE_INDEX[list(SPLIT_SIZES)] = np.arange(len(SPLIT_SIZES))
+SPLIT_SIZE_INDEX.setflags(write=False)
 
 
 @nb.njit(cache=True, inline="always")
@@ -227,19 +231,6 @@ def _count_nibbles_equal(key, value):  # type: ignore[no-untyped-def]
     """How many of the 13 nibbles of ``key`` equal ``value``."""
     z = ~(key ^ (value * 0x1111111111111))
     return _count_low_bits(z & (z >> 1) & (z >> 2) & (z >> 3) & 0x1111111111111)
-
-
-@nb.njit(cache=True)
-def _split_size_index(n):  # type: ignore[no-untyped-def]
-    if n == 3:
-        return 0
-    if n == 5:
-        return 1
-    if n == 8:
-        return 2
-    if n == 10:
-        return 3
-    return 4
 
 
 @nb.njit(cache=True)
@@ -306,7 +297,7 @@ def _detect_kernel(  # type: ignore[no-untyped-def]
                     ok = True
                     for s in range(4):
                         if suit_n[s] > 0:
-                            t = _split_size_index(suit_n[s])
+                            t = SPLIT_SIZE_INDEX[suit_n[s]]
                             lo = sf_offsets[t]
                             if not _has_key(sf_keys, lo, sf_offsets[t + 1], suit_key[s]):
                                 ok = False

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from simkit.commands.simulate import DEFAULT_SEED, add_run_options, run_kwargs
+from simkit.commands.simulate import add_run_options, run_kwargs
 
 DEFAULT_GAMES = 10_000
 
@@ -39,7 +39,7 @@ def handle(args: argparse.Namespace) -> int:
         args.games,
         args.players,
         args.strategy,
-        seed=DEFAULT_SEED if args.seed is None else args.seed,
+        seed=args.seed,
         **run_kwargs(args),
     )
     with pl.Config(tbl_rows=100, tbl_cols=12, tbl_width_chars=140):

@@ -27,6 +27,7 @@ def handle(args: argparse.Namespace) -> int:
     import polars as pl
 
     from simkit.exact import exact_tables
+    from simkit.files import atomic_write
     from simkit.simulate import check_output_dir, resolve_variants
 
     variants = resolve_variants(args.variants)
@@ -44,8 +45,5 @@ def handle(args: argparse.Namespace) -> int:
         if args.out is not None:
             args.out.mkdir(parents=True, exist_ok=True)
             for name, table in tables.items():
-                path = args.out / f"{variant.name}-{name}.parquet"
-                tmp = path.with_name(f".{path.name}.tmp")
-                table.write_parquet(tmp)
-                tmp.replace(path)
+                atomic_write(args.out / f"{variant.name}-{name}.parquet", table.write_parquet)
     return 0

@@ -10,7 +10,7 @@ from simkit.commands.simulate import add_run_options, run_kwargs
 
 
 def register(subparsers: Any) -> None:
-    from simkit.report import DEFAULT_GAMES
+    from simkit.report import DEFAULT_GAMES, DEFAULT_SEED
 
     parser = subparsers.add_parser(
         "report",
@@ -21,7 +21,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--out", type=Path, default=Path("results/report"), help="report folder")
     parser.add_argument("--variants", nargs="+", default=None, help="variants (default: all)")
-    add_run_options(parser, games=DEFAULT_GAMES)
+    add_run_options(parser, games=DEFAULT_GAMES, seed=DEFAULT_SEED)
     parser.add_argument(
         "--from",
         dest="from_dir",
@@ -35,7 +35,7 @@ def register(subparsers: Any) -> None:
 def handle(args: argparse.Namespace) -> int:
     import time
 
-    from simkit.report import DEFAULT_SEED, build_report, write_report
+    from simkit.report import build_report, write_report
 
     start = time.perf_counter()
     if args.from_dir is not None:
@@ -44,7 +44,7 @@ def handle(args: argparse.Namespace) -> int:
         path = build_report(
             args.out,
             n_games=args.games,
-            seed=DEFAULT_SEED if args.seed is None else args.seed,
+            seed=args.seed,
             variants=args.variants,
             n_players=args.players,
             strategy=args.strategy,

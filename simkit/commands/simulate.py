@@ -10,7 +10,9 @@ DEFAULT_GAMES = 10_000
 DEFAULT_SEED = 1
 
 
-def add_run_options(parser: argparse.ArgumentParser, *, games: int) -> None:
+def add_run_options(
+    parser: argparse.ArgumentParser, *, games: int, seed: int = DEFAULT_SEED
+) -> None:
     """Options shared by the commands that simulate (simulate, compare, report)."""
     parser.add_argument(
         "--games", type=int, default=games, help=f"deals to play (default {games:,})"
@@ -23,7 +25,10 @@ def add_run_options(parser: argparse.ArgumentParser, *, games: int) -> None:
         help="how hands are set (default max-ev)",
     )
     parser.add_argument(
-        "--seed", type=int, default=None, help="random seed (same seed, same tables)"
+        "--seed",
+        type=int,
+        default=seed,
+        help=f"random seed (default {seed}; same seed, same tables)",
     )
     parser.add_argument("--jobs", type=int, default=-1, help="worker processes (-1: every core)")
     parser.add_argument("--chunk-size", type=int, default=None, help="games per task")
@@ -75,7 +80,7 @@ def handle(args: argparse.Namespace) -> int:
         args.games,
         args.players,
         args.strategy,
-        seed=DEFAULT_SEED if args.seed is None else args.seed,
+        seed=args.seed,
         **run_kwargs(args),
     )
     with pl.Config(tbl_rows=50, tbl_cols=12, tbl_width_chars=120):
