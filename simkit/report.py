@@ -27,6 +27,7 @@ from simkit.simulate import (
     resolve_variants,
     simulate,
 )
+from simkit.tables import POSITIONS
 from simkit.variants import DEFAULT_VARIANT, Variant, variant_key
 
 #: Deals of ``simkit report`` by default (each played under every variant): a few minutes on
@@ -149,6 +150,28 @@ def markdown_table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     return "\n".join(lines)
 
 
+def _grid(
+    table: pl.DataFrame,
+    row_key: str,
+    row_values: Sequence[Any],
+    col_key: str,
+    col_values: Sequence[Any],
+    mean: str,
+    se: str,
+    missing: str = "",
+) -> list[list[Any]]:
+    """Rows of a Markdown table from a long table: one ``est(mean, se)`` cell per (row value,
+    column value), ``missing`` where the long table has no such row."""
+    rows = []
+    for r in row_values:
+        row: list[Any] = [r]
+        for c in col_values:
+            sel = table.filter((pl.col(row_key) == r) & (pl.col(col_key) == c))
+            row.append(est(sel[mean][0], sel[se][0]) if sel.height else missing)
+        rows.append(row)
+    return rows
+
+
 def _figure(name: str, caption: str) -> str:
     return f"![{caption}](figures/{name}.png)\n\n*{caption}* ([SVG](figures/{name}.svg))"
 
@@ -228,25 +251,13 @@ def render_markdown(result: SimulationResult) -> str:
     add("## 3. Where the score comes from: rule components\n")
     comps = t["components"].filter(pl.col("mean_abs") > 0)
     comp_names = list(dict.fromkeys(comps["component"].to_list()))
-    rows = []
-    for name in names:
-        row: list[Any] = [name]
-        for c in comp_names:
-            sel = comps.filter((pl.col("variant") == name) & (pl.col("component") == c))
-            row.append(est(sel["var_share"][0], sel["var_share_se"][0]) if sel.height else "")
-        rows.append(row)
+    rows = _grid(comps, "variant", names, "component", comp_names, "var_share", "var_share_se")
     add(
         "Share of the variance of a player's score, Cov(component, total) / Var(total) "
         "(shares add up to 1; se by batch means over blocks of deals):\n"
     )
     add(markdown_table(["variant", *comp_names], rows) + "\n")
-    rows = []
-    for name in names:
-        row = [name]
-        for c in comp_names:
-            sel = comps.filter((pl.col("variant") == name) & (pl.col("component") == c))
-            row.append(est(sel["mean_abs"][0], sel["mean_abs_se"][0]) if sel.height else "")
-        rows.append(row)
+    rows = _grid(comps, "variant", names, "component", comp_names, "mean_abs", "mean_abs_se")
     add("Mean |points| moved per player and game by each component:\n")
     add(markdown_table(["variant", *comp_names], rows) + "\n")
     add(_figure("components", "Score and variance by rule component") + "\n")
@@ -254,13 +265,7 @@ def render_markdown(result: SimulationResult) -> str:
     add("## 4. Scoops, home runs, fouls and declared specials\n")
     events = t["events"]
     event_names = list(dict.fromkeys(events["event"].to_list()))
-    rows = []
-    for name in names:
-        row = [name]
-        for e in event_names:
-            sel = events.filter((pl.col("variant") == name) & (pl.col("event") == e))
-            row.append(est(sel["rate"][0], sel["se"][0]))
-        rows.append(row)
+    rows = _grid(events, "variant", names, "event", event_names, "rate", "se")
     add(
         "Per player and game: `scoop` = the player's scoop (打枪) points are positive (net), "
         "`scooped` negative; `home_run` = the player's 全垒打 points are positive; `foul` = "
@@ -419,14 +424,8 @@ def render_markdown(result: SimulationResult) -> str:
     add(f"## 11. Dun categories ({base}, hands played normally)\n")
     dun = t["dun_categories"].filter(pl.col("variant") == base)
     cats = list(dict.fromkeys(dun["category"].to_list()))
-    rows = []
-    for cat in cats:
-        row = [cat]
-        for position in ("front", "middle", "back"):
-            sel = dun.filter((pl.col("position") == position) & (pl.col("category") == cat))
-            row.append(est(sel["freq"][0], sel["se"][0]) if sel.height else "–")
-        rows.append(row)
-    add(markdown_table(["category", "front", "middle", "back"], rows) + "\n")
+    rows = _grid(dun, "category", cats, "position", POSITIONS, "freq", "se", missing="–")
+    add(markdown_table(["category", *POSITIONS], rows) + "\n")
 
     add("## 12. Convergence\n")
     add(_figure("convergence", "Key estimates against the number of games") + "\n")

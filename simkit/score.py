@@ -73,7 +73,6 @@ class _Params:
     transforms: np.ndarray  # int64 transform codes in order
     payouts: np.ndarray  # float64 (n_specials,)
     used: np.ndarray  # int64 indices of the components this variant can make nonzero
-    unused: np.ndarray  # int64 indices of the others (always zero)
 
 
 # Indices into _Params.ints / _Params.floats.
@@ -156,8 +155,7 @@ def _params(variant: Variant, n_players: int) -> _Params:
         _C_HORSE: "horse" in s.transforms,
     }
     used = np.array([c for c, on in can_be_nonzero.items() if on], dtype=np.int64)
-    unused = np.array([c for c, on in can_be_nonzero.items() if not on], dtype=np.int64)
-    return _Params(ints, floats, dun_values, transforms, payouts, used, unused)
+    return _Params(ints, floats, dun_values, transforms, payouts, used)
 
 
 # --------------------------------------------------------------------------------------------
@@ -369,7 +367,6 @@ def _kernel(  # type: ignore[no-untyped-def]
     dun_values,
     transforms,
     used,
-    unused,
     write_components,
     totals,
     out,
@@ -691,15 +688,12 @@ def _kernel(  # type: ignore[no-untyped-def]
                         P[_C_HORSE, i, j] += amt
                         P[_C_HORSE, j, i] -= amt
         # ---- totals: each component's row sum, components added in order (a component not
-        # written in this game is all zeros and adds nothing)
+        # written in this game is all zeros and adds nothing; ``out`` starts at zero)
         for i in range(p):
             totals[g, i] = 0.0
         for u in range(used.shape[0]):
             c = used[u]
             if not dirty[c]:
-                if write_components:
-                    for i in range(p):
-                        out[c, g, i] = 0.0
                 continue
             for i in range(p):
                 acc = V[c, i]
@@ -708,11 +702,6 @@ def _kernel(  # type: ignore[no-untyped-def]
                 totals[g, i] += acc
                 if write_components:
                     out[c, g, i] = acc
-        if write_components:
-            for u in range(unused.shape[0]):
-                c = unused[u]
-                for i in range(p):
-                    out[c, g, i] = 0.0
 
 
 # --------------------------------------------------------------------------------------------
@@ -847,7 +836,7 @@ def score(
         horse_card = -1  # no card is -1: nobody holds the horse
     table5, flush_table, table3 = ranking_tables(v.ranking)
     totals = np.empty((n_games, n_players), dtype=np.float64)
-    out = np.empty((_N_COMP, n_games if breakdown else 0, n_players), dtype=np.float64)
+    out = np.zeros((_N_COMP, n_games if breakdown else 0, n_players), dtype=np.float64)
     _kernel(
         hands,
         decl,
@@ -862,13 +851,10 @@ def score(
         params.dun_values,
         params.transforms,
         params.used,
-        params.unused,
         bool(breakdown),
         totals,
         out,
     )
     if not breakdown:
         return totals
-    total = totals
-    components = {name: out[c] for c, name in enumerate(COMPONENTS)}
-    return total, components
+    return totals, {name: out[c] for c, name in enumerate(COMPONENTS)}
