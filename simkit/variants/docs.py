@@ -172,20 +172,13 @@ def _sources(variant: Variant) -> list[str]:
     if variant.notes:
         out.append("")
     s = variant.scoring
-    cited = [("scoring", s.source)]
-    for section in (
-        "foul",
-        "duns",
-        "majority",
-        "scoop",
-        "home_run",
-        "t_formula",
-        "horse",
-        "specials",
-    ):
-        part = getattr(s, section)
-        if part.source:
-            cited.append((f"scoring.{section}", part.source))
+    cited = [("ranking", variant.ranking.source), ("specials", variant.specials.source)]
+    cited += [(f"specials.{rule.id}", rule.source) for rule in variant.specials.rules]
+    cited.append(("scoring", s.source))
+    for f in dataclasses.fields(s):  # every [scoring.X] table: a dataclass with its source
+        part = getattr(s, f.name)
+        if dataclasses.is_dataclass(part):
+            cited.append((f"scoring.{f.name}", getattr(part, "source", "")))
     out += _table(["rule", "source"], [[name, src] for name, src in cited if src])
     out.append("")
     return out
