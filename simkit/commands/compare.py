@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from simkit.commands.simulate import add_run_options, run_kwargs
+from simkit.commands.simulate import add_run_options, simulate_args
 
 DEFAULT_GAMES = 10_000
 
@@ -28,20 +28,9 @@ def register(subparsers: Any) -> None:
 def handle(args: argparse.Namespace) -> int:
     import polars as pl
 
-    from simkit.simulate import check_output_dir, simulate
-
     if len(args.variants) < 2:
         raise ValueError("compare needs at least two variants")
-    if args.out is not None:
-        check_output_dir(args.out)
-    result = simulate(
-        args.variants,
-        args.games,
-        args.players,
-        args.strategy,
-        seed=args.seed,
-        **run_kwargs(args),
-    )
+    result = simulate_args(args)
     with pl.Config(tbl_rows=100, tbl_cols=12, tbl_width_chars=140):
         print(
             result["scores"]

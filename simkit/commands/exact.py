@@ -6,6 +6,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from simkit.variants import DEFAULT_VARIANT
+
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
@@ -15,7 +17,7 @@ def register(subparsers: Any) -> None:
         "cards from one deck) and, with --out, write every exact table as parquet.",
     )
     parser.add_argument(
-        "variants", nargs="*", default=["guangxi"], help="variant names or paths, or 'all'"
+        "variants", nargs="*", default=[DEFAULT_VARIANT], help="variant names or paths, or 'all'"
     )
     parser.add_argument(
         "--out", type=Path, default=None, help="folder for <variant>-<table>.parquet"

@@ -6,6 +6,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from simkit.variants import DEFAULT_VARIANT
+
 DEFAULT_GAMES = 10_000
 DEFAULT_SEED = 1
 
@@ -53,6 +55,22 @@ def run_kwargs(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def simulate_args(args: argparse.Namespace) -> Any:
+    """Check ``--out`` (if given), then run :func:`simkit.simulate.simulate` on the options."""
+    from simkit.simulate import check_output_dir, simulate
+
+    if args.out is not None:
+        check_output_dir(args.out)
+    return simulate(
+        args.variants,
+        args.games,
+        args.players,
+        args.strategy,
+        seed=args.seed,
+        **run_kwargs(args),
+    )
+
+
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "simulate",
@@ -61,7 +79,7 @@ def register(subparsers: Any) -> None:
         "the result tables (parquet + provenance.json) in --out.",
     )
     parser.add_argument(
-        "variants", nargs="*", default=["guangxi"], help="variant names or paths, or 'all'"
+        "variants", nargs="*", default=[DEFAULT_VARIANT], help="variant names or paths, or 'all'"
     )
     add_run_options(parser, games=DEFAULT_GAMES)
     parser.add_argument("--out", type=Path, default=None, help="folder for the tables")
@@ -71,18 +89,7 @@ def register(subparsers: Any) -> None:
 def handle(args: argparse.Namespace) -> int:
     import polars as pl
 
-    from simkit.simulate import check_output_dir, simulate
-
-    if args.out is not None:
-        check_output_dir(args.out)
-    result = simulate(
-        args.variants,
-        args.games,
-        args.players,
-        args.strategy,
-        seed=args.seed,
-        **run_kwargs(args),
-    )
+    result = simulate_args(args)
     with pl.Config(tbl_rows=50, tbl_cols=12, tbl_width_chars=120):
         print(result["scores"].select("variant", "seat", "n", "mean", "se", "sd", "sd_se"))
     if args.out is not None:
