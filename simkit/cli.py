@@ -56,7 +56,8 @@ class _Version(argparse.Action):
         super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
 
     def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> None:
-        parser.exit(message=f"simkit {simkit.__version__}\n")
+        print(f"simkit {simkit.__version__}")
+        parser.exit()
 
 
 class Parser(argparse.ArgumentParser):
