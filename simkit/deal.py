@@ -9,6 +9,7 @@ import numba as nb
 import numpy as np
 
 from simkit.cards import DECK_SIZE, HAND_SIZE
+from simkit.errors import SimkitError
 
 RngLike = int | np.random.Generator | np.random.SeedSequence | None
 
@@ -34,22 +35,23 @@ def decks_needed(n_players: int) -> int:
 
 
 def check_players(n_players: int, decks: int | None = None) -> None:
-    """Raise ``ValueError`` if ``decks`` decks cannot serve ``n_players`` 13-card hands."""
+    """Raise :class:`~simkit.errors.SimkitError` if ``decks`` decks cannot serve ``n_players``
+    13-card hands."""
     if isinstance(n_players, bool) or not isinstance(n_players, int | np.integer):
         raise TypeError(f"n_players must be an integer, got {n_players!r}")
     if not 2 <= n_players <= 2 * MAX_PLAYERS_PER_DECK:
-        raise ValueError(f"十三水 is played by 2 to 8 players, got n_players={n_players}")
+        raise SimkitError(f"十三水 is played by 2 to 8 players, got n_players={n_players}")
     if decks is None:
         return
     if decks not in (1, 2):
-        raise ValueError(f"decks must be 1 or 2, got {decks}")
+        raise SimkitError(f"decks must be 1 or 2, got {decks}")
     if n_players > decks * MAX_PLAYERS_PER_DECK:
-        raise ValueError(
+        raise SimkitError(
             f"{decks} deck(s) of 52 cards serve at most {decks * MAX_PLAYERS_PER_DECK} players "
             f"of 13 cards, got n_players={n_players}; use decks=2 for 5 to 8 players"
         )
     if decks == 2 and n_players <= MAX_PLAYERS_PER_DECK:
-        raise ValueError(
+        raise SimkitError(
             f"two decks are for 5 to 8 players, got n_players={n_players}; use decks=1"
         )
 
@@ -64,14 +66,20 @@ def deal(
     """Deal ``n_games`` games of ``n_players`` 13-card hands.
 
     Returns an ``int8`` array of shape ``(n_games, n_players, 13)``; each hand is sorted by card
-    integer.  ``decks`` defaults to what the player count needs (1 for 2-4, 2 for 5-8).  The same
-    seed gives the same deal.  Vectorized: each game's deck order is the argsort of uniform keys.
+    integer.  The same seed gives the same deal.
+
+    ``decks`` defaults to what the player count needs: one deck of 52 cards for 2 to 4 players,
+    two decks shuffled together (104 cards) for 5 to 8.  With two decks a hand can hold both
+    copies of a card, so pairs of identical cards and five of a kind (五同) occur; cards keep
+    their one-deck integers 0..51 (parse such a hand with ``parse_cards(text, decks=2)``).
 
     >>> deal(2, 4, rng=1).shape
     (2, 4, 13)
+    >>> deal(1, 6, rng=1).shape  # two decks: 78 of the 104 cards dealt
+    (1, 6, 13)
     """
     if isinstance(n_games, bool) or not isinstance(n_games, int | np.integer) or n_games < 0:
-        raise ValueError(f"n_games must be a non-negative integer, got {n_games!r}")
+        raise SimkitError(f"n_games must be a non-negative integer, got {n_games!r}")
     if decks is None:
         decks = decks_needed(n_players)
     check_players(n_players, decks)

@@ -134,6 +134,15 @@ class SimulationResult:
     def variant_names(self) -> list[str]:
         return [v["name"] for v in self.provenance["variants"]]
 
+    def __repr__(self) -> str:
+        # a summary: the tables and the summary's arrays would print many kilobytes
+        p = self.provenance
+        return (
+            f"SimulationResult({', '.join(self.variant_names)}; {p.get('n_games')} games "
+            f"of {p.get('n_players')} players, {p.get('strategy')}, seed {p.get('seed')}; "
+            f"tables: {', '.join(self.tables)})"
+        )
+
     def save(self, out_dir: str | Path) -> Path:
         """Write every table as ``<name>.parquet`` and ``provenance.json`` into ``out_dir``.
 

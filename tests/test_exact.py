@@ -12,6 +12,7 @@ from math import comb, prod
 
 import numpy as np
 import pytest
+from conftest import N_VARIANTS
 from scipy import stats
 
 from simkit.cards import RANK_CHARS
@@ -32,8 +33,6 @@ from simkit.specials import best_special, detect_specials
 from simkit.variants import SpecialRule, Specials, load_variant, variant_names
 from simkit.variants.rules import SPECIAL_KINDS
 from simkit.variants.schema import FrozenMap
-
-N_SHIPPED_VARIANTS = 9
 
 
 def _counts(variant: str | Specials) -> dict[str, tuple[int, int]]:
@@ -119,7 +118,7 @@ def test_three_card_category_counts():
 
 
 def test_every_shipped_variant_is_checked():
-    assert len(variant_names()) == N_SHIPPED_VARIANTS
+    assert len(variant_names()) == N_VARIANTS
 
 
 @pytest.mark.parametrize("name", variant_names())

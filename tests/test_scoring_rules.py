@@ -6,11 +6,10 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from conftest import N_VARIANTS
 
 from simkit.variants import VariantError, load_variant, variant_names
 from simkit.variants.scoring_rules import TRANSFORMS, Scoring
-
-N_VARIANTS = 9
 
 
 def write(tmp_path, text: str, base: str | None = "guangxi"):

@@ -11,6 +11,7 @@ from functools import cache, lru_cache
 
 import numpy as np
 import pytest
+from conftest import N_VARIANTS
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -20,8 +21,6 @@ from simkit.specials import best_special, detect_specials, special_names
 from simkit.variants import SpecialRule, Specials, VariantError, load_variant, variant_names
 from simkit.variants.rules import SPECIAL_KINDS
 from simkit.variants.schema import FrozenMap
-
-N_SHIPPED_VARIANTS = 9
 
 # ---------------------------------------------------------------------------------------------
 # The reference: each definition written out directly, searching every split or grouping.
@@ -383,7 +382,7 @@ def two_deck_pool() -> np.ndarray:
 
 def test_every_shipped_variant_is_checked():
     """The registry drives the tests; a variant cannot drop out unnoticed."""
-    assert len(variant_names()) == N_SHIPPED_VARIANTS
+    assert len(variant_names()) == N_VARIANTS
 
 
 @pytest.mark.parametrize("name", variant_names())

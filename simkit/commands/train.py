@@ -6,7 +6,13 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from simkit.train import DEFAULT_BLEND, DEFAULT_GAMES, DEFAULT_ITERATIONS
+from simkit.commands._options import (
+    add_out_option,
+    add_players_option,
+    add_seed_option,
+    add_variant_option,
+    chosen_variant,
+)
 
 
 def register(subparsers: Any) -> None:
@@ -17,20 +23,30 @@ def register(subparsers: Any) -> None:
         "wins, blend, repeat; prints the change per iteration and saves an .npz table. "
         "The shipped tables in simkit/data/ were made with the defaults and --seed 0.",
     )
-    parser.add_argument("--variant", required=True, help="variant name or path")
-    parser.add_argument("--players", type=int, default=4, help="players at the table (2-8)")
-    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    add_variant_option(parser)
+    add_players_option(parser)
+    add_seed_option(parser)
     parser.add_argument(
         "--games",
         type=int,
         default=None,
-        help=f"games per iteration (default {DEFAULT_GAMES} hands / players)",
+        help="games per iteration (default: {simkit.train.DEFAULT_GAMES:,} hands / players)",
     )
-    parser.add_argument("--iterations", type=int, default=DEFAULT_ITERATIONS)
-    parser.add_argument("--blend", type=float, default=DEFAULT_BLEND)
     parser.add_argument(
-        "--out", type=Path, default=None, help="output file (default <variant>-<players>p.npz)"
+        "--iterations",
+        type=int,
+        default=None,
+        help="fictitious-play iterations after the greedy start "
+        "(default: {simkit.train.DEFAULT_ITERATIONS})",
     )
+    parser.add_argument(
+        "--blend",
+        type=float,
+        default=None,
+        help="share of the running counts each iteration replaces: old × (1 - blend) + new "
+        "(default: {simkit.train.DEFAULT_BLEND})",
+    )
+    add_out_option(parser, "output table (default: <variant>-<players>p.npz)", file=True)
     parser.set_defaults(func=handle)
 
 
@@ -39,15 +55,16 @@ def handle(args: argparse.Namespace) -> int:
     from simkit.train import train
     from simkit.variants import resolve_variant
 
-    variant = resolve_variant(args.variant)
+    variant = resolve_variant(chosen_variant(args))
+    # options not given leave the library's defaults in place
+    given = {"iterations": args.iterations, "blend": args.blend}
     tables = train(
         variant,
         args.players,
         seed=args.seed,
         n_games=args.games,
-        iterations=args.iterations,
-        blend=args.blend,
         progress=print,
+        **{name: value for name, value in given.items() if value is not None},
     )
     out = args.out if args.out is not None else Path(table_name(variant.name, args.players))
     tables.save(out)
