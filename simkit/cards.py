@@ -109,11 +109,14 @@ def format_cards(cards: npt.ArrayLike, *, ascii: bool = False) -> str:
     return " ".join(RANK_CHARS[c >> 2] + suits[c & 3] for c in arr.tolist())
 
 
-def as_card_rows(cards: npt.ArrayLike, width: int, what: str) -> tuple[np.ndarray, tuple]:
+def as_card_rows(
+    cards: npt.ArrayLike, width: int, what: str, *, decks: int | None = None
+) -> tuple[np.ndarray, tuple]:
     """Check ``cards[..., width]`` (card integers) and flatten it for a kernel.
 
     Returns the contiguous ``int8`` rows ``(n, width)`` and the leading shape to restore.
-    ``what`` names the caller in the error messages.
+    ``what`` names the caller in the error messages.  ``decks``: a row holding a card more
+    often than that many decks do is an error naming the card (None: not checked).
     """
     arr = np.asarray(cards)
     if arr.ndim == 0 or arr.shape[-1] != width:
@@ -125,7 +128,27 @@ def as_card_rows(cards: npt.ArrayLike, width: int, what: str) -> tuple[np.ndarra
     if arr.size and (arr.min() < 0 or arr.max() >= DECK_SIZE):
         raise ValueError(f"{what}: card integers must be 0..51 (4*rank + suit)")
     rows = np.ascontiguousarray(arr.reshape(-1, width), dtype=np.int8)
+    if decks is not None:
+        _check_repeats(rows, decks, what, arr.shape[:-1])
     return rows, arr.shape[:-1]
+
+
+def _check_repeats(rows: np.ndarray, decks: int, what: str, lead: tuple[int, ...]) -> None:
+    """Raise ``ValueError`` naming the first card a row holds more than ``decks`` times."""
+    if decks >= rows.shape[1]:
+        return
+    ordered = np.sort(rows, axis=1)
+    over = ordered[:, decks:] == ordered[:, :-decks]  # decks + 1 equal cards in a row
+    if not over.any():
+        return
+    row, col = (int(i) for i in np.argwhere(over)[0])
+    card = int(ordered[row, col])
+    times = int((rows[row] == card).sum())
+    where = f" {tuple(int(i) for i in np.unravel_index(row, lead))}" if lead else ""
+    raise ValueError(
+        f"{what}: hand{where} holds {format_cards([card])} {times} times; "
+        f"{decks} deck(s) hold only {decks} of each card"
+    )
 
 
 def full_deck(decks: int = 1) -> np.ndarray:
