@@ -8,7 +8,9 @@ multiplied by ``1 - blend`` first), turned into rates (a rarely seen class pulle
 chance that a random opponent's dun ranks below it), made monotone in the class order (a
 stronger dun cannot win less often: weighted isotonic regression), and the next iteration
 plays ``max-ev`` with the new tables.  The change per iteration (count-weighted mean absolute
-change of the win chance) is recorded in the tables' ``meta``.
+change of the win chance) is recorded in the tables' ``meta``.  That loop is
+:func:`fictitious_play`; :func:`train` runs it from a greedy start, and a best response (one
+seat learning against frozen tables, ``experiments/best_response.py``) from frozen counts.
 
 >>> from simkit.train import train
 >>> t = train("western-2-4", 2, seed=1, n_games=2000, iterations=1)
