@@ -27,9 +27,8 @@ def _as_hands(
 ) -> tuple[np.ndarray, tuple[int, ...]]:
     # A hand may hold a card at most as often as the decks the table size needs hold it.
     decks = None if n_players is None else decks_needed(n_players)
-    rows, lead = as_card_rows(hands, HAND_SIZE, "arrange", decks=decks)
     # The kernels want each hand sorted by rank (card order is rank-major).
-    return np.ascontiguousarray(np.sort(rows, axis=1)), lead
+    return as_card_rows(hands, HAND_SIZE, "arrange", decks=decks, sort=True)
 
 
 def legal_splits(
