@@ -112,11 +112,15 @@ def format_cards(cards: npt.ArrayLike, *, ascii: bool = False) -> str:
     return " ".join(RANK_CHARS[c >> 2] + suits[c & 3] for c in arr.tolist())
 
 
-def as_card_rows(cards: npt.ArrayLike, width: int, what: str) -> tuple[np.ndarray, tuple]:
+def as_card_rows(
+    cards: npt.ArrayLike, width: int, what: str, *, decks: int | None = None, sort: bool = False
+) -> tuple[np.ndarray, tuple]:
     """Check ``cards[..., width]`` (card integers) and flatten it for a kernel.
 
     Returns the contiguous ``int8`` rows ``(n, width)`` and the leading shape to restore.
-    ``what`` names the caller in the error messages.
+    ``what`` names the caller in the error messages.  ``decks``: a row holding a card more
+    often than that many decks do is an error naming the card (None: not checked).
+    ``sort``: each row comes back sorted (card order, which is rank-major).
     """
     arr = np.asarray(cards)
     if arr.ndim == 0 or arr.shape[-1] != width:
@@ -128,7 +132,29 @@ def as_card_rows(cards: npt.ArrayLike, width: int, what: str) -> tuple[np.ndarra
     if arr.size and (arr.min() < 0 or arr.max() >= DECK_SIZE):
         raise SimkitError(f"{what}: card integers must be 0..51 (4*rank + suit)")
     rows = np.ascontiguousarray(arr.reshape(-1, width), dtype=np.int8)
+    if sort:
+        rows = np.ascontiguousarray(np.sort(rows, axis=1))
+    if decks is not None:
+        _check_repeats(rows if sort else np.sort(rows, axis=1), decks, what, arr.shape[:-1])
     return rows, arr.shape[:-1]
+
+
+def _check_repeats(ordered: np.ndarray, decks: int, what: str, lead: tuple[int, ...]) -> None:
+    """Raise ``ValueError`` naming the first card a row of ``ordered`` (each row sorted) holds
+    more than ``decks`` times."""
+    if decks >= ordered.shape[1]:
+        return
+    over = ordered[:, decks:] == ordered[:, :-decks]  # decks + 1 equal cards in a row
+    if not over.any():
+        return
+    row, col = (int(i) for i in np.argwhere(over)[0])
+    card = int(ordered[row, col])
+    times = int((ordered[row] == card).sum())
+    where = f" {tuple(int(i) for i in np.unravel_index(row, lead))}" if lead else ""
+    raise ValueError(
+        f"{what}: hand{where} holds {format_cards([card])} {times} times; "
+        f"{decks} deck(s) hold only {decks} of each card"
+    )
 
 
 def full_deck(decks: int = 1) -> np.ndarray:
