@@ -28,7 +28,11 @@ def main() -> None:
     parser.add_argument("--strategy", default="max-ev", help="strategy under test (default max-ev)")
     parser.add_argument("--hands", type=int, default=200, help="hands per row (default 200)")
     parser.add_argument(
-        "--rollouts", type=int, nargs=2, default=(300, 300), metavar=("SELECT", "EVALUATE"),
+        "--rollouts",
+        type=int,
+        nargs=2,
+        default=(300, 300),
+        metavar=("SELECT", "EVALUATE"),
         help="selection and evaluation rollouts per hand (default 300 300)",
     )
     parser.add_argument("--variants", nargs="+", default=None, help="default: every variant")
@@ -49,8 +53,13 @@ def main() -> None:
         for players in args.players:
             for seat in seats:
                 r = regret(
-                    args.strategy, v, players, seat=seat, hands=args.hands,
-                    rollouts=tuple(args.rollouts), seed=args.seed,
+                    args.strategy,
+                    v,
+                    players,
+                    seat=seat,
+                    hands=args.hands,
+                    rollouts=tuple(args.rollouts),
+                    seed=args.seed,
                 )
                 rows.append(r.row())
                 print(r, flush=True)

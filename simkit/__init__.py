@@ -40,6 +40,8 @@ _EXPORTS = {
     "compare_with_exact": "simkit.exact",
     "exact_tables": "simkit.exact",
     "special_probabilities": "simkit.exact",
+    "regret": "simkit.regret",
+    "RegretResult": "simkit.regret",
     "build_report": "simkit.report",
     "COMPONENTS": "simkit.score",
     "fouled": "simkit.score",
@@ -90,8 +92,8 @@ def __dir__() -> list[str]:
 class _Package(types.ModuleType):
     def __setattr__(self, name: str, value: Any) -> None:
         # Importing a submodule binds it on the package; where the package exports a function
-        # of the same name (simkit.arrange, simkit.deal, simkit.score, simkit.simulate,
-        # simkit.train) the function keeps the name, whichever was imported first.
+        # of the same name (simkit.arrange, simkit.deal, simkit.regret, simkit.score,
+        # simkit.simulate, simkit.train) the function keeps the name, whichever was imported first.
         if isinstance(value, types.ModuleType) and value.__name__ == f"{__name__}.{name}":
             if name in _EXPORTS:
                 return
@@ -117,6 +119,7 @@ if TYPE_CHECKING:  # the same names, eagerly, for type checkers and editors
     from simkit.errors import SimkitError
     from simkit.evaluate import Category, category_of, rank3, rank5
     from simkit.exact import compare_with_exact, exact_tables, special_probabilities
+    from simkit.regret import RegretResult, regret
     from simkit.report import build_report
     from simkit.score import COMPONENTS, fouled, pair_points, score
     from simkit.simulate import SimulationResult, load_result, simulate

@@ -40,6 +40,7 @@ import numpy as np
 from simkit.arrange import arrange, legal_splits, pareto_front
 from simkit.cards import DECK_SIZE
 from simkit.deal import as_generator, check_players, deal
+from simkit.errors import SimkitError
 from simkit.score import score
 from simkit.specials import best_special, detect_specials
 from simkit.splits import split_positions
@@ -181,27 +182,33 @@ def regret(
     v = resolve_variant(variant)
     check_players(n_players)
     if n_players > 4:
-        raise ValueError(f"regret is measured with one deck (2-4 players), got {n_players}")
+        raise SimkitError(f"regret is measured with one deck (2-4 players), got {n_players}")
     if seat not in SEATS:
-        raise ValueError(f"seat must be one of {', '.join(SEATS)}, got {seat!r}")
+        raise SimkitError(f"seat must be one of {', '.join(SEATS)}, got {seat!r}")
     given = None if isinstance(hands, int | np.integer) else np.asarray(hands)
     if given is not None:
         if given.ndim != 2 or given.shape[1] != HAND or given.shape[0] < 1:
-            raise ValueError(f"hands must be a count or card ints of shape (n, 13), got {given.shape}")
-        if given.min() < 0 or given.max() >= DECK_SIZE or any(
-            np.unique(row).size != HAND for row in given
+            raise SimkitError(
+                f"hands must be a count or card ints of shape (n, 13), got {given.shape}"
+            )
+        if (
+            given.min() < 0
+            or given.max() >= DECK_SIZE
+            or any(np.unique(row).size != HAND for row in given)
         ):
-            raise ValueError("hands must hold 13 different cards (0..51) each")
+            raise SimkitError("hands must hold 13 different cards (0..51) each")
     n_hands = given.shape[0] if given is not None else hands
     for what, value, least in (("hands", n_hands, 1), ("batch", batch, 1)):
         if isinstance(value, bool) or not isinstance(value, int) or value < least:
-            raise ValueError(f"{what} must be an integer ≥ {least}, got {value!r}")
+            raise SimkitError(f"{what} must be an integer ≥ {least}, got {value!r}")
     if (
         not isinstance(rollouts, tuple | list)
         or len(rollouts) != 2
         or any(isinstance(r, bool) or not isinstance(r, int) or r < 1 for r in rollouts)
     ):
-        raise ValueError(f"rollouts must be two integers ≥ 1 (selection, evaluation), got {rollouts!r}")
+        raise SimkitError(
+            f"rollouts must be two integers ≥ 1 (selection, evaluation), got {rollouts!r}"
+        )
     r_sel, r_eval = int(rollouts[0]), int(rollouts[1])
     n_roll = r_sel + r_eval
     opponents = strategy if opponents is None else opponents
@@ -255,9 +262,9 @@ def regret(
             games.append(g.reshape(-1, n_players, HAND))
             decls.append(d.reshape(-1, n_players))
             sizes.append(c)
-        points = score(
-            np.concatenate(games), v, declared=np.concatenate(decls), banker=banker
-        )[:, me]
+        points = score(np.concatenate(games), v, declared=np.concatenate(decls), banker=banker)[
+            :, me
+        ]
         offset = 0
         for k, h in enumerate(idx):
             c = sizes[k]

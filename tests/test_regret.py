@@ -20,8 +20,12 @@ def test_one_split_hand_has_a_front_of_one():
 
 def test_negative_control_ci_covers_zero_where_the_choice_is_provably_best():
     r = regret(
-        "max-ev", "western-2-4", 2, hands=np.stack([ONE_SPLIT_HAND] * 8),
-        rollouts=(30, 30), seed=3,
+        "max-ev",
+        "western-2-4",
+        2,
+        hands=np.stack([ONE_SPLIT_HAND] * 8),
+        rollouts=(30, 30),
+        seed=3,
     )
     lo, hi = r.ci
     assert lo <= 0.0 <= hi
@@ -36,10 +40,17 @@ def _worst_back(ranks: np.ndarray) -> np.ndarray:
 def test_recovers_a_known_gap():
     # The forced strategy's gap to max-ev, measured directly on independent deals of the
     # opponents' cards, is a lower bound of its regret (max-ev's setting is a candidate).
-    hands = np.stack([np.sort(h) for h in np.random.default_rng(7).permuted(
-        np.tile(np.arange(52), (12, 1)), axis=1)[:, :13]]).astype(np.int8)
-    r = regret(_worst_back, "western-2-4", 2, hands=hands, rollouts=(150, 150),
-               seed=5, opponents="max-ev")
+    hands = np.stack(
+        [
+            np.sort(h)
+            for h in np.random.default_rng(7).permuted(np.tile(np.arange(52), (12, 1)), axis=1)[
+                :, :13
+            ]
+        ]
+    ).astype(np.int8)
+    r = regret(
+        _worst_back, "western-2-4", 2, hands=hands, rollouts=(150, 150), seed=5, opponents="max-ev"
+    )
     forced, _ = arrange(hands, "western-2-4", _worst_back, n_players=2)
     good, _ = arrange(hands, "western-2-4", "max-ev", n_players=2)
     rng = np.random.default_rng(11)
@@ -48,10 +59,12 @@ def test_recovers_a_known_gap():
         rest = np.setdiff1d(np.arange(52), hands[h])
         opp = np.sort(np.stack([rng.permutation(rest)[:13] for _ in range(400)]), axis=1)
         opp_set, _ = arrange(opp.astype(np.int8), "western-2-4", "max-ev", n_players=2)
-        pair = lambda mine: score(  # noqa: E731
-            np.stack([np.broadcast_to(mine, opp_set.shape), opp_set], axis=1), "western-2-4"
-        )[:, 0].mean()
-        gaps.append(pair(good[h]) - pair(forced[h]))
+
+        def mean_points(mine, opp_set=opp_set):
+            games = np.stack([np.broadcast_to(mine, opp_set.shape), opp_set], axis=1)
+            return score(games, "western-2-4")[:, 0].mean()
+
+        gaps.append(mean_points(good[h]) - mean_points(forced[h]))
     known = float(np.mean(gaps))
     assert known > 0.5  # the weakest back is a bad setting
     assert r.ci[0] > 0
@@ -86,3 +99,29 @@ def test_bad_arguments_are_named(kwargs, message):
     args = {"strategy": "max-ev", "variant": "western-2-4", "n_players": 2, **kwargs}
     with pytest.raises(ValueError, match=message):
         regret(**args)
+
+
+def test_command_prints_the_estimate(capsys):
+    from simkit.cli import main
+
+    assert (
+        main(
+            [
+                "regret",
+                "--variant",
+                "western-2-4",
+                "--players",
+                "2",
+                "--hands",
+                "3",
+                "--rollouts",
+                "10",
+                "10",
+                "--seed",
+                "4",
+            ]
+        )
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert "regret" in out and "95% CI" in out and "3 hands, 10 + 10 rollouts" in out
