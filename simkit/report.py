@@ -10,6 +10,7 @@ under ``figures/`` and writes ``README.md``, the page a reader opens first.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -35,6 +36,8 @@ from simkit.variants import DEFAULT_VARIANT, Variant, variant_key
 #: 2 cores, numba compilation included.
 DEFAULT_GAMES = 200_000
 DEFAULT_SEED = 20_260_101
+#: The cell of a rule a variant does not have, or of something never seen in the run.
+NEVER = "–"
 TOP_CARD = "top-card"
 
 
@@ -177,9 +180,15 @@ def _grid(
     return [list(r) for r in wide.select(row_key, *columns).iter_rows()]
 
 
-def _est_of(mean: str, se: str) -> Callable[[dict[str, Any]], str]:
-    """The ``est(mean, se)`` cell of a long table's row."""
-    return lambda r: est(r[mean], r[se])
+def _est_of(mean: str, se: str, seen: str | None = None) -> Callable[[dict[str, Any]], str]:
+    """The ``est(mean, se)`` cell of a long table's row; :data:`NEVER` where the row's ``seen``
+    column is 0 (an event that never happened has no estimate worth a ``0.000 ± 0.000``)."""
+    return lambda r: NEVER if seen is not None and not r[seen] else est(r[mean], r[se])
+
+
+def _names(names: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _figure(name: str, caption: str) -> str:
@@ -278,36 +287,78 @@ def paired_section(page: Page) -> list[str]:
 def components_section(page: Page) -> list[str]:
     comps = page.tables["components"].filter(pl.col("mean_abs") > 0)
     comp_names = list(dict.fromkeys(comps["component"].to_list()))
-    shares = _grid(
-        comps, "variant", page.names, "component", comp_names, _est_of("var_share", "var_share_se")
-    )
-    moved = _grid(
-        comps, "variant", page.names, "component", comp_names, _est_of("mean_abs", "mean_abs_se")
-    )
+    share = _est_of("var_share", "var_share_se")
+    moved = _est_of("mean_abs", "mean_abs_se")
+    grid = functools.partial(_grid, comps, "variant", page.names, "component", comp_names)
     return [
         "## 3. Where the score comes from: rule components\n",
         "Share of the variance of a player's score, Cov(component, total) / Var(total) "
         "(shares add up to 1; se by batch means over blocks of deals):\n",
-        markdown_table(["variant", *comp_names], shares) + "\n",
+        markdown_table(["variant", *comp_names], grid(share, NEVER)) + "\n",
         "Mean |points| moved per player and game by each component:\n",
-        markdown_table(["variant", *comp_names], moved) + "\n",
+        markdown_table(["variant", *comp_names], grid(moved, NEVER)) + "\n",
+        f"`{NEVER}`: the component moved no point in these games: the variant has no such "
+        "rule (a component that moves no point in any variant is left out)."
+        + _t_formula_note(page)
+        + "\n",
         _figure("components", "Score and variance by rule component") + "\n",
     ]
+
+
+def _t_formula_note(page: Page) -> str:
+    """Why ``duns`` is near 0 where the t-formula plays: it replaces the dun points."""
+    comps = page.tables["components"]
+    t_rows = comps.filter((pl.col("component") == "t_formula") & (pl.col("mean_abs") > 0))
+    variants = [v for v in page.names if v in set(t_rows["variant"])]
+    if not variants:
+        return ""
+    tdist = page.tables["t_distribution"]
+    applies = [
+        f"{float(tdist.filter(pl.col('variant') == v)['freq'].sum()):.2%} of {v}'s deals"
+        for v in variants
+    ]
+    return (
+        f"  In {_names(variants)} the t-formula replaces the dun points (bonuses included) of "
+        "the hands compared normally by place payments (§5): `t_formula` carries what `duns` "
+        "carries elsewhere, and `duns` and `bonuses` are near 0, paid only in the deals the "
+        "formula skips because too few hands are compared normally, the others declaring "
+        f"specials (the formula applies in {_names(applies)})."
+    )
 
 
 def events_section(page: Page) -> list[str]:
     events = page.tables["events"]
     event_names = list(dict.fromkeys(events["event"].to_list()))
-    rows = _grid(events, "variant", page.names, "event", event_names, _est_of("rate", "se"))
+    rate = _est_of("rate", "se", seen="count")
+    rows = _grid(events, "variant", page.names, "event", event_names, rate, NEVER)
     return [
         "## 4. Scoops, home runs, fouls and declared specials\n",
         "Per player and game: `scoop` = the player's scoop (打枪) points are positive (net), "
         "`scooped` negative; `home_run` = the player's 全垒打 points are positive; `foul` = "
         "the player paid a foul penalty; `declared` = the player declared a special.  Every "
-        "strategy simkit plays searches legal settings only, so `foul` is 0 by construction "
-        "here; the foul rules still score hands set by other means (`simkit.score`).\n",
+        "strategy simkit plays searches legal settings only, so nobody fouls here; the foul "
+        "rules still score hands set by other means (`simkit.score`).\n",
         markdown_table(["variant", *event_names], rows) + "\n",
+        _never_note(events, page.names) + "\n",
     ]
+
+
+def _never_note(events: pl.DataFrame, names: Sequence[str]) -> str:
+    """Which cells of the events table are :data:`NEVER`, and why."""
+    never: dict[tuple[str, ...], list[str]] = {}
+    for event in dict.fromkeys(events["event"].to_list()):
+        if event == "foul":
+            continue
+        rows = events.filter((pl.col("event") == event) & (pl.col("count") == 0))
+        variants = tuple(v for v in names if v in set(rows["variant"]))
+        if variants:
+            never.setdefault(variants, []).append(f"`{event}`")
+    which = "; ".join(f"{', '.join(e)} in {_names(list(v))}" for v, e in never.items())
+    return (
+        f"`{NEVER}`: not once in these games.  `foul`: the strategy never fouls (above)"
+        + (f"; {which}: the variant has no such rule" if which else "")
+        + " (or, in a short run, the event is too rare to come up)."
+    )
 
 
 def t_formula_section(page: Page) -> list[str]:
@@ -347,13 +398,14 @@ def specials_section(page: Page) -> list[str]:
             r["special"],
             r["name"],
             num(r["payout"], "g"),
-            est(r["best_freq"], r["best_se"]),
+            _est_of("best_freq", "best_se", seen="best_count")(r),
             num(r["best_exact"], ".4g"),
             num(r["best_z"], ".2f"),
-            est(r["declared_freq"], r["declared_se"]),
+            _declared(r),
         ]
         for r in sub.iter_rows(named=True)
     ]
+    hands = int(sub["n"].max()) if sub.height else 0  # type: ignore[arg-type]
     return [
         "## 6. Special hands: simulated against exact\n",
         "How often a hand's best special is each one, against the exact one-deck probability "
@@ -366,7 +418,20 @@ def specials_section(page: Page) -> list[str]:
             base_rows,
         )
         + "\n",
+        f"`{NEVER}`: not dealt once in these {hands:,} hands, as expected of a hand that rare "
+        "(z near 0).  `0 of k`: none of its k holders declared it, the strategy finding the "
+        "cards worth more played normally (§7).\n",
     ]
+
+
+def _declared(r: dict[str, Any]) -> str:
+    """How often a special was declared: :data:`NEVER` if never dealt, ``0 of k`` if dealt k
+    times and never declared."""
+    if not r["best_count"]:
+        return NEVER
+    if not r["declared_count"]:
+        return f"0 of {r['best_count']}"
+    return est(r["declared_freq"], r["declared_se"])
 
 
 def declare_section(page: Page) -> list[str]:
@@ -388,7 +453,8 @@ def declare_section(page: Page) -> list[str]:
         "## 7. Declaring a special against playing it\n",
         "For hands whose best special is the one shown: the holder's score declaring it, "
         "playing the same cards as a normal hand, and the gain from declaring (same deal, the "
-        "other special holders declaring).\n",
+        "other special holders declaring).  A declared score `± 0.000` is the same for every "
+        "holder: the payout, collected from each opponent.\n",
         markdown_table(
             ["variant", "special", "name", "payout", "holders", "declared", "played", "gain"],
             rows,
@@ -437,26 +503,41 @@ def payouts_section(page: Page) -> list[str]:
         "special",
         "name",
         "payout",
-        "one in",
+        "one in (as best)",
         "rarity payout",
         "normal-play value",
         "justified",
     ]
     return [
         "## 9. Payouts against rarity and normal-play value\n",
-        "`rarity payout`: what the payout curve of all variants (log payout linear in log "
-        "1/p, fitted over every special of every variant) gives a hand this rare; "
-        "`normal-play value`: what the hand wins per opponent when played as a normal hand; "
-        "`justified`: the larger.\n",
+        "`one in (as best)` N: one hand of 13 cards in N has this special as its best one "
+        "(1/p, p the exact one-deck probability of §6, else the observed frequency); "
+        "`simkit exact` prints the same N as `best_one_in`, and as `one_in` the odds of "
+        "holding the special at all, a better one included.  `rarity payout`: what the payout "
+        "curve of all variants (log payout linear in log 1/p, fitted over every special of "
+        "every variant) gives a hand this rare; `normal-play value`: what the hand wins per "
+        "opponent when played as a normal hand.\n",
+        "`justified`: the payout the hand can claim on both counts, the larger of the two: as "
+        "much as the curve pays hands this rare, and no less than the cards win played "
+        "normally (below that, declaring costs the holder points).  A payout far above "
+        "`justified` pays the hand more than its rarity and its cards are worth.\n",
         f"{page.base}:\n",
         markdown_table(header, rows) + "\n",
-        _figure("payouts", "Special payouts against 1/probability, one marker per variant") + "\n",
+        _figure(
+            "payouts",
+            "Special payouts against 1/probability, one marker per variant, each special "
+            "named beside its highest payout; the line is the fitted curve",
+        )
+        + "\n",
     ]
 
 
 def distribution_section(page: Page) -> list[str]:
     return [
         "## 10. Score distributions\n",
+        "One panel per variant, on shared axes; the frequency scale is logarithmic, so the "
+        "rare large scores (special payouts, home runs) read beside the centre.  The sd in "
+        "each title is the player sd of §1.\n",
         _figure("score_distribution", "Distribution of a player's score per game") + "\n",
     ]
 
@@ -464,10 +545,14 @@ def distribution_section(page: Page) -> list[str]:
 def dun_categories_section(page: Page) -> list[str]:
     dun = page.tables["dun_categories"].filter(pl.col("variant") == page.base)
     cats = list(dict.fromkeys(dun["category"].to_list()))
-    rows = _grid(dun, "category", cats, "position", POSITIONS, _est_of("freq", "se"), "–")
+    freq = _est_of("freq", "se", seen="count")
+    rows = _grid(dun, "category", cats, "position", POSITIONS, freq, NEVER)
     return [
         f"## 11. Dun categories ({page.base}, hands played normally)\n",
         markdown_table(["category", *POSITIONS], rows) + "\n",
+        f"`{NEVER}`: not once in these hands: a front of three cards holds no five-card "
+        "category, five of a kind needs more than one deck, and some settings the strategy "
+        "never chooses.\n",
     ]
 
 
