@@ -418,9 +418,9 @@ def specials_section(page: Page) -> list[str]:
             base_rows,
         )
         + "\n",
-        f"`{NEVER}`: not dealt once in these {hands:,} hands, as expected of a hand that rare "
-        "(z near 0).  `0 of k`: none of its k holders declared it, the strategy finding the "
-        "cards worth more played normally (§7).\n",
+        f"`{NEVER}`: not dealt once in these {hands:,} hands; `z` says whether that is "
+        "surprising for a hand this rare.  `0 of k`: none of its k holders declared it, the "
+        "strategy finding the cards worth more played normally (§7).\n",
     ]
 
 
