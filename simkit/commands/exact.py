@@ -39,10 +39,17 @@ def handle(args: argparse.Namespace) -> int:
     for variant in variants:
         tables = exact_tables(variant)
         print(f"{variant.name} ({variant.key})")
-        with pl.Config(tbl_rows=40, tbl_cols=8, tbl_width_chars=140, fmt_str_lengths=40):
+        with pl.Config(tbl_rows=40, tbl_cols=9, tbl_width_chars=140, fmt_str_lengths=40):
+            # best_one_in: one hand in N has the special as its best one (the report's "one in").
             print(
                 tables["specials"].select(
-                    "special", "id", "count", "probability", "best_probability", "one_in"
+                    "special",
+                    "id",
+                    "count",
+                    "probability",
+                    "best_probability",
+                    "one_in",
+                    (1 / pl.col("best_probability")).alias("best_one_in"),
                 )
             )
         if args.out is not None:
