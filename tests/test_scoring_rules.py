@@ -53,7 +53,7 @@ def test_readings_named_in_the_files() -> None:
     assert load_variant("wiki-points").scoring.scoop.mode == "double"  # literal: 'none'
     assert load_variant("taiwan").scoring.topology == "banker"  # 四人对比: 'all-pairs'
     assert load_variant("qiantang").scoring.horse.card == "AH"
-    assert load_variant("philippines").scoring.pass_rounds == 1
+    assert load_variant("philippines").deal.pass_rounds == 1
     fj = load_variant("fujian").scoring
     assert (fj.scoop.points[2], fj.foul.amount) == (3, 6)
 
@@ -90,7 +90,10 @@ def test_unknown_category_is_named(tmp_path) -> None:
 @pytest.mark.parametrize(
     ("text", "match"),
     [
-        ('[scoring]\ntransforms = ["scoop", "t-formula"]\n', "home-run is enabled but not"),
+        (
+            '[scoring]\ntransforms = ["scoop", "t-formula"]\n[scoring.home_run]\nenabled = true\n',
+            "home-run is enabled but not",
+        ),
         (
             '[scoring]\ntransforms = ["scoop", "t-formula", "home-run", "dance"]\n',
             "'dance' is not valid",
