@@ -11,6 +11,13 @@ the file) in its ``[variant]`` table; its tables are merged key by key over the 
 scalars replacing the base's.  Unknown keys, wrong types and unknown special names are errors
 that name the file, the key and the valid choices.
 
+The layer's parts: :mod:`~simkit.variants.schema` (the one strict loader of every table),
+:mod:`~simkit.variants.rules` (the sections and the :class:`Variant`, whose name and key are
+derived), :mod:`~simkit.variants.scoring_rules` (``[scoring]``),
+:mod:`~simkit.variants.special_kinds` (the registry of special hands) and
+:mod:`~simkit.variants.transforms` (rule transforms ``Variant → Variant`` such as
+:func:`with_compare`).
+
 Files written before ``[deal]`` and before ``[scoring].transforms`` became the one switch keep
 loading: ``[scoring] pass_rounds`` / ``pass_direction`` are read as ``[deal.passing] rounds`` /
 ``direction``, and an ``enabled`` key in a transform's table (``mode = "none"`` for the scoop)
