@@ -38,15 +38,16 @@ CATEGORY_KEYS: tuple[str, ...] = (
     "five-of-a-kind",
 )
 
-#: Transform names, in the order a variant may list them in ``[scoring].transforms``.
-TRANSFORMS: tuple[str, ...] = ("scoop", "home-run", "t-formula", "horse")
-#: Each transform's table: the attribute of :class:`Scoring` holding its parameters.
+#: Each transform a variant may list in ``[scoring].transforms``, and the attribute of
+#: :class:`Scoring` (the ``[scoring.X]`` table) holding its parameters.
 TRANSFORM_TABLES: dict[str, str] = {
     "scoop": "scoop",
     "home-run": "home_run",
     "t-formula": "t_formula",
     "horse": "horse",
 }
+#: Transform names, as ``[scoring].transforms`` writes them.
+TRANSFORMS: tuple[str, ...] = tuple(TRANSFORM_TABLES)
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
@@ -174,6 +175,7 @@ class Scoop(TransformTable):
     declared a special (002 "均无特殊牌型时才会执行").
     """
 
+    # Written ``mode`` in files; the ``mode`` property reads "none" while the scoop is not listed.
     pays: Literal["add", "double"] = field(default="add", metadata={"key": "mode"})
     points: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
     doubles: Literal["base", "all"] = "all"
