@@ -9,7 +9,6 @@ under ``figures/`` and writes ``README.md``, the page a reader opens first.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import math
 from collections.abc import Callable, Sequence
@@ -30,7 +29,7 @@ from simkit.simulate import (
     simulate,
 )
 from simkit.tables import POSITIONS
-from simkit.variants import DEFAULT_VARIANT, Variant, variant_key
+from simkit.variants import DEFAULT_VARIANT, Variant, with_compare
 
 #: Deals of ``simkit report`` by default (each played under every variant): a few minutes on
 #: 2 cores, numba compilation included.
@@ -39,17 +38,6 @@ DEFAULT_SEED = 20_260_101
 #: The cell of a rule a variant does not have, or of something never seen in the run.
 NEVER = "–"
 TOP_CARD = "top-card"
-
-
-def with_compare(variant: Variant, compare: str) -> Variant:
-    """The variant with its dun comparison set to ``compare`` (``full`` or ``top-card``).
-
-    Named ``<name>+<compare>``; its key hashes the changed rules like a loaded variant's.
-    """
-    scoring = dataclasses.replace(variant.scoring, compare=compare)  # type: ignore[arg-type]
-    name = f"{variant.name}+{compare}"
-    key = variant_key(name, variant.ranking, variant.specials, scoring)
-    return dataclasses.replace(variant, name=name, scoring=scoring, key=key)
 
 
 def report_variants(

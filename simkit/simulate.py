@@ -293,9 +293,9 @@ def pass_cards(hands: np.ndarray, rounds: int, direction: str) -> np.ndarray:
 
 def _hands_for(dealt: np.ndarray, variant: Variant) -> np.ndarray:
     """The hands the players set under ``variant``: the deal, after any passing of cards."""
-    scoring = variant.scoring
-    if scoring.pass_rounds:
-        return pass_cards(dealt, scoring.pass_rounds, scoring.pass_direction)
+    deal_rules = variant.deal
+    if deal_rules.pass_rounds:
+        return pass_cards(dealt, deal_rules.pass_rounds, deal_rules.pass_direction)
     return dealt
 
 

@@ -293,7 +293,7 @@ def _exact_specials(config: SimulationConfig, v: int) -> dict[str, tuple[float, 
     a card pass before arranging (the passed hands are no longer uniform 13-card hands).
     """
     variant = config.variants[v]
-    if config.n_players > 4 or variant.scoring.pass_rounds:
+    if config.n_players > 4 or variant.deal.pass_rounds:
         return {}
     return special_probabilities(variant)
 

@@ -329,3 +329,28 @@ def test_negative_control_a_wrong_probability_is_rejected():
     assert _agrees(held, len(masks), p_any)
     assert not _agrees(held, len(masks), p_any * 1.5)
     assert not _agrees(held, len(masks), p_any * 0.75)
+
+
+# ---------------------------------------------------------------------------------------------
+# Every registered kind has an exact counter; a kind without one is an error, never a 0.
+
+
+def test_every_registered_kind_is_counted_exactly():
+    from simkit.exact import check_countable
+
+    for kind in SPECIAL_KINDS.values():
+        check_countable(kind)  # raises for a kind this module cannot count
+
+
+def test_a_kind_without_a_counter_is_an_error_not_a_zero():
+    import dataclasses
+
+    from simkit.exact import check_countable
+    from simkit.variants.special_kinds import ExactMethod
+
+    listed = dataclasses.replace(SPECIAL_KINDS["dragon"], exact=ExactMethod.CARD_LIST)
+    with pytest.raises(ValueError, match="no 'card-list' counter"):
+        check_countable(listed)
+    suited = dataclasses.replace(SPECIAL_KINDS["dragon"], exact=ExactMethod.SUIT_COUNTS)
+    with pytest.raises(ValueError, match="no 'suit-counts' counter"):
+        check_countable(suited)
