@@ -197,10 +197,11 @@ def regret(
             or any(np.unique(row).size != HAND for row in given)
         ):
             raise SimkitError("hands must hold 13 different cards (0..51) each")
-    n_hands = given.shape[0] if given is not None else hands
+    n_hands: Any = given.shape[0] if given is not None else hands
     for what, value, least in (("hands", n_hands, 1), ("batch", batch, 1)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < least:
             raise SimkitError(f"{what} must be an integer ≥ {least}, got {value!r}")
+    n_hands = int(n_hands)
     if (
         not isinstance(rollouts, tuple | list)
         or len(rollouts) != 2
