@@ -15,7 +15,7 @@ import pytest
 from polars.testing import assert_frame_equal
 
 from simkit.arrange import arrange
-from simkit.deal import deal
+from simkit.deal import deal, pass_cards
 from simkit.evaluate import dun_ranks
 from simkit.score import score
 from simkit.simulate import (
@@ -23,10 +23,10 @@ from simkit.simulate import (
     SimulationConfig,
     load_result,
     make_config,
-    pass_cards,
     play_block,
     simulate,
 )
+from simkit.statistics import Key, Sum, t_values
 from simkit.summary import Summary
 from simkit.variants import VariantError, load_variant
 
@@ -92,8 +92,8 @@ def test_block_draws_from_its_spawned_seed_sequence() -> None:
     arranged, declared = arrange(hands, config.variants[0], "max-ev", n_players=4)
     total = score(arranged, config.variants[0], declared=declared)
     _, sums = play_block(config, 2)
-    np.testing.assert_array_equal(sums["0/score1"], total.sum(axis=0))
-    np.testing.assert_array_equal(sums["0/score2"], (total * total).sum(axis=0))
+    np.testing.assert_array_equal(sums[Key(Sum.SCORE1, 0)], total.sum(axis=0))
+    np.testing.assert_array_equal(sums[Key(Sum.SCORE2, 0)], (total * total).sum(axis=0))
 
 
 def test_scores_table_matches_a_plain_reference() -> None:
@@ -174,7 +174,7 @@ def test_t_values_agree_with_the_t_formula_component() -> None:
     arranged, declared = arrange(hands, variant, "max-ev", n_players=4)
     _, comps = score(arranged, variant, declared=declared, breakdown=True)
     ranks = dun_ranks(arranged, variant)
-    t = sim._t_values(ranks, declared, variant)
+    t = t_values(ranks, declared, variant)
     applies = t > 0
     assert applies.mean() > 0.9
     ratio = comps["t_formula"][applies] / t[applies, None]

@@ -252,3 +252,37 @@ def resolve_variant(variant: str | Path | Variant | None) -> Variant:
     if isinstance(variant, str | Path):
         return load_variant(variant)
     raise TypeError(f"variant must be a name, a path or a Variant, got {type(variant).__name__}")
+
+
+def has_banker(variant: Variant) -> bool:
+    """Whether the variant's players compare only against a banker (seat 0 in a simulation)."""
+    return variant.scoring.topology == "banker"
+
+
+#: What :func:`resolve_variants` accepts: one variant argument, a list or tuple of them, or None.
+VariantsLike = (
+    str | Path | Variant | list[str | Path | Variant] | tuple[str | Path | Variant, ...] | None
+)
+
+
+def resolve_variants(variants: VariantsLike) -> tuple[Variant, ...]:
+    """Variants argument → tuple of :class:`Variant`; ``"all"`` (alone, or as the only item of
+    a list, as a command line gives it) or None is every shipped one."""
+    if (
+        variants is None
+        or variants == "all"
+        or (isinstance(variants, list | tuple) and list(variants) == ["all"])
+    ):
+        items: list[str | Path | Variant] = list(variant_names())
+    elif isinstance(variants, str | Path | Variant):
+        items = [variants]
+    else:
+        items = list(variants)
+    if not items:
+        raise ValueError("no variants given")
+    resolved = tuple(resolve_variant(v) for v in items)
+    names = [v.name for v in resolved]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise ValueError(f"variant {dupes[0]!r} is given twice; each variant is played once")
+    return resolved
