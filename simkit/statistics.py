@@ -135,9 +135,9 @@ class Key(NamedTuple):
 class Arranged:
     """One block's hands as set under one variant, with what is read from the arrangement.
 
-    Built once per block and variant (:meth:`of`) and passed to the scorer and to
-    :func:`record_block`, so no stage ranks the duns or detects the specials again.  Arrays are
-    indexed by game, then seat.
+    Built once per block and variant (:meth:`of`) and handed to the scorer and to
+    :func:`record_block`, which take the ranks and specials from it.  Arrays are indexed by
+    game, then seat.
     """
 
     #: ``int8 (n, P, 13)``: each hand as [front 3 | middle 5 | back 5].
@@ -166,8 +166,10 @@ class Arranged:
             best=best_special(masks).astype(np.int8),
         )
 
-    def score(self, variant: Variant, declared: np.ndarray, rows: Any = slice(None)) -> np.ndarray:
-        """Scores of games ``rows`` with ``declared`` declarations (``float64 (rows, P)``)."""
+    def rescore(
+        self, variant: Variant, declared: np.ndarray, rows: Any = slice(None)
+    ) -> np.ndarray:
+        """``float64 (rows, P)``: games ``rows`` scored again, with other declarations."""
         return np.asarray(
             score(
                 self.cards[rows],
@@ -317,7 +319,7 @@ def declare_value(play: Arranged, variant: Variant) -> tuple[np.ndarray, np.ndar
         return count, sums
     forced = np.where(holders, best, play.declared).astype(np.int8)
     # every holder declaring is one table for all seats; playing normally differs per seat
-    all_declare = play.score(variant, forced)
+    all_declare = play.rescore(variant, forced)
     for seat in range(best.shape[1]):
         rows = np.flatnonzero(holders[:, seat])
         if rows.size == 0:
@@ -325,7 +327,7 @@ def declare_value(play: Arranged, variant: Variant) -> tuple[np.ndarray, np.ndar
         with_special = all_declare[rows]
         played = forced[rows].copy()
         played[:, seat] = -1
-        without = play.score(variant, played, rows)
+        without = play.rescore(variant, played, rows)
         gain = with_special[:, seat] - without[:, seat]
         idx = best[rows, seat].astype(np.int64)
         count += np.bincount(idx, minlength=n_special)

@@ -3,6 +3,8 @@
 Every estimate carries ``n`` and a standard error (``se``) or a 95% interval
 (``ci_low``/``ci_high``, mean ± 1.96 se).  Standard errors treat the *game* as the independent
 unit: the hands of one deal share a deck, so per-hand rates use the variance of per-game counts.
+The tables receive a run's summary, its variants and its number of players; what each array of
+the summary holds is :mod:`simkit.statistics`'s to say.
 
 Tables (:func:`build_tables`):
 
