@@ -156,7 +156,7 @@ class Arranged:
         cls, cards: np.ndarray, declared: np.ndarray, variant: Variant, *, decks: int
     ) -> Arranged:
         """Rank the duns and detect the specials of ``cards`` set under ``variant``."""
-        # A hand qualifies for a special by its cards alone, so the set hand tells as the dealt.
+        # Whether a hand qualifies for a special depends on its cards alone, not on how it is set.
         masks = detect_specials(cards, variant, decks=decks)
         return cls(
             cards=cards,
