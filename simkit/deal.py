@@ -1,6 +1,7 @@
 """Dealing: shuffled decks split into 13-card hands, vectorized over games.
 
 One deck serves 2 to 4 players; two decks serve 5 to 8 (then 五同, five of a kind, exists).
+:func:`pass_cards` passes cards between the dealt hands where a variant's rules say so.
 """
 
 from __future__ import annotations
@@ -97,6 +98,23 @@ def deal(
         raw = gen.bit_generator.random_raw(size=(stop - start) * words).reshape(-1, words)
         kernel(raw, decks * DECK_SIZE, hands[start:stop])
     return hands
+
+
+def pass_cards(hands: np.ndarray, rounds: int, direction: str) -> np.ndarray:
+    """The Philippine pass (001 菲律宾): each player passes three cards, ``rounds`` times.
+
+    Reading taken: each player passes their three lowest cards (by rank, then suit) to the
+    next seat (``clockwise``: seat s → s + 1; ``counter-clockwise``: s → s − 1; ``across``:
+    s → s + p/2); hands are re-sorted after each round.  Vectorized over games.
+    """
+    out = hands
+    p = hands.shape[1]
+    shift = {"clockwise": 1, "counter-clockwise": -1, "across": p // 2}[direction]
+    for _ in range(rounds):
+        passed = out[:, :, :3]
+        received = np.roll(passed, shift, axis=1)  # seat s receives from seat s - shift
+        out = np.sort(np.concatenate([out[:, :, 3:], received], axis=2), axis=2)
+    return out
 
 
 _BLOCK_GAMES = 16384

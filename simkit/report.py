@@ -18,18 +18,11 @@ from typing import Any
 
 import polars as pl
 
-from simkit.files import atomic_write
+from simkit.files import atomic_write, check_output_dir
 from simkit.plots import all_figures
-from simkit.simulate import (
-    SimulationResult,
-    check_output_dir,
-    has_banker,
-    load_result,
-    resolve_variants,
-    simulate,
-)
-from simkit.tables import POSITIONS
-from simkit.variants import DEFAULT_VARIANT, Variant, with_compare
+from simkit.simulate import SimulationResult, load_result, simulate
+from simkit.statistics import POSITIONS
+from simkit.variants import DEFAULT_VARIANT, Variant, has_banker, resolve_variants, with_compare
 
 #: Deals of ``simkit report`` by default (each played under every variant): a few minutes on
 #: 2 cores, numba compilation included.

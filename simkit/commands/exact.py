@@ -30,8 +30,8 @@ def handle(args: argparse.Namespace) -> int:
     import polars as pl
 
     from simkit.exact import exact_tables
-    from simkit.files import atomic_write
-    from simkit.simulate import check_output_dir, resolve_variants
+    from simkit.files import atomic_write, check_output_dir
+    from simkit.variants import resolve_variants
 
     variants = resolve_variants(chosen_variants(args))
     if args.out is not None:

@@ -69,7 +69,8 @@ def run_kwargs(args: argparse.Namespace) -> dict[str, Any]:
 
 def simulate_args(args: argparse.Namespace) -> Any:
     """Check ``--out`` (if given), then run :func:`simkit.simulate.simulate` on the options."""
-    from simkit.simulate import check_output_dir, simulate
+    from simkit.files import check_output_dir
+    from simkit.simulate import simulate
 
     if args.out is not None:
         check_output_dir(args.out)
