@@ -4,15 +4,16 @@ The scorer is a rule-agnostic core plus transforms (:mod:`simkit.variants.scorin
 read from the variant's :class:`~simkit.variants.compiled.CompiledRules` (one typed record per
 variant and table size, also read by the strategy's value model):
 
-1. **Per player**: the three dun ranks (:func:`_rank_players`), whether the hand fouls, what
-   each dun would be worth if won, and what it compares by (rank, or 食夹棍's top card).
-2. **Core, pair by pair** (:func:`_core_pairs`).  Every pair that compares (all pairs, or each
-   player with the banker) settles one of three ways: a declared special hand against anyone
+1. **Per player**: the three dun ranks, whether the hand fouls (:func:`_is_foul`), what each
+   dun would be worth if won, and what it compares by (rank, or 食夹棍's top card).
+2. **Core, pair by pair.**  Every pair that compares (all pairs, or each player with the
+   banker) settles one of three ways: a declared special hand against anyone
    (:func:`_special_pair`: its payout; special against special by the variant's ``versus``
    rule); a fouled hand against a hand that did not foul (:func:`_foul_payment`); or two
    normal hands, dun by dun (:func:`_three_duns`: 1 a dun, the ``[scoring.duns]`` bonuses;
-   :func:`_match_sign`: the majority point).  Each of these is an antisymmetric matrix
-   ``(p, p)`` per game, so the core is zero-sum by construction.
+   :func:`_match_sign`: the majority point; :func:`_banker_wins_tie` for 食夹棍).  Each of
+   these is an antisymmetric matrix ``(p, p)`` per game, so the core is zero-sum by
+   construction.
 3. **Transforms**, in the order the variant lists them (:class:`~simkit.variants.compiled.
    Transform`): ``scoop`` (打枪, :func:`_scoop_transform`) adds to the scooped pair;
    ``home-run`` (全垒打, :func:`_home_run_transform`) multiplies the runner's pairs or the
@@ -27,11 +28,17 @@ bonuses, majority and the pair's scoop), the quantity an arrangement strategy ma
 kernel, so the pair rule is written once.  :func:`score` adds fouls, specials and the
 table-wide transforms.
 
-All of it runs in numba over games (no Python loop per game).  What keeps it fast: **helpers
-called per pair or per player take scalars; only helpers called once per game take arrays.**
-Splitting the kernel into scalar helpers measured 0.96-0.99× of the speed of one monolithic
-kernel; helpers taking row views or 2-D arrays inside the pair loop measured 0.53-0.68×.  Rule
-codes are :class:`~enum.IntEnum` members, which numba compiles like literals.
+All of it runs in numba over games (no Python loop per game), in :func:`_kernel`: per game,
+the per-player loop, the pair loop, the transforms and the totals.  What keeps it fast:
+**helpers called per pair or per player take scalars; only helpers called once per game take
+arrays.**  Splitting the kernel into scalar helpers measured 0.96-0.99× of the speed of one
+monolithic kernel; helpers taking row views or 2-D arrays inside the pair loop measured
+0.53-0.68×.  Even once per game an array argument costs a reference count in and out of every
+call (the per-player and per-pair loops moved into helpers of their own measured 0.75-0.8×), so
+those two loops stay in the kernel's body and only the transforms, which not every game runs,
+are array helpers.  Rule codes are :class:`~enum.IntEnum` members, which numba compiles like
+literals; the rules arrive as one :class:`~simkit.variants.compiled.CompiledRules`, read into
+scalars once per call.
 """
 
 from __future__ import annotations
@@ -333,7 +340,7 @@ def fouled_ranks(ranks: np.ndarray, variant: Variant) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------------------------
-# Once-per-game helpers (arrays: the table's work space)
+# Once-per-game helpers: the transforms (arrays: the table's work space; rule scalars)
 # --------------------------------------------------------------------------------------------
 
 
@@ -357,245 +364,6 @@ def _places(keys, members, weights_out, t):  # type: ignore[no-untyped-def]
         for k in range(above, above + equal):
             total += q - 1 - 2 * k
         weights_out[i] = total / equal * t
-
-
-@nb.njit(cache=True, inline="always")
-def _clear_game(P, V, dirty, n_scooped, keys):  # type: ignore[no-untyped-def]
-    """Zero the components the last game wrote (the others hold zeros already)."""
-    p = V.shape[1]
-    for c in range(_N_COMP):
-        if dirty[c]:
-            for i in range(p):
-                V[c, i] = 0.0
-                for j in range(p):
-                    P[c, i, j] = 0.0
-            dirty[c] = False
-    for i in range(p):
-        n_scooped[i] = 0
-        keys[i] = 0.0
-
-
-@nb.njit(cache=True, inline="always")
-def _rank_players(  # type: ignore[no-untyped-def]
-    arranged,
-    ranks,
-    declared,
-    g,
-    table5,
-    flush_table,
-    table3,
-    rules,
-    cmpv,
-    worth,
-    fouled,
-    normal,
-    horse_count,
-):
-    """Per player of game ``g``: dun ranks (from ``ranks`` when it has rows, else ranked
-    here), foul, dun worths, what each dun compares by, copies of the horse card.
-
-    Returns ``(any_special, n_normal, biggest)``: whether anyone declared a special, how many
-    hands are compared normally, and the biggest dun worth among them (at least 1).
-    """
-    p = arranged.shape[1]
-    have_ranks = ranks.shape[0] > 0
-    top_card = rules.compare == CompareMode.TOP_CARD
-    horse_card = rules.horse_card
-    dun_worth = rules.dun_worth
-    any_special = False
-    n_normal = 0
-    biggest = 1.0
-    for i in range(p):
-        if have_ranks:
-            r0 = ranks[g, i, 0]
-            r1 = ranks[g, i, 1]
-            r2 = ranks[g, i, 2]
-        else:
-            r0 = rank3_one(arranged[g, i, 0], arranged[g, i, 1], arranged[g, i, 2], table3)
-            r1 = rank5_one(
-                arranged[g, i, 3],
-                arranged[g, i, 4],
-                arranged[g, i, 5],
-                arranged[g, i, 6],
-                arranged[g, i, 7],
-                table5,
-                flush_table,
-            )
-            r2 = rank5_one(
-                arranged[g, i, 8],
-                arranged[g, i, 9],
-                arranged[g, i, 10],
-                arranged[g, i, 11],
-                arranged[g, i, 12],
-                table5,
-                flush_table,
-            )
-        bad = _is_foul(r0, r1, r2, rules.front_middle_strict, rules.middle_back_strict)
-        fouled[i] = bad
-        w0 = dun_worth[0, r0 >> 20]
-        w1 = dun_worth[1, r1 >> 20]
-        w2 = dun_worth[2, r2 >> 20]
-        worth[i, 0] = w0
-        worth[i, 1] = w1
-        worth[i, 2] = w2
-        if top_card:  # 食夹棍: the rank of the highest card
-            top = arranged[g, i, 0]
-            for k in range(1, 3):
-                top = max(top, arranged[g, i, k])
-            cmpv[i, 0] = top >> 2
-            top = arranged[g, i, 3]
-            for k in range(4, 8):
-                top = max(top, arranged[g, i, k])
-            cmpv[i, 1] = top >> 2
-            top = arranged[g, i, 8]
-            for k in range(9, 13):
-                top = max(top, arranged[g, i, k])
-            cmpv[i, 2] = top >> 2
-        else:
-            cmpv[i, 0] = r0
-            cmpv[i, 1] = r1
-            cmpv[i, 2] = r2
-        if horse_card >= 0:
-            e = 0
-            for k in range(HAND_SIZE):
-                if arranged[g, i, k] == horse_card:
-                    e += 1
-            horse_count[i] = e
-        if declared[g, i] >= 0:
-            any_special = True
-            normal[i] = False
-        else:
-            normal[i] = not bad
-            if not bad:
-                n_normal += 1
-                if w0 > biggest:
-                    biggest = w0
-                if w1 > biggest:
-                    biggest = w1
-                if w2 > biggest:
-                    biggest = w2
-    return any_special, n_normal, biggest
-
-
-@nb.njit(cache=True, inline="always")
-def _core_pairs(  # type: ignore[no-untyped-def]
-    g,
-    declared,
-    spay,
-    banker,
-    rules,
-    compared,
-    cmpv,
-    worth,
-    fouled,
-    normal,
-    biggest,
-    P,
-    dirty,
-    keys,
-    n_scooped,
-    scoop_winner,
-    scoop_loser,
-):
-    """The core, pair by pair: specials, fouls, then dun points, bonuses and majority.
-
-    Records each scoop (who scooped whom) for the transforms, and sums into ``keys`` each
-    normal hand's pairwise net (the t-formula's ranking key).  Returns the number of scoops.
-    """
-    p = normal.shape[0]
-    banker_ties = rules.compare == CompareMode.TOP_CARD and rules.banker_topology
-    majority = rules.majority
-    majority_points = rules.majority_points
-    majority_replaces = rules.majority_replaces_duns
-    n_scoops = 0
-    dirty[Component.DUNS] = True
-    dirty[Component.BONUSES] = True
-    dirty[Component.MAJORITY] = majority
-    for i in range(p):
-        for j in range(i + 1, p):
-            if not compared[i, j]:
-                continue
-            if not (normal[i] and normal[j]):
-                si = declared[g, i]
-                sj = declared[g, j]
-                if si >= 0 or sj >= 0:
-                    amt = _special_pair(
-                        si, sj, spay[g, i], spay[g, j], rules.specials_banker_pays, i == banker
-                    )
-                    P[Component.SPECIALS, i, j] += amt
-                    P[Component.SPECIALS, j, i] -= amt
-                    dirty[Component.SPECIALS] = True
-                    continue
-                if fouled[i] and fouled[j]:
-                    continue  # two fouled hands settle nothing
-                f = i if fouled[i] else j
-                o = j if fouled[i] else i
-                amt = _foul_payment(
-                    rules.foul_penalty,
-                    rules.foul_amount,
-                    biggest,
-                    worth[o, 0],
-                    worth[o, 1],
-                    worth[o, 2],
-                    majority,
-                    majority_replaces,
-                    majority_points,
-                )
-                P[Component.FOULS, o, f] += amt
-                P[Component.FOULS, f, o] -= amt
-                dirty[Component.FOULS] = True
-                continue
-            # Both hands normal.
-            i_ties = banker_ties and i == banker
-            j_ties = banker_ties and j == banker
-            a0, b0 = _banker_wins_tie(cmpv[i, 0], cmpv[j, 0], i_ties, j_ties)
-            a1, b1 = _banker_wins_tie(cmpv[i, 1], cmpv[j, 1], i_ties, j_ties)
-            a2, b2 = _banker_wins_tie(cmpv[i, 2], cmpv[j, 2], i_ties, j_ties)
-            base, bonus, w, lo = _three_duns(
-                a0,
-                a1,
-                a2,
-                b0,
-                b1,
-                b2,
-                worth[i, 0],
-                worth[i, 1],
-                worth[i, 2],
-                worth[j, 0],
-                worth[j, 1],
-                worth[j, 2],
-            )
-            i_scoops, j_scoops = _scoops(w, lo, rules.scoop_with_ties)
-            if i_scoops:
-                n_scooped[i] += 1
-                scoop_winner[n_scoops] = i
-                scoop_loser[n_scoops] = j
-                n_scoops += 1
-            elif j_scoops:
-                n_scooped[j] += 1
-                scoop_winner[n_scoops] = j
-                scoop_loser[n_scoops] = i
-                n_scoops += 1
-            maj_ij = 0.0  # P[MAJORITY] as it stands when the majority is off
-            maj_ji = 0.0
-            if majority:
-                m = _match_sign(w, lo, rules.majority_two_wins)
-                maj_ij = m * majority_points
-                maj_ji = -m * majority_points
-                P[Component.MAJORITY, i, j] = maj_ij
-                P[Component.MAJORITY, j, i] = maj_ji
-                if majority_replaces:
-                    base = 0.0
-                    bonus = 0.0
-            P[Component.DUNS, i, j] = base
-            P[Component.DUNS, j, i] = -base
-            P[Component.BONUSES, i, j] = bonus
-            P[Component.BONUSES, j, i] = -bonus
-            # The t-formula's keys, summed as it would over P: pairs come in order
-            # (0, 1), (0, 2), .., (1, 2), .., so each player's partners come in seat order.
-            keys[i] += (base + bonus) + maj_ij
-            keys[j] += (-base + -bonus) + maj_ji
-    return n_scoops
 
 
 @nb.njit(cache=True, inline="always")
@@ -624,7 +392,9 @@ def _all_special_places(g, declared, spay, P, V, dirty, keys, members, weights):
 
 
 @nb.njit(cache=True, inline="always")
-def _scoop_transform(rules, n_scoops, scoop_winner, scoop_loser, P, dirty):  # type: ignore[no-untyped-def]
+def _scoop_transform(  # type: ignore[no-untyped-def]
+    mode, doubles_all, points, n_scoops, scoop_winner, scoop_loser, P, dirty
+):
     """打枪: each recorded scoop adds :func:`_scoop_amount` to the scooper's pair."""
     dirty[Component.SCOOPS] = True
     # Each pair scoops at most once, so the order of the scoops does not matter.
@@ -632,9 +402,9 @@ def _scoop_transform(rules, n_scoops, scoop_winner, scoop_loser, P, dirty):  # t
         i = scoop_winner[k]
         j = scoop_loser[k]
         amt = _scoop_amount(
-            rules.scoop_mode,
-            rules.scoop_doubles_all,
-            rules.scoop_points,
+            mode,
+            doubles_all,
+            points,
             P[Component.DUNS, i, j],
             P[Component.BONUSES, i, j],
             P[Component.MAJORITY, i, j],
@@ -644,7 +414,7 @@ def _scoop_transform(rules, n_scoops, scoop_winner, scoop_loser, P, dirty):  # t
 
 
 @nb.njit(cache=True, inline="always")
-def _home_run_transform(rules, n_scooped, P, V, dirty):  # type: ignore[no-untyped-def]
+def _home_run_transform(even, factor, extra, n_scooped, P, V, dirty):  # type: ignore[no-untyped-def]
     """全垒打: the player who scooped every other player has its pairs (``split = "pairs"``)
     or its total (``"even"``, the others paying equal shares) multiplied, plus the extra."""
     p = V.shape[1]
@@ -655,9 +425,7 @@ def _home_run_transform(rules, n_scooped, P, V, dirty):  # type: ignore[no-untyp
     if runner < 0:
         return
     dirty[Component.HOME_RUN] = True
-    factor = rules.home_run_factor
-    extra = rules.home_run_extra
-    if not rules.home_run_even:
+    if not even:
         for j in range(p):
             if j == runner:
                 continue
@@ -704,10 +472,9 @@ def _t_formula_transform(normal, biggest, P, V, dirty, keys, members, weights): 
 
 
 @nb.njit(cache=True, inline="always")
-def _horse_transform(rules, horse_count, P, dirty):  # type: ignore[no-untyped-def]
-    """马牌: a pair is multiplied by the multiplier once per copy of the card either holds."""
+def _horse_transform(multiplier, horse_count, P, dirty):  # type: ignore[no-untyped-def]
+    """马牌: a pair is multiplied by ``multiplier`` once per copy of the card either holds."""
     p = horse_count.shape[0]
-    mult = rules.horse_multiplier
     for i in range(p):
         for j in range(i + 1, p):
             e = horse_count[i] + horse_count[j]
@@ -718,29 +485,9 @@ def _horse_transform(rules, horse_count, P, dirty):  # type: ignore[no-untyped-d
             for c in range(_N_COMP):
                 if dirty[c]:  # the others are zeros, which add nothing
                     pair_total += P[c, i, j]
-            amt = (mult**e - 1.0) * pair_total
+            amt = (multiplier**e - 1.0) * pair_total
             P[Component.HORSE, i, j] += amt
             P[Component.HORSE, j, i] -= amt
-
-
-@nb.njit(cache=True, inline="always")
-def _game_totals(g, P, V, dirty, write_components, totals, out):  # type: ignore[no-untyped-def]
-    """Each component's row sum, components added in order.  A component not written in
-    this game is all zeros, and one written but unused by the variant holds only ±0.0: both
-    add nothing (every sum starts at +0.0, and ``out`` starts at zero)."""
-    p = V.shape[1]
-    for i in range(p):
-        totals[g, i] = 0.0
-    for c in range(_N_COMP):
-        if not dirty[c]:
-            continue
-        for i in range(p):
-            acc = V[c, i]
-            for j in range(p):
-                acc += P[c, i, j]
-            totals[g, i] += acc
-            if write_components:
-                out[c, g, i] = acc
 
 
 # --------------------------------------------------------------------------------------------
@@ -770,6 +517,12 @@ def _kernel(  # type: ignore[no-untyped-def]
     or no rows to rank here; ``declared``: int8 ``(n_games, p)`` special indices (-1 none);
     ``spay``: float64 ``(n_games, p)`` each declared special's payout; ``rules``: the
     variant's :class:`~simkit.variants.compiled.CompiledRules` at ``p`` players.
+
+    Each game: clear, per player, core pair by pair, transforms, totals.  The per-player and
+    per-pair loops stay in this body and call scalar helpers: an array handed to a helper
+    costs a reference count in and out on every call, which in these loops would cost a
+    quarter of the kernel's time; only the transforms, which not every game runs, are
+    helpers that take arrays.
     """
     n_games, p = arranged.shape[0], arranged.shape[1]
     cmpv = np.empty((p, 3), dtype=np.int64)  # what each dun compares by
@@ -789,7 +542,23 @@ def _kernel(  # type: ignore[no-untyped-def]
     keys = np.zeros(p, dtype=np.float64)
     weights = np.zeros(p, dtype=np.float64)
     members = np.empty(p, dtype=np.int64)
+    have_ranks = ranks.shape[0] > 0
+    # The rules, read once.
+    dun_worth = rules.dun_worth
     transforms = rules.transforms
+    top_card = rules.compare == CompareMode.TOP_CARD
+    banker_ties = top_card and rules.banker_topology  # 食夹棍: the banker wins tied duns
+    front_middle_strict = rules.front_middle_strict
+    middle_back_strict = rules.middle_back_strict
+    foul_penalty = rules.foul_penalty
+    foul_amount = rules.foul_amount
+    majority = rules.majority
+    majority_two_wins = rules.majority_two_wins
+    majority_points = rules.majority_points
+    majority_replaces = rules.majority_replaces_duns
+    scoop_with_ties = rules.scoop_with_ties
+    horse_card = rules.horse_card
+    banker_pays = rules.specials_banker_pays
     for i in range(p):
         for j in range(p):
             if rules.banker_topology:
@@ -797,57 +566,197 @@ def _kernel(  # type: ignore[no-untyped-def]
             else:
                 compared[i, j] = i != j
     for g in range(n_games):
-        _clear_game(P, V, dirty, n_scooped, keys)
-        any_special, n_normal, biggest = _rank_players(
-            arranged,
-            ranks,
-            declared,
-            g,
-            table5,
-            flush_table,
-            table3,
-            rules,
-            cmpv,
-            worth,
-            fouled,
-            normal,
-            horse_count,
-        )
-        n_scoops = _core_pairs(
-            g,
-            declared,
-            spay,
-            banker,
-            rules,
-            compared,
-            cmpv,
-            worth,
-            fouled,
-            normal,
-            biggest,
-            P,
-            dirty,
-            keys,
-            n_scooped,
-            scoop_winner,
-            scoop_loser,
-        )
+        # ---- clear the components the last game wrote (the others hold zeros already)
+        for c in range(_N_COMP):
+            if dirty[c]:
+                for i in range(p):
+                    V[c, i] = 0.0
+                    for j in range(p):
+                        P[c, i, j] = 0.0
+                dirty[c] = False
+        # ---- per player: dun ranks, foul, dun worths, what each dun compares by, horse cards
+        any_special = False
+        n_normal = 0
+        biggest = 1.0  # the biggest dun worth among the hands compared normally
+        for i in range(p):
+            n_scooped[i] = 0
+            keys[i] = 0.0
+            h = arranged[g, i]
+            if have_ranks:
+                r0 = ranks[g, i, 0]
+                r1 = ranks[g, i, 1]
+                r2 = ranks[g, i, 2]
+            else:
+                r0 = rank3_one(h[0], h[1], h[2], table3)
+                r1 = rank5_one(h[3], h[4], h[5], h[6], h[7], table5, flush_table)
+                r2 = rank5_one(h[8], h[9], h[10], h[11], h[12], table5, flush_table)
+            bad = _is_foul(r0, r1, r2, front_middle_strict, middle_back_strict)
+            fouled[i] = bad
+            w0 = dun_worth[0, r0 >> 20]
+            w1 = dun_worth[1, r1 >> 20]
+            w2 = dun_worth[2, r2 >> 20]
+            worth[i, 0] = w0
+            worth[i, 1] = w1
+            worth[i, 2] = w2
+            if top_card:  # 食夹棍: the rank of each dun's highest card
+                cmpv[i, 0] = max(h[0], h[1], h[2]) >> 2
+                cmpv[i, 1] = max(max(h[3], h[4]), max(h[5], h[6]), h[7]) >> 2
+                cmpv[i, 2] = max(max(h[8], h[9]), max(h[10], h[11]), h[12]) >> 2
+            else:
+                cmpv[i, 0] = r0
+                cmpv[i, 1] = r1
+                cmpv[i, 2] = r2
+            if horse_card >= 0:
+                e = 0
+                for k in range(HAND_SIZE):
+                    if h[k] == horse_card:
+                        e += 1
+                horse_count[i] = e
+            if declared[g, i] >= 0:
+                any_special = True
+                normal[i] = False
+            else:
+                normal[i] = not bad
+                if not bad:
+                    n_normal += 1
+                    biggest = max(biggest, w0, w1, w2)
+        # ---- core, pair by pair: specials, fouls, then dun points, bonuses and majority
+        n_scoops = 0
+        dirty[Component.DUNS] = True
+        dirty[Component.BONUSES] = True
+        dirty[Component.MAJORITY] = majority
+        for i in range(p):
+            for j in range(i + 1, p):
+                if not compared[i, j]:
+                    continue
+                if not (normal[i] and normal[j]):
+                    si = declared[g, i]
+                    sj = declared[g, j]
+                    if si >= 0 or sj >= 0:
+                        amt = _special_pair(
+                            si, sj, spay[g, i], spay[g, j], banker_pays, i == banker
+                        )
+                        P[Component.SPECIALS, i, j] += amt
+                        P[Component.SPECIALS, j, i] -= amt
+                        dirty[Component.SPECIALS] = True
+                        continue
+                    if fouled[i] and fouled[j]:
+                        continue  # two fouled hands settle nothing
+                    f = i if fouled[i] else j
+                    o = j if fouled[i] else i
+                    amt = _foul_payment(
+                        foul_penalty,
+                        foul_amount,
+                        biggest,
+                        worth[o, 0],
+                        worth[o, 1],
+                        worth[o, 2],
+                        majority,
+                        majority_replaces,
+                        majority_points,
+                    )
+                    P[Component.FOULS, o, f] += amt
+                    P[Component.FOULS, f, o] -= amt
+                    dirty[Component.FOULS] = True
+                    continue
+                # Both hands normal.
+                i_ties = banker_ties and i == banker
+                j_ties = banker_ties and j == banker
+                a0, b0 = _banker_wins_tie(cmpv[i, 0], cmpv[j, 0], i_ties, j_ties)
+                a1, b1 = _banker_wins_tie(cmpv[i, 1], cmpv[j, 1], i_ties, j_ties)
+                a2, b2 = _banker_wins_tie(cmpv[i, 2], cmpv[j, 2], i_ties, j_ties)
+                base, bonus, w, lo = _three_duns(
+                    a0,
+                    a1,
+                    a2,
+                    b0,
+                    b1,
+                    b2,
+                    worth[i, 0],
+                    worth[i, 1],
+                    worth[i, 2],
+                    worth[j, 0],
+                    worth[j, 1],
+                    worth[j, 2],
+                )
+                i_scoops, j_scoops = _scoops(w, lo, scoop_with_ties)
+                if i_scoops:
+                    n_scooped[i] += 1
+                    scoop_winner[n_scoops] = i
+                    scoop_loser[n_scoops] = j
+                    n_scoops += 1
+                elif j_scoops:
+                    n_scooped[j] += 1
+                    scoop_winner[n_scoops] = j
+                    scoop_loser[n_scoops] = i
+                    n_scoops += 1
+                maj_ij = 0.0  # P[MAJORITY] as it stands when the majority is off
+                maj_ji = 0.0
+                if majority:
+                    m = _match_sign(w, lo, majority_two_wins)
+                    maj_ij = m * majority_points
+                    maj_ji = -m * majority_points
+                    P[Component.MAJORITY, i, j] = maj_ij
+                    P[Component.MAJORITY, j, i] = maj_ji
+                    if majority_replaces:
+                        base = 0.0
+                        bonus = 0.0
+                P[Component.DUNS, i, j] = base
+                P[Component.DUNS, j, i] = -base
+                P[Component.BONUSES, i, j] = bonus
+                P[Component.BONUSES, j, i] = -bonus
+                # The t-formula's keys, summed as it would over P: pairs come in order
+                # (0, 1), (0, 2), .., (1, 2), .., so each player's partners come in seat order.
+                keys[i] += (base + bonus) + maj_ij
+                keys[j] += (-base + -bonus) + maj_ji
         if rules.specials_all_places and any_special:
             _all_special_places(g, declared, spay, P, V, dirty, keys, members, weights)
+        # ---- transforms, in the variant's order
         for t_index in range(transforms.shape[0]):
             transform = transforms[t_index]
             if transform == Transform.SCOOP:
                 if n_scoops > 0 and not (rules.scoop_requires_no_specials and any_special):
-                    _scoop_transform(rules, n_scoops, scoop_winner, scoop_loser, P, dirty)
+                    _scoop_transform(
+                        rules.scoop_mode,
+                        rules.scoop_doubles_all,
+                        rules.scoop_points,
+                        n_scoops,
+                        scoop_winner,
+                        scoop_loser,
+                        P,
+                        dirty,
+                    )
             elif transform == Transform.HOME_RUN:
                 if n_scoops > 0 and rules.home_run:
-                    _home_run_transform(rules, n_scooped, P, V, dirty)
+                    _home_run_transform(
+                        rules.home_run_even,
+                        rules.home_run_factor,
+                        rules.home_run_extra,
+                        n_scooped,
+                        P,
+                        V,
+                        dirty,
+                    )
             elif transform == Transform.T_FORMULA:
                 if n_normal >= rules.t_formula_min_players:
                     _t_formula_transform(normal, biggest, P, V, dirty, keys, members, weights)
             elif transform == Transform.HORSE:
-                _horse_transform(rules, horse_count, P, dirty)
-        _game_totals(g, P, V, dirty, write_components, totals, out)
+                _horse_transform(rules.horse_multiplier, horse_count, P, dirty)
+        # ---- totals: each component's row sum, components added in order.  A component not
+        # written in this game is all zeros, and one written but unused by the variant holds
+        # only ±0.0: both add nothing (every sum starts at +0.0; ``out`` starts at zero).
+        for i in range(p):
+            totals[g, i] = 0.0
+        for c in range(_N_COMP):
+            if not dirty[c]:
+                continue
+            for i in range(p):
+                acc = V[c, i]
+                for j in range(p):
+                    acc += P[c, i, j]
+                totals[g, i] += acc
+                if write_components:
+                    out[c, g, i] = acc
 
 
 # --------------------------------------------------------------------------------------------
