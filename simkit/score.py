@@ -226,6 +226,39 @@ def pair_points_params(variant: str | Variant | None, n_players: int) -> Compile
 
 
 @nb.njit(cache=True, inline="always")
+def _pair_total(  # type: ignore[no-untyped-def]
+    base,
+    bonus,
+    won,
+    lost,
+    majority,
+    majority_two_wins,
+    majority_points,
+    majority_replaces,
+    scoop_mode,
+    scoop_doubles_all,
+    scoop_points,
+    scoop_with_ties,
+):
+    """Two normal hands' :func:`_three_duns` result (dun points, bonuses, duns won and
+    lost) → what hand A wins: with the majority point and the pair's scoop."""
+    maj = 0.0
+    if majority:
+        maj = _match_sign(won, lost, majority_two_wins) * majority_points
+        if majority_replaces:
+            base = 0.0
+            bonus = 0.0
+    total = base + bonus + maj
+    if scoop_mode != ScoopMode.NONE:
+        a_scoops, b_scoops = _scoops(won, lost, scoop_with_ties)
+        if a_scoops:
+            total += _scoop_amount(scoop_mode, scoop_doubles_all, scoop_points, base, bonus, maj)
+        elif b_scoops:
+            total -= _scoop_amount(scoop_mode, scoop_doubles_all, scoop_points, -base, -bonus, -maj)
+    return total
+
+
+@nb.njit(cache=True, inline="always")
 def pair_points_one(a0, a1, a2, b0, b1, b2, rules):  # type: ignore[no-untyped-def]
     """Points dun ranks (a0, a1, a2) win from (b0, b1, b2): one pair, numba-callable.
 
@@ -234,7 +267,7 @@ def pair_points_one(a0, a1, a2, b0, b1, b2, rules):  # type: ignore[no-untyped-d
     pair helpers, so the two cannot disagree.
     """
     worth = rules.dun_worth
-    base, bonus, w, lo = _three_duns(
+    base, bonus, won, lost = _three_duns(
         a0,
         a1,
         a2,
@@ -248,31 +281,67 @@ def pair_points_one(a0, a1, a2, b0, b1, b2, rules):  # type: ignore[no-untyped-d
         worth[1, b1 >> 20],
         worth[2, b2 >> 20],
     )
-    majority = 0.0
-    if rules.majority:
-        majority = _match_sign(w, lo, rules.majority_two_wins) * rules.majority_points
-        if rules.majority_replaces_duns:
-            base = 0.0
-            bonus = 0.0
-    total = base + bonus + majority
-    mode = rules.scoop_mode
-    if mode != ScoopMode.NONE:
-        a_scoops, b_scoops = _scoops(w, lo, rules.scoop_with_ties)
-        if a_scoops:
-            total += _scoop_amount(
-                mode, rules.scoop_doubles_all, rules.scoop_points, base, bonus, majority
-            )
-        elif b_scoops:
-            total -= _scoop_amount(
-                mode, rules.scoop_doubles_all, rules.scoop_points, -base, -bonus, -majority
-            )
-    return total
+    return _pair_total(
+        base,
+        bonus,
+        won,
+        lost,
+        rules.majority,
+        rules.majority_two_wins,
+        rules.majority_points,
+        rules.majority_replaces_duns,
+        rules.scoop_mode,
+        rules.scoop_doubles_all,
+        rules.scoop_points,
+        rules.scoop_with_ties,
+    )
 
 
 @nb.njit(cache=True)
 def _pair_points_rows(a, b, rules, out):  # type: ignore[no-untyped-def]
+    """:func:`pair_points_one` of each row pair, the rules read once (calling
+    ``pair_points_one`` here, which binds ``rules`` and its reference-counted arrays per row,
+    measured 0.8× the speed of the packed-array version this replaced)."""
+    worth = rules.dun_worth
+    majority = rules.majority
+    majority_two_wins = rules.majority_two_wins
+    majority_points = rules.majority_points
+    majority_replaces = rules.majority_replaces_duns
+    scoop_mode = rules.scoop_mode
+    scoop_doubles_all = rules.scoop_doubles_all
+    scoop_points = rules.scoop_points
+    scoop_with_ties = rules.scoop_with_ties
     for k in range(a.shape[0]):
-        out[k] = pair_points_one(a[k, 0], a[k, 1], a[k, 2], b[k, 0], b[k, 1], b[k, 2], rules)
+        a0, a1, a2 = a[k, 0], a[k, 1], a[k, 2]
+        b0, b1, b2 = b[k, 0], b[k, 1], b[k, 2]
+        base, bonus, won, lost = _three_duns(
+            a0,
+            a1,
+            a2,
+            b0,
+            b1,
+            b2,
+            worth[0, a0 >> 20],
+            worth[1, a1 >> 20],
+            worth[2, a2 >> 20],
+            worth[0, b0 >> 20],
+            worth[1, b1 >> 20],
+            worth[2, b2 >> 20],
+        )
+        out[k] = _pair_total(
+            base,
+            bonus,
+            won,
+            lost,
+            majority,
+            majority_two_wins,
+            majority_points,
+            majority_replaces,
+            scoop_mode,
+            scoop_doubles_all,
+            scoop_points,
+            scoop_with_ties,
+        )
 
 
 def pair_points(
