@@ -16,7 +16,7 @@ A new rule is one field here plus one branch in the kernel that reads it.
 >>> rules is compile_rules(load_variant("guangxi"), 4)
 True
 >>> rules.n_players, rules.foul_penalty.name
-(4, 'LOSE_ALL')
+(4, 'BIGGEST_HAND')
 """
 
 from __future__ import annotations
