@@ -101,7 +101,7 @@ _N_COMP = len(Component)
 
 
 @nb.njit(cache=True, inline="always")
-def _dun_result(a, b, worth_a, worth_b):  # type: ignore[no-untyped-def]
+def _dun_result(a, b, worth_a, worth_b):
     """One dun compared: ``(won, lost, point, bonus)`` for the holder of ``a`` against ``b``.
 
     ``point`` is 1, -1 or 0; ``bonus`` is the winner's worth above 1 (``worth_a - 1`` when
@@ -115,7 +115,7 @@ def _dun_result(a, b, worth_a, worth_b):  # type: ignore[no-untyped-def]
 
 
 @nb.njit(cache=True, inline="always")
-def _three_duns(a0, a1, a2, b0, b1, b2, wa0, wa1, wa2, wb0, wb1, wb2):  # type: ignore[no-untyped-def]
+def _three_duns(a0, a1, a2, b0, b1, b2, wa0, wa1, wa2, wb0, wb1, wb2):
     """Two normal hands dun by dun: ``(dun points, bonuses, duns won, duns lost)`` of hand A.
 
     ``a*``/``b*``: what the duns compare by (front, middle, back); ``wa*``/``wb*``: what
@@ -131,7 +131,7 @@ def _three_duns(a0, a1, a2, b0, b1, b2, wa0, wa1, wa2, wb0, wb1, wb2):  # type: 
 
 
 @nb.njit(cache=True, inline="always")
-def _match_sign(won, lost, two_wins):  # type: ignore[no-untyped-def]
+def _match_sign(won, lost, two_wins):
     """The majority match: 1 won, -1 lost, 0 tied; ``two_wins``: it needs two duns won,
     else more duns won than lost."""
     if two_wins:
@@ -140,7 +140,7 @@ def _match_sign(won, lost, two_wins):  # type: ignore[no-untyped-def]
 
 
 @nb.njit(cache=True, inline="always")
-def _scoops(won, lost, with_ties):  # type: ignore[no-untyped-def]
+def _scoops(won, lost, with_ties):
     """``(A scoops B, B scoops A)``: all three duns won, or with ``with_ties`` none lost and
     at least one won."""
     if with_ties:
@@ -149,7 +149,7 @@ def _scoops(won, lost, with_ties):  # type: ignore[no-untyped-def]
 
 
 @nb.njit(cache=True, inline="always")
-def _scoop_amount(mode, doubles_all, points, duns, bonus, majority):  # type: ignore[no-untyped-def]
+def _scoop_amount(mode, doubles_all, points, duns, bonus, majority):
     """What a scoop adds to the scooper's pair: ``points`` (ADD), or the pair's dun points,
     bonuses and majority again (DOUBLE, ``doubles_all``), or its dun points only."""
     if mode == ScoopMode.ADD:
@@ -160,7 +160,7 @@ def _scoop_amount(mode, doubles_all, points, duns, bonus, majority):  # type: ig
 
 
 @nb.njit(cache=True, inline="always")
-def _special_pair(si, sj, pay_i, pay_j, banker_pays, i_is_banker):  # type: ignore[no-untyped-def]
+def _special_pair(si, sj, pay_i, pay_j, banker_pays, i_is_banker):
     """What player i wins from j when at least one of them declared a special (``si``,
     ``sj``: special indices, -1 none; ``pay_*``: their payouts).  Two specials: the banker
     pays the player (``banker_pays``), else the bigger (lower index) collects."""
@@ -178,7 +178,7 @@ def _special_pair(si, sj, pay_i, pay_j, banker_pays, i_is_banker):  # type: igno
 
 
 @nb.njit(cache=True, inline="always")
-def _foul_payment(  # type: ignore[no-untyped-def]
+def _foul_payment(
     penalty, amount, biggest, w0, w1, w2, majority, majority_replaces, majority_points
 ):
     """What a fouled hand pays an opponent that did not foul, whose duns are worth
@@ -196,7 +196,7 @@ def _foul_payment(  # type: ignore[no-untyped-def]
 
 
 @nb.njit(cache=True, inline="always")
-def _banker_wins_tie(a, b, a_is_banker, b_is_banker):  # type: ignore[no-untyped-def]
+def _banker_wins_tie(a, b, a_is_banker, b_is_banker):
     """食夹棍: on a tied dun the banker's value is raised by one, so the banker wins it."""
     if a == b:
         if a_is_banker:
@@ -207,7 +207,7 @@ def _banker_wins_tie(a, b, a_is_banker, b_is_banker):  # type: ignore[no-untyped
 
 
 @nb.njit(cache=True, inline="always")
-def _is_foul(r0, r1, r2, front_middle_strict, middle_back_strict):  # type: ignore[no-untyped-def]
+def _is_foul(r0, r1, r2, front_middle_strict, middle_back_strict):
     """The foul order (front ≤ middle ≤ back, or the strict form) fails for dun ranks r*."""
     bad = (r0 >= r1) if front_middle_strict else (r0 > r1)
     return bad or ((r1 >= r2) if middle_back_strict else (r1 > r2))
@@ -226,7 +226,7 @@ def pair_points_params(variant: str | Variant | None, n_players: int) -> Compile
 
 
 @nb.njit(cache=True, inline="always")
-def _pair_total(  # type: ignore[no-untyped-def]
+def _pair_total(
     base,
     bonus,
     won,
@@ -259,7 +259,7 @@ def _pair_total(  # type: ignore[no-untyped-def]
 
 
 @nb.njit(cache=True, inline="always")
-def pair_points_one(a0, a1, a2, b0, b1, b2, rules):  # type: ignore[no-untyped-def]
+def pair_points_one(a0, a1, a2, b0, b1, b2, rules):
     """Points dun ranks (a0, a1, a2) win from (b0, b1, b2): one pair, numba-callable.
 
     ``rules`` is :func:`pair_points_params` (a :class:`~simkit.variants.compiled.
@@ -298,7 +298,7 @@ def pair_points_one(a0, a1, a2, b0, b1, b2, rules):  # type: ignore[no-untyped-d
 
 
 @nb.njit(cache=True)
-def _pair_points_rows(a, b, rules, out):  # type: ignore[no-untyped-def]
+def _pair_points_rows(a, b, rules, out):
     """:func:`pair_points_one` of each row pair, the rules read once (calling
     ``pair_points_one`` here, which binds ``rules`` and its reference-counted arrays per row,
     measured 0.8× the speed of the packed-array version this replaced)."""
@@ -414,7 +414,7 @@ def fouled_ranks(ranks: np.ndarray, variant: Variant) -> np.ndarray:
 
 
 @nb.njit(cache=True, inline="always")
-def _places(keys, members, weights_out, t):  # type: ignore[no-untyped-def]
+def _places(keys, members, weights_out, t):
     """Place payments (q-1-2k)·t for the players in ``members`` ranked by ``keys`` (high first),
     players with equal keys sharing the mean of their places' payments (000/002 §1.4)."""
     q = members.shape[0]
@@ -436,7 +436,7 @@ def _places(keys, members, weights_out, t):  # type: ignore[no-untyped-def]
 
 
 @nb.njit(cache=True, inline="always")
-def _all_special_places(g, declared, spay, P, V, dirty, keys, members, weights):  # type: ignore[no-untyped-def]
+def _all_special_places(g, declared, spay, P, V, dirty, keys, members, weights):
     """000/002 §4.3 first method: when nobody holds a normal hand, specials are paid by
     places in special order (t = the biggest payout) instead of pair by pair."""
     p = V.shape[1]
@@ -461,9 +461,7 @@ def _all_special_places(g, declared, spay, P, V, dirty, keys, members, weights):
 
 
 @nb.njit(cache=True, inline="always")
-def _scoop_transform(  # type: ignore[no-untyped-def]
-    mode, doubles_all, points, n_scoops, scoop_winner, scoop_loser, P, dirty
-):
+def _scoop_transform(mode, doubles_all, points, n_scoops, scoop_winner, scoop_loser, P, dirty):
     """打枪: each recorded scoop adds :func:`_scoop_amount` to the scooper's pair."""
     dirty[Component.SCOOPS] = True
     # Each pair scoops at most once, so the order of the scoops does not matter.
@@ -483,7 +481,7 @@ def _scoop_transform(  # type: ignore[no-untyped-def]
 
 
 @nb.njit(cache=True, inline="always")
-def _home_run_transform(even, factor, extra, n_scooped, P, V, dirty):  # type: ignore[no-untyped-def]
+def _home_run_transform(even, factor, extra, n_scooped, P, V, dirty):
     """全垒打: the player who scooped every other player has its pairs (``split = "pairs"``)
     or its total (``"even"``, the others paying equal shares) multiplied, plus the extra."""
     p = V.shape[1]
@@ -519,7 +517,7 @@ def _home_run_transform(even, factor, extra, n_scooped, P, V, dirty):  # type: i
 
 
 @nb.njit(cache=True, inline="always")
-def _t_formula_transform(normal, biggest, P, V, dirty, keys, members, weights):  # type: ignore[no-untyped-def]
+def _t_formula_transform(normal, biggest, P, V, dirty, keys, members, weights):
     """The t-formula: the hands compared normally are paid by place (±3t, ±t, ..., ranked by
     ``keys``, t = ``biggest``) instead of their dun points, bonuses and majority."""
     p = V.shape[1]
@@ -541,7 +539,7 @@ def _t_formula_transform(normal, biggest, P, V, dirty, keys, members, weights): 
 
 
 @nb.njit(cache=True, inline="always")
-def _horse_transform(multiplier, horse_count, P, dirty):  # type: ignore[no-untyped-def]
+def _horse_transform(multiplier, horse_count, P, dirty):
     """马牌: a pair is multiplied by ``multiplier`` once per copy of the card either holds."""
     p = horse_count.shape[0]
     for i in range(p):
@@ -565,7 +563,7 @@ def _horse_transform(multiplier, horse_count, P, dirty):  # type: ignore[no-unty
 
 
 @nb.njit(cache=True)
-def _kernel(  # type: ignore[no-untyped-def]
+def _kernel(
     arranged,
     ranks,
     declared,

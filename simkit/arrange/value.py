@@ -138,7 +138,7 @@ def favourable_quantities(q: np.ndarray) -> np.ndarray:
 
 
 @nb.njit(cache=True, inline="always")
-def expected_points(w0, w1, w2, l0, l1, l2, v0, v1, v2, e0, e1, e2, p):  # type: ignore[no-untyped-def]
+def expected_points(w0, w1, w2, l0, l1, l2, v0, v1, v2, e0, e1, e2, p):
     """Expected score of a split from its per-dun win/lose chances (the module's model).
 
     ``w*``, ``l*``: chance of winning / losing each dun against one opponent; ``v*``: points
@@ -200,7 +200,7 @@ def expected_points(w0, w1, w2, l0, l1, l2, v0, v1, v2, e0, e1, e2, p):  # type:
 
 
 @nb.njit(cache=True, inline="always")
-def _ev(qa, p, cf, cm, cb):  # type: ignore[no-untyped-def]
+def _ev(qa, p, cf, cm, cb):
     """:func:`expected_points` of dun classes (cf, cm, cb) read from a quantity array.
 
     With the plain quantities (:func:`ev_quantities`) this is a split's expected score; with
@@ -218,7 +218,7 @@ def _ev(qa, p, cf, cm, cb):  # type: ignore[no-untyped-def]
 
 
 @nb.njit(cache=True, inline="always")
-def _separable(qa, cf, cm, cb):  # type: ignore[no-untyped-def]
+def _separable(qa, cf, cm, cb):
     """Σ over duns of (win chance × win points − lose chance × lose pay), one opponent."""
     return (
         qa[0, cf, 0] * qa[0, cf, 2] - qa[0, cf, 1] * qa[0, cf, 3]
