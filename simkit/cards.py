@@ -151,7 +151,7 @@ def _check_repeats(ordered: np.ndarray, decks: int, what: str, lead: tuple[int, 
     card = int(ordered[row, col])
     times = int((ordered[row] == card).sum())
     where = f" {tuple(int(i) for i in np.unravel_index(row, lead))}" if lead else ""
-    raise ValueError(
+    raise SimkitError(
         f"{what}: hand{where} holds {format_cards([card])} {times} times; "
         f"{decks} deck(s) hold only {decks} of each card"
     )

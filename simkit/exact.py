@@ -41,6 +41,7 @@ import numpy as np
 import polars as pl
 
 from simkit.cards import N_RANKS, RANK_CHARS
+from simkit.errors import SimkitError
 from simkit.evaluate import Category, rank3, rank5
 from simkit.specials import (
     SPLIT_SIZES,
@@ -241,7 +242,7 @@ def check_countable(kind: SpecialKind) -> None:
         return
     if kind.exact == ExactMethod.CARD_LIST and kind.code in CARD_LISTS:
         return
-    raise ValueError(
+    raise SimkitError(
         f"special {kind.id!r} ({kind.code.name}): simkit.exact has no {kind.exact.value!r} "
         "counter for it; add one (SUIT_TESTS or CARD_LISTS) or change its exact method"
     )

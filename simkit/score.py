@@ -51,6 +51,7 @@ import numpy as np
 import numpy.typing as npt
 
 from simkit.cards import DECK_SIZE, HAND_SIZE
+from simkit.errors import SimkitError
 from simkit.evaluate import dun_ranks, rank3_one, rank5_one, ranking_tables
 from simkit.specials import detect_specials
 from simkit.variants import Variant, resolve_variant
@@ -371,7 +372,7 @@ def pair_points(
     a = np.asarray(ranks_a)
     b = np.asarray(ranks_b)
     if a.shape[-1:] != (3,) or b.shape[-1:] != (3,):
-        raise ValueError(
+        raise SimkitError(
             f"ranks_a and ranks_b must have a last axis of 3 (front, middle, back), "
             f"got {a.shape} and {b.shape}"
         )
@@ -395,7 +396,7 @@ def fouled(arranged: npt.ArrayLike, variant: str | Variant | None = None) -> np.
     v = resolve_variant(variant)
     hands = np.asarray(arranged)
     if hands.shape[-1:] != (HAND_SIZE,):
-        raise ValueError(f"arranged must have a last axis of 13 cards, got shape {hands.shape}")
+        raise SimkitError(f"arranged must have a last axis of 13 cards, got shape {hands.shape}")
     return fouled_ranks(dun_ranks(hands, v), v)
 
 
@@ -847,7 +848,7 @@ def _given_ranks(ranks: npt.ArrayLike, shape: tuple[int, int]) -> np.ndarray:
     """Validated dun ranks ``(n_games, n_players, 3)`` passed to :func:`score`, as int32."""
     r = np.asarray(ranks)
     if r.shape != (*shape, 3):
-        raise ValueError(f"ranks must have shape {(*shape, 3)}, got {r.shape}")
+        raise SimkitError(f"ranks must have shape {(*shape, 3)}, got {r.shape}")
     if not np.issubdtype(r.dtype, np.integer):
         raise TypeError(f"ranks must hold integer dun ranks, got dtype {r.dtype}")
     return np.ascontiguousarray(r, dtype=np.int32)
@@ -857,7 +858,7 @@ def _given_masks(special_masks: npt.ArrayLike, shape: tuple[int, int]) -> np.nda
     """Validated special bit masks ``(n_games, n_players)`` passed to :func:`score`."""
     m = np.asarray(special_masks)
     if m.shape != shape:
-        raise ValueError(f"special_masks must have shape {shape}, got {m.shape}")
+        raise SimkitError(f"special_masks must have shape {shape}, got {m.shape}")
     if not np.issubdtype(m.dtype, np.integer):
         raise TypeError(f"special_masks must hold integer bit masks, got dtype {m.dtype}")
     return m
@@ -940,14 +941,14 @@ def score(
     v = resolve_variant(variant)
     hands = np.asarray(arranged)
     if hands.ndim != 3 or hands.shape[2] != HAND_SIZE:
-        raise ValueError(f"arranged must have shape (n_games, n_players, 13), got {hands.shape}")
+        raise SimkitError(f"arranged must have shape (n_games, n_players, 13), got {hands.shape}")
     if not np.issubdtype(hands.dtype, np.integer):
         raise TypeError(f"arranged must hold integer cards, got dtype {hands.dtype}")
     n_games, n_players = hands.shape[0], hands.shape[1]
     if not 2 <= n_players <= 8:
-        raise ValueError(f"十三水 is played by 2 to 8 players, got n_players={n_players}")
+        raise SimkitError(f"十三水 is played by 2 to 8 players, got n_players={n_players}")
     if hands.size and (hands.min() < 0 or hands.max() >= DECK_SIZE):
-        raise ValueError("arranged holds a value that is not a card (cards are 0..51)")
+        raise SimkitError("arranged holds a value that is not a card (cards are 0..51)")
     hands = np.ascontiguousarray(hands, dtype=np.int8)
     n_specials = len(v.specials.rules)
     if declared is None:
@@ -955,11 +956,11 @@ def score(
     else:
         decl = np.asarray(declared)
         if decl.shape != (n_games, n_players):
-            raise ValueError(f"declared must have shape {(n_games, n_players)}, got {decl.shape}")
+            raise SimkitError(f"declared must have shape {(n_games, n_players)}, got {decl.shape}")
         if not np.issubdtype(decl.dtype, np.integer):
             raise TypeError(f"declared must hold integer special indices, got {decl.dtype}")
         if decl.size and (decl.min() < -1 or decl.max() >= n_specials):
-            raise ValueError(
+            raise SimkitError(
                 f"declared holds an index outside -1..{n_specials - 1} "
                 f"({v.name} plays {n_specials} specials)"
             )
@@ -967,7 +968,7 @@ def score(
     if isinstance(banker, bool) or not isinstance(banker, int | np.integer):
         raise TypeError(f"banker must be a seat number, got {banker!r}")
     if not 0 <= banker < n_players:
-        raise ValueError(f"banker must be a seat 0..{n_players - 1}, got {banker}")
+        raise SimkitError(f"banker must be a seat 0..{n_players - 1}, got {banker}")
     rules = compile_rules(v, n_players)
     if ranks is None:
         given_ranks = np.empty((0, n_players, 3), dtype=np.int32)  # no rows: rank in the kernel
@@ -991,11 +992,11 @@ def score(
         if isinstance(card, bool) or not isinstance(card, int | np.integer):
             raise TypeError(f"horse must be a card int, got {card!r}")
         if not 0 <= card < DECK_SIZE:
-            raise ValueError(f"horse must be a card 0..51, got {card}")
+            raise SimkitError(f"horse must be a card 0..51, got {card}")
         if card != rules.horse_card:
             rules = rules._replace(horse_card=int(card))
     elif horse is not None:
-        raise ValueError(f"{v.name} does not play a horse card (马牌); pass horse=None")
+        raise SimkitError(f"{v.name} does not play a horse card (马牌); pass horse=None")
     table5, flush_table, table3 = ranking_tables(v.ranking)
     totals = np.empty((n_games, n_players), dtype=np.float64)
     out = np.zeros((_N_COMP, n_games if breakdown else 0, n_players), dtype=np.float64)

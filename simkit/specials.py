@@ -61,6 +61,7 @@ import numpy as np
 import numpy.typing as npt
 
 from simkit.cards import DECK_SIZE, HAND_SIZE
+from simkit.errors import SimkitError
 from simkit.variants import SpecialRule, Specials, Variant, resolve_variant
 from simkit.variants.special_kinds import SPECIAL_KINDS, SpecialCode
 
@@ -125,7 +126,7 @@ def _plan(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Kernel inputs for a variant's specials: kind codes, option params and split tables."""
     if len(specials) > MAX_SPECIALS:
-        raise ValueError(f"at most {MAX_SPECIALS} specials fit a mask, got {len(specials)}")
+        raise SimkitError(f"at most {MAX_SPECIALS} specials fit a mask, got {len(specials)}")
     kinds = np.empty(len(specials), dtype=np.int64)
     params = np.zeros((len(specials), 2), dtype=np.int64)
     sf_keys = np.zeros(0, dtype=np.int64)
@@ -134,7 +135,7 @@ def _plan(
     codes = [rule.kind.code for rule in specials.rules]
     for code in (SpecialCode.THREE_STRAIGHT_FLUSHES, SpecialCode.THREE_STRAIGHTS):
         if codes.count(code) > 1:
-            raise ValueError(f"{code.name} may be played once per variant, got {specials.ids}")
+            raise SimkitError(f"{code.name} may be played once per variant, got {specials.ids}")
     for i, (rule, code) in enumerate(zip(specials.rules, codes, strict=True)):
         kinds[i] = code
         params[i] = _PARAMS.get(code, _no_params)(rule)
@@ -324,7 +325,7 @@ def _detect_kernel(rows, kinds, params, sf_keys, sf_offsets, ts_keys, ts_filter,
 def _as_hand_rows(hands: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray, tuple[int, ...]]:
     arr = np.asarray(hands)
     if arr.ndim == 0 or arr.shape[-1] != HAND_SIZE:
-        raise ValueError(
+        raise SimkitError(
             f"detect_specials expects hands with a last axis of {HAND_SIZE} cards, "
             f"got shape {arr.shape}"
         )
@@ -332,7 +333,7 @@ def _as_hand_rows(hands: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray, tuple[i
         raise TypeError(f"detect_specials expects integer card arrays, got dtype {arr.dtype}")
     if arr.dtype != np.int8 and arr.size and (arr.min() < 0 or arr.max() >= DECK_SIZE):
         bad = int(arr[(arr < 0) | (arr >= DECK_SIZE)].ravel()[0])
-        raise ValueError(f"detect_specials: {bad} is not a card integer (cards are 0..51)")
+        raise SimkitError(f"detect_specials: {bad} is not a card integer (cards are 0..51)")
     rows = np.ascontiguousarray(arr.reshape(-1, HAND_SIZE), dtype=np.int8)
     return arr, rows, arr.shape[:-1]
 
@@ -380,7 +381,7 @@ def detect_specials(
     ['一条龙', '三顺子']
     """
     if decks not in (None, 1, 2):
-        raise ValueError(f"decks must be 1, 2 or None (up to two copies), got {decks!r}")
+        raise SimkitError(f"decks must be 1, 2 or None (up to two copies), got {decks!r}")
     arr, rows, lead = _as_hand_rows(hands)
     plan = _plan(specials_of(variant))
     max_copies = 1 if decks == 1 else 2

@@ -42,6 +42,7 @@ from simkit.arrange import (
     table_name,
 )
 from simkit.deal import RngLike, as_generator, check_players, deal
+from simkit.errors import SimkitError
 from simkit.evaluate import dun_ranks
 from simkit.variants import Variant, resolve_variant
 
@@ -248,7 +249,7 @@ def fictitious_play(
                 progress(f"iteration {it}: mean |Δ win| = {change:.5f}")
         tables = fresh
     if tables is None:
-        raise ValueError("fictitious_play needs at least one seed")
+        raise SimkitError("fictitious_play needs at least one seed")
     return tables, changes
 
 
@@ -272,9 +273,9 @@ def train(
     if n_games is None:
         n_games = DEFAULT_GAMES // n_players
     if not 0.0 < blend <= 1.0:
-        raise ValueError(f"blend must be in (0, 1], got {blend}")
+        raise SimkitError(f"blend must be in (0, 1], got {blend}")
     if iterations < 1:
-        raise ValueError(f"iterations must be >= 1, got {iterations}")
+        raise SimkitError(f"iterations must be >= 1, got {iterations}")
 
     def play(
         hands: np.ndarray, tables: WinTables | None, gen: np.random.Generator

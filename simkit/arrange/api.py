@@ -15,6 +15,7 @@ from simkit.arrange.value import foul_strict
 from simkit.arrange.wintables import WinTables
 from simkit.cards import HAND_SIZE, as_card_rows
 from simkit.deal import RngLike, check_players, decks_needed
+from simkit.errors import SimkitError
 from simkit.splits import BACK_REST, split_positions
 from simkit.variants import Variant, resolve_variant
 
@@ -40,7 +41,7 @@ def legal_splits(
     """
     rows, lead = _as_hands(hand)
     if lead != ():
-        raise ValueError(f"legal_splits takes one hand of 13 cards, got shape {np.shape(hand)}")
+        raise SimkitError(f"legal_splits takes one hand of 13 cards, got shape {np.shape(hand)}")
     v = resolve_variant(variant)
     if strict is None:
         strict = foul_strict(v)
@@ -57,7 +58,7 @@ def pareto_front(ranks: npt.ArrayLike) -> np.ndarray:
     """
     r = np.asarray(ranks, dtype=np.int64)
     if r.ndim != 2 or r.shape[1] != 3:
-        raise ValueError(f"pareto_front expects ranks of shape (n, 3), got {r.shape}")
+        raise SimkitError(f"pareto_front expects ranks of shape (n, 3), got {r.shape}")
     order = np.lexsort((np.arange(len(r)), -r[:, 0], -r[:, 1], -r[:, 2]))
     keep = np.zeros(len(r), dtype=bool)
     _pareto_kernel(r, order, keep)
@@ -121,11 +122,11 @@ def arrange(
     'T♠ J♠ Q♠ K♠ A♠'
     """
     if declare not in DECLARE_RULES:
-        raise ValueError(f"declare must be one of {', '.join(DECLARE_RULES)}, got {declare!r}")
+        raise SimkitError(f"declare must be one of {', '.join(DECLARE_RULES)}, got {declare!r}")
     chosen = as_strategy(strategy)
     if tables is not None and isinstance(chosen, MaxEV):
         if chosen.tables is not None:
-            raise ValueError("arrange: win tables given twice, in MaxEV(tables) and tables=")
+            raise SimkitError("arrange: win tables given twice, in MaxEV(tables) and tables=")
         chosen = MaxEV(tables)
     check_players(n_players)
     v = resolve_variant(variant)
@@ -153,12 +154,14 @@ def arrange_variants(
     ``tables[i]`` overrides the shipped win tables of ``variants[i]``.
     """
     if declare not in DECLARE_RULES:
-        raise ValueError(f"declare must be one of {', '.join(DECLARE_RULES)}, got {declare!r}")
+        raise SimkitError(f"declare must be one of {', '.join(DECLARE_RULES)}, got {declare!r}")
     if len(hands) != len(variants):
-        raise ValueError(f"arrange_variants: {len(hands)} hand arrays for {len(variants)} variants")
+        raise SimkitError(
+            f"arrange_variants: {len(hands)} hand arrays for {len(variants)} variants"
+        )
     table_list = list(tables) if tables is not None else [None] * len(variants)
     if len(table_list) != len(variants):
-        raise ValueError(
+        raise SimkitError(
             f"arrange_variants: {len(table_list)} win tables for {len(variants)} variants"
         )
     check_players(n_players)

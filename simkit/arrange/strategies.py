@@ -28,6 +28,7 @@ from simkit.arrange.subsets import rank_tables_of
 from simkit.arrange.value import foul_strict
 from simkit.arrange.wintables import WinTables
 from simkit.deal import RngLike, as_generator
+from simkit.errors import SimkitError
 from simkit.splits import BACK_REST, SPLIT_IDS
 from simkit.variants import Variant
 
@@ -129,7 +130,7 @@ class Objective(Strategy):
             ids, ranks = _legal_ranks_kernel(rows[h], rt, BACK_REST, strict)
             scores = np.asarray(self.objective(ranks), dtype=np.float64)
             if scores.shape != (ranks.shape[0],):
-                raise ValueError(
+                raise SimkitError(
                     f"objective must return one score per split, shape ({ranks.shape[0]},), "
                     f"got {scores.shape}"
                 )
@@ -156,7 +157,7 @@ def as_strategy(strategy: StrategyLike) -> Strategy:
         return STRATEGY_TYPES[strategy]()
     if callable(strategy):
         return Objective(strategy)
-    raise ValueError(
+    raise SimkitError(
         f"unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)} or pass a "
         "callable objective"
     )
@@ -169,8 +170,8 @@ def strategy_from_name(spec: str) -> Strategy:
         return STRATEGY_TYPES[spec]()
     if spec.endswith(".npz"):
         if not Path(spec).exists():
-            raise ValueError(f"no such table file: {spec}")
+            raise SimkitError(f"no such table file: {spec}")
         return MaxEV(WinTables.load(spec))
-    raise ValueError(
+    raise SimkitError(
         f"unknown strategy {spec!r}: use one of {', '.join(STRATEGIES)} or a trained .npz table"
     )

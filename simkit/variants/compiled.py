@@ -27,6 +27,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from simkit.errors import SimkitError
 from simkit.variants.rules import Variant
 from simkit.variants.scoring_rules import MAX_PLAYERS, MIN_PLAYERS
 
@@ -159,7 +160,7 @@ def compile_rules(variant: Variant, n_players: int) -> CompiledRules:
     if isinstance(n_players, bool) or not isinstance(n_players, int | np.integer):
         raise TypeError(f"n_players must be an integer, got {n_players!r}")
     if not MIN_PLAYERS <= n_players <= MAX_PLAYERS:
-        raise ValueError(f"n_players must be {MIN_PLAYERS}..{MAX_PLAYERS}, got {n_players}")
+        raise SimkitError(f"n_players must be {MIN_PLAYERS}..{MAX_PLAYERS}, got {n_players}")
     n_players = int(n_players)
     s = variant.scoring
     listed = set(s.transforms)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
 
+from simkit.errors import SimkitError
 from simkit.variants.schema import FrozenMap, to_plain
 from simkit.variants.scoring_rules import Scoring
 from simkit.variants.special_kinds import (
@@ -70,7 +71,7 @@ class CardPass:
 
     def __post_init__(self) -> None:
         if not 0 <= self.rounds <= 2:
-            raise ValueError(f"passing.rounds must be 0, 1 or 2, got {self.rounds}")
+            raise SimkitError(f"passing.rounds must be 0, 1 or 2, got {self.rounds}")
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -20,12 +20,14 @@ import typing
 from collections.abc import Iterator, Mapping
 from typing import Any, Literal, TypeVar, get_args, get_origin
 
+from simkit.errors import SimkitError
+
 K = TypeVar("K")
 V = TypeVar("V")
 T = TypeVar("T")
 
 
-class VariantError(ValueError):
+class VariantError(SimkitError):
     """A variant file (or an override of one) is not valid; the message names file and key."""
 
 

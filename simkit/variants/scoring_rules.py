@@ -22,6 +22,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from simkit.errors import SimkitError
 from simkit.variants.schema import FrozenMap
 
 #: Category names usable as keys of the dun tables, in :class:`simkit.evaluate.Category` order.
@@ -56,11 +57,11 @@ MAX_PLAYERS = 8
 def _check_table(table: FrozenMap[str, float], what: str) -> None:
     for key, value in table.items():
         if key not in CATEGORY_KEYS:
-            raise ValueError(
+            raise SimkitError(
                 f"{what}: unknown category {key!r}; categories are: {', '.join(CATEGORY_KEYS)}"
             )
         if value < 0:
-            raise ValueError(f"{what}.{key}: must be >= 0, got {value}")
+            raise SimkitError(f"{what}.{key}: must be >= 0, got {value}")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -100,7 +101,7 @@ class Foul:
 
     def __post_init__(self) -> None:
         if self.amount < 0:
-            raise ValueError(f"foul.amount must be >= 0, got {self.amount}")
+            raise SimkitError(f"foul.amount must be >= 0, got {self.amount}")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -127,7 +128,7 @@ class Duns:
             for name in ("front", "middle", "back"):
                 for key, value in getattr(self, name).items():
                     if value < 1:
-                        raise ValueError(
+                        raise SimkitError(
                             f"duns.{name}.{key}: a total must be >= 1 (a dun won is worth at "
                             f"least 1), got {value}"
                         )
@@ -186,12 +187,12 @@ class Scoop(TransformTable):
     def __post_init__(self) -> None:
         n = MAX_PLAYERS - MIN_PLAYERS + 1
         if len(self.points) != n:
-            raise ValueError(
+            raise SimkitError(
                 f"scoop.points: expected {n} numbers (for 2..{MAX_PLAYERS} players), "
                 f"got {len(self.points)}"
             )
         if any(v < 0 for v in self.points):
-            raise ValueError("scoop.points: values must be >= 0")
+            raise SimkitError("scoop.points: values must be >= 0")
 
     @property
     def mode(self) -> Literal["add", "double", "none"]:
@@ -221,11 +222,11 @@ class HomeRun(TransformTable):
 
     def __post_init__(self) -> None:
         if not MIN_PLAYERS <= self.min_players <= MAX_PLAYERS:
-            raise ValueError(f"home_run.min_players must be 2..8, got {self.min_players}")
+            raise SimkitError(f"home_run.min_players must be 2..8, got {self.min_players}")
         if isinstance(self.factor, float) and self.factor < 1:
-            raise ValueError(f"home_run.factor must be >= 1, got {self.factor}")
+            raise SimkitError(f"home_run.factor must be >= 1, got {self.factor}")
         if self.extra_per_opponent < 0 or self.extra_two_players < 0:
-            raise ValueError("home_run extras must be >= 0")
+            raise SimkitError("home_run extras must be >= 0")
 
     def factor_for(self, n_players: int) -> float:
         return float(n_players - 1) if self.factor == "p-minus-1" else float(self.factor)
@@ -254,7 +255,7 @@ class TFormula(TransformTable):
 
     def __post_init__(self) -> None:
         if not MIN_PLAYERS <= self.min_players <= MAX_PLAYERS:
-            raise ValueError(f"t_formula.min_players must be 2..8, got {self.min_players}")
+            raise SimkitError(f"t_formula.min_players must be 2..8, got {self.min_players}")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -273,11 +274,11 @@ class Horse(TransformTable):
         try:
             parsed = parse_cards(self.card)
         except ValueError as exc:
-            raise ValueError(f"horse.card: {exc}") from exc
+            raise SimkitError(f"horse.card: {exc}") from exc
         if len(parsed) != 1:
-            raise ValueError(f"horse.card: expected one card, got {self.card!r}")
+            raise SimkitError(f"horse.card: expected one card, got {self.card!r}")
         if self.multiplier < 1:
-            raise ValueError(f"horse.multiplier must be >= 1, got {self.multiplier}")
+            raise SimkitError(f"horse.multiplier must be >= 1, got {self.multiplier}")
 
     @property
     def card_int(self) -> int:
@@ -337,11 +338,11 @@ class Scoring:
     def __post_init__(self) -> None:
         for listed in self.transforms:
             if listed not in TRANSFORMS:
-                raise ValueError(
+                raise SimkitError(
                     f"transforms: unknown transform {listed!r}; valid: {', '.join(TRANSFORMS)}"
                 )
         if len(set(self.transforms)) != len(self.transforms):
-            raise ValueError(f"transforms: a transform is listed twice: {list(self.transforms)}")
+            raise SimkitError(f"transforms: a transform is listed twice: {list(self.transforms)}")
         for name, attr in TRANSFORM_TABLES.items():
             # A copy of our own, so a table shared with another Scoring keeps its own flag.
             table = dataclasses.replace(getattr(self, attr))
@@ -350,21 +351,21 @@ class Scoring:
         order = {name: i for i, name in enumerate(self.transforms)}
         if "t-formula" in order and "scoop" in order:
             if self.scoop.mode == "double" and order["scoop"] > order["t-formula"]:
-                raise ValueError(
+                raise SimkitError(
                     "a doubling scoop cannot follow the t-formula, which replaces the dun "
                     "points it doubles"
                 )
         if "t-formula" in order and "home-run" in order and self.home_run.split == "pairs":
             if order["home-run"] > order["t-formula"]:
-                raise ValueError(
+                raise SimkitError(
                     "home_run.split = 'pairs' cannot follow the t-formula, whose "
                     "results are not pairwise; use split = 'even'"
                 )
         if "horse" in order:
             if order["horse"] != len(self.transforms) - 1:
-                raise ValueError("horse must be the last transform")
+                raise SimkitError("horse must be the last transform")
             if "t-formula" in order or ("home-run" in order and self.home_run.split == "even"):
-                raise ValueError(
+                raise SimkitError(
                     "horse multiplies pairwise results: it cannot be combined "
                     "with the t-formula or an even-split home run"
                 )

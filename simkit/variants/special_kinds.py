@@ -17,6 +17,7 @@ from enum import IntEnum, StrEnum
 from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 from simkit.cards import RANK_CHARS
+from simkit.errors import SimkitError
 from simkit.variants.schema import FrozenMap, VariantError, build
 
 
@@ -89,7 +90,7 @@ class SpecialTable:
 
     def __post_init__(self) -> None:
         if self.payout < 0:
-            raise ValueError(f"payout: expected a non-negative number, got {self.payout:g}")
+            raise SimkitError(f"payout: expected a non-negative number, got {self.payout:g}")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -196,14 +197,14 @@ class SpecialKind:
 
     def __post_init__(self) -> None:
         if not isinstance(self.code, SpecialCode):
-            raise ValueError(f"special {self.id!r}: code must be a SpecialCode, got {self.code!r}")
+            raise SimkitError(f"special {self.id!r}: code must be a SpecialCode, got {self.code!r}")
         if not isinstance(self.exact, ExactMethod):
-            raise ValueError(
+            raise SimkitError(
                 f"special {self.id!r}: exact must be an ExactMethod "
                 f"({', '.join(m.value for m in ExactMethod)}), got {self.exact!r}"
             )
         if not (isinstance(self.table, type) and issubclass(self.table, SpecialTable)):
-            raise ValueError(f"special {self.id!r}: table must be a SpecialTable dataclass")
+            raise SimkitError(f"special {self.id!r}: table must be a SpecialTable dataclass")
 
     @property
     def option_names(self) -> tuple[str, ...]:
