@@ -10,7 +10,7 @@ How a run is organized (and why its numbers never depend on ``n_jobs`` or ``chun
   standard errors small.  With ``max-ev``, variants that see the same cards and rank duns
   alike are arranged in one pass over the hands (:func:`simkit.arrange.arrange_variants`), which
   does the card-only work once: a variant's answers are the same as when it runs alone.
-- Each variant's arrangement of a block is read once (:class:`simkit.statistics.Arranged`: dun
+- Each variant's arrangement of a block is read once (:class:`simkit.arrange.Arrangement`: dun
   ranks, specials) and flows one way, into the scorer and then the statistics.
 - A chunk is a run of consecutive blocks; workers play chunks and return mergeable summaries
   (:mod:`simkit.summary`, laid out by :mod:`simkit.statistics`): integer counts pre-merged,
@@ -41,12 +41,12 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from simkit.arrange import arrange, arrange_variants, default_tables
-from simkit.deal import check_players, deal, decks_needed, pass_cards
+from simkit.arrange import arrangements, default_tables
+from simkit.deal import check_players, deal, pass_cards
 from simkit.files import atomic_write, check_output_dir
 from simkit.parallel import check_backend, effective_jobs, run_ordered
 from simkit.score import score
-from simkit.statistics import SCHEMA_VERSION, Arranged, Key, convergence_rows, record_block
+from simkit.statistics import SCHEMA_VERSION, Key, convergence_rows, record_block
 from simkit.summary import BlockOutput, Summary
 from simkit.tables import build_tables
 from simkit.variants import Variant, has_banker, resolve_variant, resolve_variants
@@ -232,33 +232,17 @@ def play_block(
     p = config.n_players
     deal_seq, play_seq = np.random.SeedSequence(config.seed, spawn_key=(block,)).spawn(2)
     dealt = deal(n, p, rng=np.random.default_rng(deal_seq))
-    decks = decks_needed(p)
     hands_of = [_hands_for(dealt, variant) for variant in config.variants]
     tables_of = [
         default_tables(resolve_variant(source), p) if (source := config.tables_of(v)) else None
         for v in range(len(config.variants))
     ]
-    if config.strategy == "max-ev":
-        # one search per group of variants that see the same cards and rank duns alike
-        played = arrange_variants(hands_of, config.variants, n_players=p, tables=tables_of)
-    else:
-        # The same stream for every variant: random-legal draws identically (common numbers).
-        played = [
-            arrange(
-                hands,
-                variant,
-                config.strategy,  # type: ignore[arg-type]
-                n_players=p,
-                rng=np.random.default_rng(play_seq),
-                tables=tables,
-            )
-            for hands, variant, tables in zip(hands_of, config.variants, tables_of, strict=True)
-        ]
-    # Each arrangement is read once (dun ranks, specials) and flows on to scoring and statistics.
-    plays = [
-        Arranged.of(cards, declared, variant, decks=decks)
-        for (cards, declared), variant in zip(played, config.variants, strict=True)
-    ]
+    # max-ev searches the variants that see the same cards and rank duns alike in one pass;
+    # random-legal draws the same stream under every variant (common numbers).  Each
+    # arrangement is read once (dun ranks, specials) and flows on to scoring and statistics.
+    plays = arrangements(
+        hands_of, config.variants, config.strategy, n_players=p, tables=tables_of, rng=play_seq
+    )
     scored = [
         score(
             play.cards,

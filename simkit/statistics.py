@@ -3,9 +3,8 @@
 This module owns the summary's schema, so that the runner (:mod:`simkit.simulate`), which
 writes it, and the tables (:mod:`simkit.tables`), which read it, never spell it themselves:
 
-- :class:`Arranged`: one block's hands as a variant's players set them, with what scoring and
-  statistics read from the arrangement (dun ranks, declared and qualifying specials), computed
-  once per block and variant and then passed on;
+- what it reads of a block is the :class:`~simkit.arrange.Arrangement` record the strategy
+  made (dun ranks, declared and qualifying specials, computed once per block and variant);
 - :class:`Key`: where each array of a :class:`~simkit.summary.Summary` is filed, a field of
   :class:`Count` (integer arrays, merged exactly) or :class:`Sum` (float arrays, folded block by
   block), the variant's index in the run and, for score components, the component's name;
@@ -20,15 +19,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from simkit.evaluate import CATEGORY_SHIFT, Category, dun_ranks
+from simkit.arrange import Arrangement
+from simkit.evaluate import CATEGORY_SHIFT, Category
 from simkit.score import fouled_ranks, score
-from simkit.specials import best_special, detect_specials
 from simkit.summary import Summary, event_sums, histogram, moments, sd_se
 from simkit.variants import Variant
 
@@ -131,62 +129,28 @@ class Key(NamedTuple):
 # --------------------------------------------------------------------------- one block's play
 
 
-@dataclass(frozen=True, eq=False)
-class Arranged:
-    """One block's hands as set under one variant, with what is read from the arrangement.
-
-    Built once per block and variant (:meth:`of`) and handed to the scorer and to
-    :func:`record_block`, which take the ranks and specials from it.  Arrays are indexed by
-    game, then seat.
-    """
-
-    #: ``int8 (n, P, 13)``: each hand as [front 3 | middle 5 | back 5].
-    cards: np.ndarray
-    #: ``int8 (n, P)``: the index of the special each hand declares, -1 for none.
-    declared: np.ndarray
-    #: ``int32 (n, P, 3)``: the duns' ranks (:func:`simkit.evaluate.dun_ranks`).
-    ranks: np.ndarray
-    #: ``uint32 (n, P)``: bit i is set when the hand qualifies for special i.
-    special_masks: np.ndarray
-    #: ``int8 (n, P)``: the hand's best special (its lowest set bit), -1 for none.
-    best: np.ndarray
-
-    @classmethod
-    def of(
-        cls, cards: np.ndarray, declared: np.ndarray, variant: Variant, *, decks: int
-    ) -> Arranged:
-        """Rank the duns and detect the specials of ``cards`` set under ``variant``."""
-        # Whether a hand qualifies for a special depends on its cards alone, not on how it is set.
-        masks = detect_specials(cards, variant, decks=decks)
-        return cls(
-            cards=cards,
-            declared=np.asarray(declared).astype(np.int8),
-            ranks=dun_ranks(cards, variant),
-            special_masks=masks,
-            best=best_special(masks).astype(np.int8),
-        )
-
-    def rescore(
-        self, variant: Variant, declared: np.ndarray, rows: Any = slice(None)
-    ) -> np.ndarray:
-        """``float64 (rows, P)``: games ``rows`` scored again, with other declarations."""
-        return np.asarray(
-            score(
-                self.cards[rows],
-                variant,
-                declared=declared,
-                ranks=self.ranks[rows],
-                special_masks=self.special_masks[rows],
-            ),
-            np.float64,
-        )
+def rescore(
+    play: Arrangement, variant: Variant, declared: np.ndarray, rows: Any = slice(None)
+) -> np.ndarray:
+    """``float64 (rows, P)``: games ``rows`` of ``play`` scored again with other declarations,
+    from the ranks and specials the arrangement already holds."""
+    return np.asarray(
+        score(
+            play.cards[rows],
+            variant,
+            declared=declared,
+            ranks=play.ranks[rows],
+            special_masks=play.special_masks[rows],
+        ),
+        np.float64,
+    )
 
 
 Scored = tuple[np.ndarray, dict[str, np.ndarray]]
 
 
 def record_block(
-    variants: Sequence[Variant], plays: Sequence[Arranged], scored: Sequence[Scored]
+    variants: Sequence[Variant], plays: Sequence[Arrangement], scored: Sequence[Scored]
 ) -> tuple[dict[Key, np.ndarray], dict[Key, np.ndarray]]:
     """One block's ``(counts, sums)`` for a :class:`~simkit.summary.Summary`.
 
@@ -213,7 +177,7 @@ def _record_variant(
     sums: dict[Key, np.ndarray],
     v: int,
     variant: Variant,
-    play: Arranged,
+    play: Arrangement,
     total: np.ndarray,
     components: dict[str, np.ndarray],
 ) -> None:
@@ -303,7 +267,7 @@ def t_values(ranks: np.ndarray, declared: np.ndarray, variant: Variant) -> np.nd
     return np.where(applies, np.minimum(np.rint(t), T_MAX), -1).astype(np.int64)
 
 
-def declare_value(play: Arranged, variant: Variant) -> tuple[np.ndarray, np.ndarray]:
+def declare_value(play: Arrangement, variant: Variant) -> tuple[np.ndarray, np.ndarray]:
     """Each special holder's score when declaring minus when playing the hand normally.
 
     Other players keep the strategy's choices, except that every other special holder declares
@@ -319,7 +283,7 @@ def declare_value(play: Arranged, variant: Variant) -> tuple[np.ndarray, np.ndar
         return count, sums
     forced = np.where(holders, best, play.declared).astype(np.int8)
     # every holder declaring is one table for all seats; playing normally differs per seat
-    all_declare = play.rescore(variant, forced)
+    all_declare = rescore(play, variant, forced)
     for seat in range(best.shape[1]):
         rows = np.flatnonzero(holders[:, seat])
         if rows.size == 0:
@@ -327,7 +291,7 @@ def declare_value(play: Arranged, variant: Variant) -> tuple[np.ndarray, np.ndar
         with_special = all_declare[rows]
         played = forced[rows].copy()
         played[:, seat] = -1
-        without = play.rescore(variant, played, rows)
+        without = rescore(play, variant, played, rows)
         gain = with_special[:, seat] - without[:, seat]
         idx = best[rows, seat].astype(np.int64)
         count += np.bincount(idx, minlength=n_special)

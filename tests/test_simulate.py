@@ -15,7 +15,7 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-from simkit.arrange import arrange
+from simkit.arrange import arrange, arrangements
 from simkit.deal import deal
 from simkit.evaluate import dun_ranks
 from simkit.score import score
@@ -28,7 +28,7 @@ from simkit.simulate import (
     simulate,
 )
 from simkit.specials import best_special, detect_specials
-from simkit.statistics import Arranged, Key, Sum, t_values
+from simkit.statistics import Key, Sum, t_values
 from simkit.summary import Summary
 from simkit.variants import VariantError, load_variant
 
@@ -188,7 +188,7 @@ def test_t_values_agree_with_the_t_formula_component() -> None:
 
 
 def test_an_arrangement_is_read_once_and_scored_from_what_it_holds() -> None:
-    """Arranged holds the set hands' dun ranks and specials (those of the dealt hands: a
+    """An Arrangement holds the set hands' dun ranks and specials (those of the dealt hands: a
     special depends on the cards alone); scoring with them given equals scoring from the cards,
     also where qualifying specials stack onto the declared one."""
     base = load_variant("wiki-points")
@@ -198,8 +198,9 @@ def test_an_arrangement_is_read_once_and_scored_from_what_it_holds() -> None:
     )
     hands = deal(3000, 4, rng=13)
     for variant in (base, stacking):
-        cards, declared = arrange(hands, variant, "greedy")
-        play = Arranged.of(cards, declared, variant, decks=1)
+        (play,) = arrangements([hands], [variant], "greedy")
+        cards, declared = play.cards, play.declared
+        np.testing.assert_array_equal(cards, arrange(hands, variant, "greedy")[0])
         masks = detect_specials(hands, variant)
         np.testing.assert_array_equal(play.ranks, dun_ranks(cards, variant))
         np.testing.assert_array_equal(play.special_masks, masks)

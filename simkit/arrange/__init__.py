@@ -33,9 +33,11 @@ model), :mod:`~simkit.arrange.subsets` (ranking a hand's subsets), :mod:`~simkit
 
 from simkit.arrange.api import (
     DECLARE_RULES,
+    Arrangement,
     Declare,
     arrange,
     arrange_variants,
+    arrangements,
     legal_splits,
     pareto_front,
 )
@@ -127,6 +129,7 @@ __all__ = [
     "Q_WIN",
     "STRATEGIES",
     "STRATEGY_TYPES",
+    "Arrangement",
     "Declare",
     "Greedy",
     "MaxEV",
@@ -139,6 +142,7 @@ __all__ = [
     "WinTables",
     "arrange",
     "arrange_variants",
+    "arrangements",
     "as_strategy",
     "default_tables",
     "dun_class",

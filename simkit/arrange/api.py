@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
@@ -16,6 +17,8 @@ from simkit.arrange.wintables import WinTables
 from simkit.cards import HAND_SIZE, as_card_rows
 from simkit.deal import RngLike, check_players, decks_needed
 from simkit.errors import SimkitError
+from simkit.evaluate import dun_ranks
+from simkit.specials import best_special, detect_specials
 from simkit.splits import BACK_REST, split_positions
 from simkit.variants import Variant, resolve_variant
 
@@ -69,24 +72,73 @@ def _ids_to_cards(rows: np.ndarray, ids: np.ndarray) -> np.ndarray:
     return np.take_along_axis(rows, split_positions(ids).astype(np.int64), axis=1)
 
 
+@dataclass(frozen=True)
+class Arrangement:
+    """Hands as one variant's players set them, with what scoring and statistics read of them.
+
+    Made once per variant by :func:`arrangements` and passed on, so that nothing downstream
+    ranks the duns or detects the specials again.  Arrays share the hands' leading shape
+    ``(...)``.
+    """
+
+    #: ``int8 (..., 13)``: each hand as [front 3 | middle 5 | back 5].
+    cards: np.ndarray
+    #: ``int8 (...)``: the index into ``variant.specials.rules`` of the special declared, or -1.
+    declared: np.ndarray
+    #: ``int64 (..., 3)``: the (front, middle, back) subset ids of the split
+    #: (:mod:`simkit.splits`), as positions in the hand sorted by card.
+    split_ids: np.ndarray
+    #: ``int32 (..., 3)``: the duns' ranks (:func:`simkit.evaluate.dun_ranks`).
+    ranks: np.ndarray
+    #: ``uint32 (...)``: bit i set when the hand qualifies for special i (its cards alone
+    #: decide it, not how they are set).
+    special_masks: np.ndarray
+    #: ``int8 (...)``: the hand's best special (its lowest set bit), -1 for none.
+    best: np.ndarray
+    #: ``float64 (...)``: the strategy's own expected score of its split (max-ev), else None.
+    value: np.ndarray | None = None
+
+
 def _declare(
-    rows: np.ndarray,
+    best: np.ndarray,
     variant: Variant,
     rule: str,
     n_players: int,
     normal_value: np.ndarray | None,
 ) -> np.ndarray:
-    n = rows.shape[0]
     if rule == "never" or len(variant.specials) == 0:
-        return np.full(n, -1, dtype=np.int8)
-    from simkit.specials import best_special, detect_specials
-
-    best = best_special(detect_specials(rows, variant))
+        return np.full(best.shape, -1, dtype=np.int8)
     if rule == "always" or normal_value is None:
         return best
     payouts = np.array([r.payout for r in variant.specials.rules], dtype=np.float64)
     special_value = np.where(best >= 0, payouts[np.maximum(best, 0)] * (n_players - 1), -np.inf)
     return np.where(special_value > normal_value, best, np.int8(-1)).astype(np.int8)
+
+
+def _arrangement(
+    rows: np.ndarray,
+    lead: tuple[int, ...],
+    variant: Variant,
+    ids: np.ndarray,
+    values: np.ndarray | None,
+    declare: str,
+    n_players: int,
+) -> Arrangement:
+    """The record of sorted hands ``rows`` set by split ``ids``: each dun ranked and each
+    hand's specials detected here, once."""
+    cards = _ids_to_cards(rows, ids).astype(np.int8)
+    masks = detect_specials(rows, variant, decks=decks_needed(n_players))
+    best = best_special(masks).astype(np.int8)
+    declared = _declare(best, variant, declare, n_players, values)
+    return Arrangement(
+        cards=cards.reshape((*lead, HAND_SIZE)),
+        declared=declared.reshape(lead),
+        split_ids=np.asarray(ids, dtype=np.int64).reshape((*lead, 3)),
+        ranks=dun_ranks(cards, variant).reshape((*lead, 3)),
+        special_masks=masks.reshape(lead),
+        best=best.reshape(lead),
+        value=None if values is None else np.asarray(values, np.float64).reshape(lead),
+    )
 
 
 def arrange(
@@ -132,9 +184,8 @@ def arrange(
     v = resolve_variant(variant)
     rows, lead = _as_hands(hands, n_players)
     ids, values = chosen.choose_splits(rows, v, n_players=n_players, rng=rng)
-    arranged = _ids_to_cards(rows, ids).astype(np.int8)
-    declared = _declare(rows, v, declare, n_players, values)
-    return arranged.reshape((*lead, HAND_SIZE)), declared.reshape(lead)
+    found = _arrangement(rows, lead, v, ids, values, declare, n_players)
+    return found.cards, found.declared
 
 
 def arrange_variants(
@@ -153,6 +204,27 @@ def arrange_variants(
     the shipped variants this is about twice as fast as one search per variant.
     ``tables[i]`` overrides the shipped win tables of ``variants[i]``.
     """
+    found = arrangements(hands, variants, n_players=n_players, declare=declare, tables=tables)
+    return [(a.cards, a.declared) for a in found]
+
+
+def arrangements(
+    hands: Sequence[npt.ArrayLike],
+    variants: Sequence[str | Variant],
+    strategy: StrategyLike = "max-ev",
+    *,
+    n_players: int = 4,
+    declare: Declare = "auto",
+    tables: Sequence[WinTables | None] | None = None,
+    rng: np.random.SeedSequence | int | None = None,
+) -> list[Arrangement]:
+    """``hands[i]`` set under ``variants[i]`` by ``strategy``, as :class:`Arrangement` records.
+
+    Max-ev searches variants that see equal hands and rank duns alike in one pass (see
+    :func:`arrange_variants`).  Other strategies set each variant's hands with a generator
+    made afresh from ``rng`` (the same random numbers for every variant: common numbers).
+    ``tables[i]`` overrides the shipped win tables of ``variants[i]`` (max-ev only).
+    """
     if declare not in DECLARE_RULES:
         raise SimkitError(f"declare must be one of {', '.join(DECLARE_RULES)}, got {declare!r}")
     if len(hands) != len(variants):
@@ -167,6 +239,15 @@ def arrange_variants(
     check_players(n_players)
     resolved = [resolve_variant(v) for v in variants]
     prepared = [_as_hands(h, n_players) for h in hands]
+    chosen = as_strategy(strategy)
+    results: list[Arrangement] = []
+    if not isinstance(chosen, MaxEV) or chosen.tables is not None:
+        for (rows, lead), v, t in zip(prepared, resolved, table_list, strict=True):
+            own = MaxEV(t) if isinstance(chosen, MaxEV) and t is not None else chosen
+            gen = np.random.default_rng(rng)
+            ids, values = own.choose_splits(rows, v, n_players=n_players, rng=gen)
+            results.append(_arrangement(rows, lead, v, ids, values, declare, n_players))
+        return results
     solvers = [make_solver(v, n_players, t) for v, t in zip(resolved, table_list, strict=True)]
     # groups: indices whose hands are equal and whose rankings share their tables
     groups: list[list[int]] = []
@@ -180,13 +261,12 @@ def arrange_variants(
                 break
         else:
             groups.append([i])
-    results: list[tuple[np.ndarray, np.ndarray]] = [None] * len(variants)  # type: ignore[list-item]
+    by_index: dict[int, Arrangement] = {}
     for group in groups:
         rows = prepared[group[0]][0]
         found = max_ev_ids_many(rows, [solvers[i] for i in group])
         for i, (ids, values, _) in zip(group, found, strict=True):
-            lead = prepared[i][1]
-            arranged = _ids_to_cards(rows, ids).astype(np.int8)
-            declared = _declare(rows, resolved[i], declare, n_players, values)
-            results[i] = (arranged.reshape((*lead, HAND_SIZE)), declared.reshape(lead))
-    return results
+            by_index[i] = _arrangement(
+                rows, prepared[i][1], resolved[i], ids, values, declare, n_players
+            )
+    return [by_index[i] for i in range(len(variants))]
