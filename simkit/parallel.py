@@ -21,7 +21,7 @@ import signal
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import ExitStack
 from typing import Any
 
@@ -66,7 +66,7 @@ def run_ordered(
     n_jobs: int = 1,
     backend: str | None = None,
     scheduler: str | None = None,
-) -> Iterator[Any]:
+) -> Generator[Any, None, None]:
     """``func(*task)`` for every task, yielded in task order.
 
     ``n_jobs=1`` without a backend runs in this process.  ``backend="dask"`` submits the tasks

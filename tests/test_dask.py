@@ -82,7 +82,7 @@ def test_cluster_without_workers_fails_instead_of_hanging(monkeypatch: pytest.Mo
         try:
             simulate(["western-2-4"], 10, seed=1, backend="dask", scheduler=address)
             outcome["error"] = None
-        except BaseException as exc:  # noqa: BLE001 - handed to the test thread
+        except BaseException as exc:  # handed to the test thread
             outcome["error"] = exc
 
     with _loopback_cluster(n_workers=0) as cluster:

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from simkit.commands.simulate import add_run_options, simulate_args
+from simkit.commands.simulate import add_run_options, claim_out, simulate_args
 
 DEFAULT_GAMES = 10_000
 
@@ -30,15 +30,16 @@ def handle(args: argparse.Namespace) -> int:
 
     if len(args.variants) < 2:
         raise ValueError("compare needs at least two variants")
-    result = simulate_args(args)
-    with pl.Config(tbl_rows=100, tbl_cols=12, tbl_width_chars=140):
-        print(
-            result["scores"]
-            .filter(pl.col("seat").is_in(["0", "all"]))
-            .select("variant", "seat", "n", "mean", "se", "sd", "sd_se")
-        )
-        print(result["paired"].filter(pl.col("seat").is_in(["0", "all"])))
-        print(result["events"].select("variant", "event", "rate", "se"))
-    if args.out is not None:
-        print(f"tables written to {result.save(args.out)}")
+    with claim_out(args):
+        result = simulate_args(args)
+        with pl.Config(tbl_rows=100, tbl_cols=12, tbl_width_chars=140):
+            print(
+                result["scores"]
+                .filter(pl.col("seat").is_in(["0", "all"]))
+                .select("variant", "seat", "n", "mean", "se", "sd", "sd_se")
+            )
+            print(result["paired"].filter(pl.col("seat").is_in(["0", "all"])))
+            print(result["events"].select("variant", "event", "rate", "se"))
+        if args.out is not None:
+            print(f"tables written to {result.save(args.out)}")
     return 0

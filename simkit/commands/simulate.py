@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +42,11 @@ def add_run_options(
     )
     parser.add_argument("--checkpoint", type=Path, default=None, help="checkpoint file (resume)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace results of another run in the output folder (default: refuse)",
+    )
 
 
 def run_kwargs(args: argparse.Namespace) -> dict[str, Any]:
@@ -53,6 +59,31 @@ def run_kwargs(args: argparse.Namespace) -> dict[str, Any]:
         "checkpoint": args.checkpoint,
         "progress": False if args.quiet else None,
     }
+
+
+def claim_out(
+    args: argparse.Namespace,
+    variants: Any = None,
+    win_tables: Any = None,
+    provenance: str = "provenance.json",
+) -> AbstractContextManager[Any]:
+    """Lock ``--out`` for this run and refuse other runs' results there (before any work)."""
+    if args.out is None:
+        return nullcontext()
+    from simkit.locks import claim_output_dir
+    from simkit.simulate import make_config, run_identity
+
+    config = make_config(
+        args.variants if variants is None else variants,
+        args.games,
+        args.players,
+        args.strategy,
+        seed=args.seed,
+        win_tables=win_tables,
+    )
+    return claim_output_dir(
+        args.out, run_identity(config), overwrite=args.overwrite, provenance=provenance
+    )
 
 
 def simulate_args(args: argparse.Namespace) -> Any:
@@ -89,10 +120,11 @@ def register(subparsers: Any) -> None:
 def handle(args: argparse.Namespace) -> int:
     import polars as pl
 
-    result = simulate_args(args)
-    with pl.Config(tbl_rows=50, tbl_cols=12, tbl_width_chars=120):
-        print(result["scores"].select("variant", "seat", "n", "mean", "se", "sd", "sd_se"))
-    if args.out is not None:
-        out = result.save(args.out)
-        print(f"tables written to {out}")
+    with claim_out(args):
+        result = simulate_args(args)
+        with pl.Config(tbl_rows=50, tbl_cols=12, tbl_width_chars=120):
+            print(result["scores"].select("variant", "seat", "n", "mean", "se", "sd", "sd_se"))
+        if args.out is not None:
+            out = result.save(args.out)
+            print(f"tables written to {out}")
     return 0

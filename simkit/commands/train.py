@@ -29,27 +29,51 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--iterations", type=int, default=DEFAULT_ITERATIONS)
     parser.add_argument("--blend", type=float, default=DEFAULT_BLEND)
     parser.add_argument(
-        "--out", type=Path, default=None, help="output file (default <variant>-<players>p.npz)"
+        "--out", type=Path, default=None, help="output .npz file (default <variant>-<players>p.npz)"
     )
+    parser.add_argument("--overwrite", action="store_true", help="replace an existing output file")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(func=handle)
 
 
 def handle(args: argparse.Namespace) -> int:
+    import os
+    import sys
+
+    from tqdm import tqdm
+
     from simkit.arrange import table_name
+    from simkit.files import check_output_file
+    from simkit.kernel_cache import notice_if_cold
     from simkit.train import train
     from simkit.variants import resolve_variant
 
     variant = resolve_variant(args.variant)
-    tables = train(
-        variant,
-        args.players,
-        seed=args.seed,
-        n_games=args.games,
-        iterations=args.iterations,
-        blend=args.blend,
-        progress=print,
-    )
+    if args.games is not None and args.games < 1:
+        raise ValueError(f"--games must be at least 1, got {args.games}")
     out = args.out if args.out is not None else Path(table_name(variant.name, args.players))
+    check_output_file(out, suffix=".npz", overwrite=args.overwrite)  # before training
+    notice_if_cold()
+    shown = not args.quiet and sys.stderr.isatty() and not os.environ.get("CI")
+    with tqdm(total=args.iterations, desc="train", unit="iteration", disable=not shown) as bar:
+
+        def progress(message: str) -> None:
+            bar.update()
+            if shown:
+                bar.write(message)
+            else:
+                print(message)
+
+        tables = train(
+            variant,
+            args.players,
+            seed=args.seed,
+            n_games=args.games,
+            iterations=args.iterations,
+            blend=args.blend,
+            progress=progress,
+        )
+    out.parent.mkdir(parents=True, exist_ok=True)
     tables.save(out)
     meta = tables.meta
     print(
