@@ -16,8 +16,10 @@ Failure modes handled here, so that a run never outlives its user nor waits fore
 
 from __future__ import annotations
 
+import ctypes
 import os
 import signal
+import sys
 import threading
 import time
 from collections import deque
@@ -28,6 +30,7 @@ from typing import Any
 BACKENDS = ("loky", "threading", "dask")
 #: How often a local worker checks that its parent is still alive (seconds).
 PARENT_POLL_S = 0.5
+PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 #: How long to try to reach a Dask scheduler before giving up (seconds).
 DASK_CONNECT_TIMEOUT_S = 5.0
 #: How long a Dask cluster may have no worker at all before the run gives up (seconds).
@@ -106,12 +109,22 @@ def run_ordered(
 def _watch_parent(parent_pid: int) -> None:
     """Worker initializer: ignore Ctrl-C (the parent handles it), exit when the parent is gone.
 
-    A thread polls the parent pid: when the parent ends, however (SIGKILL too), the worker is
-    re-parented and exits at once, so no worker outlives its run.  (``PR_SET_PDEATHSIG`` would
-    fire when the parent's *thread* that started the worker ends, which for a pool is not the
-    run's end.)
+    On Linux the kernel kills the worker when its parent ends, however it ends (SIGKILL too):
+    ``prctl(PR_SET_PDEATHSIG, SIGKILL)``; that works even while the worker is inside a numba
+    kernel, which holds the GIL for seconds.  The signal comes when the parent's *thread* that
+    started the worker ends; loky starts workers from the thread that submits work or from its
+    manager thread, both alive as long as the pool is.  Elsewhere (and as a fallback) a thread
+    polls the parent pid and exits once the worker has been re-parented.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent_pid:  # the parent died before the line above
+        os._exit(1)
 
     def watch() -> None:
         while os.getppid() == parent_pid:

@@ -175,6 +175,20 @@ class MissingTableError(KeyError, ValueError):
         return str(self.args[0])
 
 
+class _SavedTables(dict[str, pl.DataFrame]):
+    """Tables read from a folder: a missing one is a :class:`MissingTableError` naming it."""
+
+    def __init__(self, folder: Path, tables: dict[str, pl.DataFrame]) -> None:
+        super().__init__(tables)
+        self.folder = folder
+
+    def __missing__(self, name: str) -> pl.DataFrame:
+        raise MissingTableError(
+            f"no table {name!r} in {self.folder} (no {name}.parquet); tables there: "
+            f"{', '.join(sorted(self))}"
+        )
+
+
 #: Provenance keys that every saved result has (and the report reads).
 PROVENANCE_KEYS = ("seed", "n_games", "n_players", "strategy", "variants")
 
@@ -208,7 +222,7 @@ def load_result(out_dir: str | Path) -> SimulationResult:
             raise ValueError(f"{path} is not a readable table ({exc})") from None
     if not tables:
         raise ValueError(f"{out} holds no tables (no *.parquet beside provenance.json)")
-    return SimulationResult(provenance=provenance, tables=tables, source=out)
+    return SimulationResult(provenance=provenance, tables=_SavedTables(out, tables), source=out)
 
 
 def check_output_dir(out: Path) -> None:
