@@ -13,6 +13,10 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+#: Hidden folders that writers stage files in, inside the output folder; one left behind by a
+#: killed run is removed by the next run that locks the folder (:mod:`simkit.locks`).
+STAGING_PREFIX = ".simkit-stage-"
+
 
 def atomic_write(path: str | Path, write: Callable[[Path], object]) -> Path:
     """Call ``write(tmp)`` on a temporary path beside ``path``, then rename it to ``path``."""
@@ -37,7 +41,7 @@ def staged_dir(out: str | Path) -> Iterator[Path]:
     """
     final = Path(out)
     final.mkdir(parents=True, exist_ok=True)
-    stage = Path(tempfile.mkdtemp(prefix=".simkit-stage-", dir=final))
+    stage = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=final))
     try:
         yield stage
         for path in sorted(stage.rglob("*")):

@@ -14,10 +14,13 @@ import errno
 import fcntl
 import json
 import os
+import shutil
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+
+from simkit.files import STAGING_PREFIX
 
 LOCK_NAME = ".simkit.lock"
 
@@ -50,16 +53,14 @@ def claim_output_dir(
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise ValueError(f"output folder {folder} cannot be created ({exc.strerror})") from None
-    fd = -1
     try:
-        fd = _lock(folder)
-        if not overwrite:
-            _check_results(folder, identity, provenance)
-        yield folder
+        with held_lock(folder / LOCK_NAME, f"writing to {folder}"):
+            for stale in folder.glob(STAGING_PREFIX + "*"):  # left by a killed run
+                shutil.rmtree(stale, ignore_errors=True)
+            if not overwrite:
+                _check_results(folder, identity, provenance)
+            yield folder
     finally:
-        if fd >= 0:
-            (folder / LOCK_NAME).unlink(missing_ok=True)
-            os.close(fd)
         for path in created:  # innermost first: only folders left empty
             try:
                 path.rmdir()
@@ -76,14 +77,27 @@ def _missing_parents(folder: Path) -> list[Path]:
     return missing
 
 
-def _lock(folder: Path) -> int:
-    """An exclusive lock on ``folder/.simkit.lock``; raises :class:`OutputLocked` if held."""
-    path = folder / LOCK_NAME
+@contextmanager
+def held_lock(path: Path, doing: str) -> Iterator[None]:
+    """Hold an exclusive ``flock`` on ``path`` (created, removed at the end).
+
+    Raises :class:`OutputLocked` at once if another process holds it; ``doing`` completes the
+    message "another simkit run (pid N) is ...".
+    """
+    fd = _lock(path, doing)
+    try:
+        yield
+    finally:
+        path.unlink(missing_ok=True)
+        os.close(fd)
+
+
+def _lock(path: Path, doing: str) -> int:
     while True:
         try:
             fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as exc:
-            raise ValueError(f"output folder {folder} is not writable ({exc.strerror})") from None
+            raise ValueError(f"{path.parent} is not writable ({exc.strerror})") from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as exc:
@@ -92,8 +106,8 @@ def _lock(folder: Path) -> int:
             if exc.errno not in (errno.EAGAIN, errno.EACCES):
                 raise
             raise OutputLocked(
-                f"another simkit run (pid {holder or 'unknown'}) is writing to {folder}; wait "
-                "for it to finish or choose another output folder"
+                f"another simkit run (pid {holder or 'unknown'}) is {doing}; wait for it to "
+                "finish or choose another output"
             ) from None
         # The holder before us may have removed the file after we opened it: lock the live one.
         try:

@@ -46,7 +46,7 @@ import polars as pl
 from simkit.arrange import arrange, arrange_variants, default_tables
 from simkit.deal import check_players, deal, decks_needed
 from simkit.evaluate import CATEGORY_SHIFT, dun_ranks
-from simkit.files import atomic_write
+from simkit.files import STAGING_PREFIX, atomic_write
 from simkit.parallel import check_backend, effective_jobs, run_ordered
 from simkit.score import fouled_ranks, score
 from simkit.specials import best_special, detect_specials
@@ -152,7 +152,7 @@ class SimulationResult:
         out = Path(out_dir)
         check_output_dir(out)
         out.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=".simkit-", dir=out))
+        staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=out))
         try:
             for name, table in self.tables.items():
                 table.write_parquet(staging / f"{name}.parquet")
@@ -618,7 +618,7 @@ def simulate(
     last_save = -math.inf  # the first chunk in is saved at once
     outputs = run_ordered(play_chunk, tasks, n_jobs=jobs, backend=backend, scheduler=scheduler)
     try:
-        with _interrupts_raised():
+        with _checkpoint_held(ckpt), _interrupts_raised():
             for output in outputs:
                 _merge(state, output, config, points)
                 if bar is not None:
@@ -641,6 +641,18 @@ def simulate(
         if bar is not None:
             bar.close()
     return _result(config, state)
+
+
+@contextmanager
+def _checkpoint_held(ckpt: Path | None) -> Iterator[None]:
+    """One run at a time per checkpoint file (a lock file beside it, removed at the end)."""
+    if ckpt is None:
+        yield
+        return
+    from simkit.locks import held_lock
+
+    with held_lock(ckpt.with_name(f".{ckpt.name}.lock"), f"using the checkpoint {ckpt}"):
+        yield
 
 
 class RunInterrupted(KeyboardInterrupt):

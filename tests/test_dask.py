@@ -66,7 +66,10 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def test_unreachable_scheduler_fails_within_seconds_and_says_what_to_do() -> None:
+def test_unreachable_scheduler_fails_within_seconds_and_says_what_to_do(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(parallel, "DASK_CONNECT_TIMEOUT_S", 1.0)
     address = f"tcp://127.0.0.1:{_free_port()}"  # nothing listens there
     start = time.monotonic()
     with pytest.raises(ValueError, match=r"cannot reach a Dask scheduler at .*dask scheduler"):

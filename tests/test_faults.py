@@ -31,17 +31,21 @@ LONG = str(40 * BLOCK_GAMES)
 RUN_GAMES = 4 * BLOCK_GAMES
 
 
-def start(*args: str) -> subprocess.Popen[str]:
-    """``python -m simkit ARGS`` in its own process, from this checkout."""
+def start(log: Path, *args: str) -> subprocess.Popen[bytes]:
+    """``python -m simkit ARGS`` in its own process, from this checkout, output to ``log``.
+
+    A file, not a pipe: a pipe stays open as long as any child that inherited it lives, so
+    reading it would wait on exactly the orphans these tests look for.
+    """
     env = os.environ | {"PYTHONPATH": str(ROOT)}
-    return subprocess.Popen(
-        [sys.executable, "-m", "simkit", *args],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    with log.open("wb") as out:
+        return subprocess.Popen(
+            [sys.executable, "-m", "simkit", *args],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
 
 
 def wait_for(condition, timeout: float, what: str) -> None:  # type: ignore[no-untyped-def]
@@ -52,7 +56,7 @@ def wait_for(condition, timeout: float, what: str) -> None:  # type: ignore[no-u
         time.sleep(0.1)
 
 
-def descendants(proc: subprocess.Popen[str]) -> list[psutil.Process]:
+def descendants(proc: subprocess.Popen[bytes]) -> list[psutil.Process]:
     try:
         return psutil.Process(proc.pid).children(recursive=True)
     except psutil.NoSuchProcess:
@@ -81,7 +85,7 @@ def no_work(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_workers_die_with_a_killed_report_run(tmp_path: Path) -> None:
     ckpt = tmp_path / "run.ckpt"
     proc = start(
-        "report", "--variants", VARIANT, "--games", LONG, "--jobs", "2", "--quiet",
+        tmp_path / "log", "report", "--variants", VARIANT, "--games", LONG, "--jobs", "2", "--quiet",
         "--chunk-size", str(BLOCK_GAMES), "--checkpoint", str(ckpt),
         "--out", str(tmp_path / "report"),
     )  # fmt: skip
@@ -94,7 +98,7 @@ def test_workers_die_with_a_killed_report_run(tmp_path: Path) -> None:
         assert_all_gone(children)
     finally:
         proc.kill()
-        proc.communicate()
+        proc.wait()
 
 
 # --------------------------------------------------------------------------- 2 and 5
@@ -110,7 +114,8 @@ def test_a_run_holds_its_folder_and_an_interrupt_saves_and_says_how_to_resume(
         "simulate", VARIANT, "--games", str(RUN_GAMES), "--chunk-size", str(BLOCK_GAMES),
         "--quiet", "--out", str(out), "--checkpoint", str(ckpt),
     ]  # fmt: skip
-    proc = start(*args, "--jobs", "2")
+    proc = start(tmp_path / "log", *args, "--jobs", "2")
+    children: list[psutil.Process] = []
     try:
         wait_for(ckpt.exists, 90, "the first checkpoint (saved with the first chunk)")
         children = descendants(proc)
@@ -119,16 +124,18 @@ def test_a_run_holds_its_folder_and_an_interrupt_saves_and_says_how_to_resume(
         assert time.monotonic() - started < 10
         assert "another simkit run" in capsys.readouterr().err
         proc.send_signal(signal.SIGTERM)
-        _, err = proc.communicate(timeout=30)
+        proc.wait(timeout=30)
     finally:
         proc.kill()
+        proc.wait()
+        assert_all_gone(children)
+    err = (tmp_path / "log").read_text()
     assert proc.returncode == 143, err
     assert "Traceback" not in err
     saved = load_checkpoint_games(ckpt)
     want = f"interrupted: {saved} of {RUN_GAMES} games saved in {ckpt}; run the same command"
     assert want in err
     assert 0 < saved < RUN_GAMES
-    assert_all_gone(children)
     assert not (out / "scores.parquet").exists()
     assert main([*args, "--jobs", "1"]) == 0  # resumes
     assert load_result(out).provenance["n_games"] == RUN_GAMES
