@@ -45,6 +45,7 @@ def start(log: Path, *args: str) -> subprocess.Popen[bytes]:
             env=env,
             stdout=out,
             stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group, as a shell job is
         )
 
 
@@ -104,11 +105,12 @@ def test_workers_die_with_a_killed_report_run(tmp_path: Path) -> None:
 # --------------------------------------------------------------------------- 2 and 5
 
 
-def test_a_run_holds_its_folder_and_an_interrupt_saves_and_says_how_to_resume(
+def test_a_run_holds_its_folder_and_ctrl_c_saves_and_says_how_to_resume(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """SIGTERM: the checkpoint is saved, one line says so, exit 143, no worker left; while it
-    ran, a second run into its folder failed at once; the same command then resumes."""
+    """Ctrl-C (SIGINT to the run's process group, workers included): the checkpoint is saved,
+    one line says so and no traceback, exit 130, no worker left; while it ran, a second run
+    into its folder failed at once; the same command then resumes."""
     out, ckpt = tmp_path / "out", tmp_path / "run.ckpt"
     args = [
         "simulate", VARIANT, "--games", str(RUN_GAMES), "--chunk-size", str(BLOCK_GAMES),
@@ -123,14 +125,14 @@ def test_a_run_holds_its_folder_and_an_interrupt_saves_and_says_how_to_resume(
         assert main([*args[:-4], "--jobs", "1", "--out", str(out)]) == 2
         assert time.monotonic() - started < 10
         assert "another simkit run" in capsys.readouterr().err
-        proc.send_signal(signal.SIGTERM)
+        os.killpg(proc.pid, signal.SIGINT)
         proc.wait(timeout=30)
     finally:
         proc.kill()
         proc.wait()
         assert_all_gone(children)
     err = (tmp_path / "log").read_text()
-    assert proc.returncode == 143, err
+    assert proc.returncode == 130, err
     assert "Traceback" not in err
     saved = load_checkpoint_games(ckpt)
     want = f"interrupted: {saved} of {RUN_GAMES} games saved in {ckpt}; run the same command"
@@ -141,9 +143,30 @@ def test_a_run_holds_its_folder_and_an_interrupt_saves_and_says_how_to_resume(
     assert load_result(out).provenance["n_games"] == RUN_GAMES
 
 
-def load_checkpoint_games(path: Path) -> int:
-    config = sim.make_config([VARIANT], RUN_GAMES, seed=1)
+def load_checkpoint_games(path: Path, n_games: int = RUN_GAMES) -> int:
+    config = sim.make_config([VARIANT], n_games, seed=1)
     return sim._load_checkpoint(path, config).summary.n_games
+
+
+def test_sigterm_saves_the_checkpoint_and_exits_143(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    real_chunk = sim.play_chunk
+
+    def terminated_during_the_second_chunk(config, first, n):  # type: ignore[no-untyped-def]
+        if first == 1:
+            os.kill(os.getpid(), signal.SIGTERM)
+        return real_chunk(config, first, n)
+
+    monkeypatch.setattr(sim, "play_chunk", terminated_during_the_second_chunk)
+    ckpt = tmp_path / "run.ckpt"
+    n_games = 3 * BLOCK_GAMES
+    run = ["simulate", VARIANT, "--games", str(n_games), "--chunk-size", str(BLOCK_GAMES)]
+    assert main([*run, "--jobs", "1", "--quiet", "--checkpoint", str(ckpt)]) == 143
+    err = capsys.readouterr().err
+    assert f"interrupted: {BLOCK_GAMES} of {n_games} games saved in {ckpt}; run the same" in err
+    assert load_checkpoint_games(ckpt, n_games) == BLOCK_GAMES
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # handlers restored
 
 
 def test_ctrl_c_without_checkpoint_says_nothing_was_saved(
