@@ -17,9 +17,10 @@ from typing import Any
 
 import polars as pl
 
+from simkit.files import check_output_dir
 from simkit.plots import save_figure
 from simkit.report import DEFAULT_SEED, report_variants
-from simkit.simulate import SimulationResult, check_output_dir, simulate
+from simkit.simulate import SimulationResult, simulate
 
 ROOT = Path(__file__).resolve().parents[1]
 

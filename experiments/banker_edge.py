@@ -2,8 +2,7 @@
 
 from _experiment import parse, run, write
 
-from simkit.simulate import has_banker
-from simkit.variants import load_variant, variant_names
+from simkit.variants import has_banker, load_variant, variant_names
 
 args = parse(__doc__, games=20_000)
 if args.variants is None:  # every shipped variant whose [scoring] topology has a banker

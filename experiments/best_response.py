@@ -25,11 +25,18 @@ from pathlib import Path
 
 import numpy as np
 
-from simkit.arrange import P_SCOOP_TIES, WinTables, arrange, default_tables, payout_model
-from simkit.deal import deal
-from simkit.evaluate import dun_ranks
-from simkit.train import duplicate_match, tables_from_counts, tabulate
+from simkit.arrange import MaxEV, WinTables, arrange, default_tables
+from simkit.train import OutcomeCounts, duplicate_match, fictitious_play
 from simkit.variants import resolve_variant
+
+
+def counts_of(tables: WinTables) -> OutcomeCounts:
+    """The outcome counts that :func:`simkit.train.tables_from_counts` fits ``tables`` to
+    (its rates times the counts, before the prior and the monotone fit)."""
+    count = tables.count.astype(np.float64)
+    wins, ties = tables.win * count, tables.tie * count
+    paid = tables.lose_pay * (count - wins - ties + 1.0) - 1.0
+    return OutcomeCounts(count, wins, ties, paid)
 
 
 def best_response(
@@ -37,37 +44,28 @@ def best_response(
 ) -> tuple[WinTables, list[float]]:
     v = resolve_variant(variant)
     frozen = default_tables(v, players)
-    model = payout_model(v, players)
-    scoop_ties = bool(model.params[P_SCOOP_TIES] > 0)
-    seeds = np.random.SeedSequence(seed).spawn(iterations)
+
+    def play(
+        hands: np.ndarray, tables: WinTables | None, gen: np.random.Generator
+    ) -> tuple[np.ndarray, np.ndarray]:
+        # the responder in seat 0 with its own tables, the frozen strategy everywhere else
+        mine, my_decl = arrange(hands[:, :1], v, MaxEV(tables), n_players=players)
+        theirs, their_decl = arrange(hands[:, 1:], v, MaxEV(frozen), n_players=players)
+        return np.concatenate([mine, theirs], axis=1), np.concatenate([my_decl, their_decl], axis=1)
+
     # Start from the frozen strategy's own counts: the response refines them with its data.
-    count = frozen.count.astype(np.float64)
-    wins, ties = frozen.win * count, frozen.tie * count
-    paid = frozen.lose_pay * (count - wins - ties + 1.0) - 1.0
-    sums = [count, wins, ties, paid]
-    scoops = pairs = 0.0
-    tables = frozen
-    changes = []
-    for it in range(iterations):
-        gen = np.random.default_rng(seeds[it])
-        hands = deal(n_games, players, rng=gen)
-        mine, my_decl = arrange(hands[:, :1], v, n_players=players, tables=tables)
-        theirs, their_decl = arrange(hands[:, 1:], v, n_players=players, tables=frozen)
-        arranged = np.concatenate([mine, theirs], axis=1)
-        declared = np.concatenate([my_decl, their_decl], axis=1)
-        new = tabulate(dun_ranks(arranged, v), declared < 0, model.win_points, scoop_ties, (0,))
-        keep = 1.0 - blend
-        for k in range(4):
-            sums[k] = keep * sums[k] + new[k]
-        scoops = keep * scoops + new[4]
-        pairs = keep * pairs + new[5]
-        fresh = tables_from_counts(
-            sums[0], sums[1], sums[2], sums[3], scoop_rate=frozen.scoop_rate, meta={}
-        )
-        w = sums[0] / sums[0].sum()
-        changes.append(float((np.abs(fresh.win - tables.win) * w).sum()))
-        tables = fresh
-    return tables, changes
+    return fictitious_play(
+        v,
+        players,
+        play,
+        np.random.SeedSequence(seed).spawn(iterations),
+        n_games=n_games,
+        blend=blend,
+        counts=counts_of(frozen),
+        tables=frozen,
+        seats=(0,),
+        scoop_rate=frozen.scoop_rate,
+    )
 
 
 def main() -> None:

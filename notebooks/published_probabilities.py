@@ -31,6 +31,8 @@ from simkit.exact import specials_table
 from simkit.simulate import simulate
 
 GAMES = int(os.environ.get("SIMKIT_NOTEBOOK_GAMES", "20000"))
+# Every row and column of a table, not polars' first and last five.
+pl.Config(tbl_rows=200, tbl_cols=-1, fmt_str_lengths=60)
 HANDS = comb(52, 13)
 HANDS
 

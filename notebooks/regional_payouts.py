@@ -25,10 +25,12 @@ import os
 
 import polars as pl
 
-from simkit.plots import plot_components, plot_payouts, plot_scores
+from simkit.plots import plot_components, plot_payouts, plot_score_distribution, plot_scores
 from simkit.simulate import simulate
 from simkit.variants import load_variant, variant_names
 
+# Every row and column of a table, not polars' first and last five.
+pl.Config(tbl_rows=200, tbl_cols=-1, fmt_str_lengths=60)
 GAMES = int(os.environ.get("SIMKIT_NOTEBOOK_GAMES", "20000"))
 
 # %% [markdown]
@@ -45,6 +47,8 @@ payouts
 
 # %% [markdown]
 # ## One simulation, every variant
+#
+# Each `plot_*` function returns a matplotlib `Figure`, which the notebook shows inline.
 
 # %%
 result = simulate("all", GAMES, seed=2, n_jobs=1, progress=False)
@@ -60,11 +64,18 @@ plot_scores(result["scores"])
 plot_components(result["components"])
 
 # %% [markdown]
-# Payouts against rarity (one marker per variant) and what each hand would be worth played
-# normally:
+# Payouts against rarity (one marker per variant, each special named beside its highest
+# payout) and what each hand would be worth played normally:
 
 # %%
 plot_payouts(result["payouts"])
+
+# %% [markdown]
+# A player's score, one panel per variant (log scale: the rare large scores are special
+# payouts and home runs):
+
+# %%
+plot_score_distribution(result["score_distribution"])
 
 # %%
 result["payouts"].filter(pl.col("holders") > 0).select(

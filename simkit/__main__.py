@@ -4,4 +4,5 @@ import sys
 
 from simkit.cli import main
 
-sys.exit(main())
+if __name__ == "__main__":  # not when a test collector imports this module
+    sys.exit(main())

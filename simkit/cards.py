@@ -16,6 +16,8 @@ from collections.abc import Iterable
 import numpy as np
 import numpy.typing as npt
 
+from simkit.errors import SimkitError
+
 N_RANKS = 13
 N_SUITS = 4
 DECK_SIZE = N_RANKS * N_SUITS
@@ -40,7 +42,7 @@ _CARD_RE = re.compile(rf"^(?:{_RANK_RE}{_SUIT_RE}|{_SUIT_RE}{_RANK_RE})$", re.IG
 def make_card(rank: int, suit: int) -> int:
     """The card integer of ``rank`` (0..12 = 2..A) and ``suit`` (0..3 = ♣ ♦ ♥ ♠)."""
     if not (0 <= rank < N_RANKS and 0 <= suit < N_SUITS):
-        raise ValueError(f"rank must be 0..12 and suit 0..3, got rank={rank}, suit={suit}")
+        raise SimkitError(f"rank must be 0..12 and suit 0..3, got rank={rank}, suit={suit}")
     return N_SUITS * rank + suit
 
 
@@ -57,7 +59,7 @@ def suit_of(cards: npt.ArrayLike) -> np.ndarray:
 def _parse_token(token: str, position: int) -> int:
     match = _CARD_RE.match(token)
     if match is None:
-        raise ValueError(
+        raise SimkitError(
             f"malformed card {token!r} at position {position}: expected a rank "
             f"(2-9, T or 10, J, Q, K, A) and a suit (s h d c or ♠ ♥ ♦ ♣), e.g. 'As', '10h', '♠Q'"
         )
@@ -73,14 +75,15 @@ def parse_cards(text: str | Iterable[str], *, decks: int = 1) -> np.ndarray:
     A token is a rank (2-9, T or 10, J, Q, K, A) and a suit (s h d c or ♠ ♥ ♦ ♣), in either
     order and any case: ``As``, ``10h``, ``♠Q``, ``7♦``.
 
-    Raises ``ValueError`` naming the token and its (0-based) position when a token is malformed,
-    and naming the card when it appears more often than ``decks`` decks allow.
+    Raises :class:`~simkit.errors.SimkitError` (a ``ValueError``) naming the token and its
+    (0-based) position when a token is malformed, and naming the card when it appears more
+    often than ``decks`` decks allow (``decks=2`` for the two-deck game of 5 to 8 players).
 
     >>> parse_cards("As Kd 10h").tolist()
     [51, 45, 34]
     """
     if decks < 1:
-        raise ValueError(f"decks must be at least 1, got {decks}")
+        raise SimkitError(f"decks must be at least 1, got {decks}")
     tokens = re.split(r"[\s,]+", text.strip()) if isinstance(text, str) else list(text)
     tokens = [t for t in tokens if t != ""]
     cards = np.array([_parse_token(t, i) for i, t in enumerate(tokens)], dtype=np.int8)
@@ -89,7 +92,7 @@ def parse_cards(text: str | Iterable[str], *, decks: int = 1) -> np.ndarray:
     if over.size:
         card = int(over[0])
         positions = [i for i, c in enumerate(cards.tolist()) if c == card]
-        raise ValueError(
+        raise SimkitError(
             f"duplicate card {format_cards([card])} at positions {positions}: "
             f"{decks} deck(s) hold only {decks} of each card"
         )
@@ -104,28 +107,54 @@ def format_cards(cards: npt.ArrayLike, *, ascii: bool = False) -> str:
     arr = np.asarray(cards).astype(np.int64).ravel()
     if arr.size and (arr.min() < 0 or arr.max() >= DECK_SIZE):
         bad = int(arr[(arr < 0) | (arr >= DECK_SIZE)][0])
-        raise ValueError(f"not a card integer: {bad} (cards are 0..51)")
+        raise SimkitError(f"not a card integer: {bad} (cards are 0..51)")
     suits = SUIT_CHARS if ascii else SUIT_SYMBOLS
     return " ".join(RANK_CHARS[c >> 2] + suits[c & 3] for c in arr.tolist())
 
 
-def as_card_rows(cards: npt.ArrayLike, width: int, what: str) -> tuple[np.ndarray, tuple]:
+def as_card_rows(
+    cards: npt.ArrayLike, width: int, what: str, *, decks: int | None = None, sort: bool = False
+) -> tuple[np.ndarray, tuple]:
     """Check ``cards[..., width]`` (card integers) and flatten it for a kernel.
 
     Returns the contiguous ``int8`` rows ``(n, width)`` and the leading shape to restore.
-    ``what`` names the caller in the error messages.
+    ``what`` names the caller in the error messages.  ``decks``: a row holding a card more
+    often than that many decks do is an error naming the card (None: not checked).
+    ``sort``: each row comes back sorted (card order, which is rank-major).
     """
     arr = np.asarray(cards)
     if arr.ndim == 0 or arr.shape[-1] != width:
-        raise ValueError(
+        raise SimkitError(
             f"{what} expects cards with a last axis of {width} cards, got shape {arr.shape}"
         )
     if not np.issubdtype(arr.dtype, np.integer):
         raise TypeError(f"{what} expects integer card arrays, got dtype {arr.dtype}")
     if arr.size and (arr.min() < 0 or arr.max() >= DECK_SIZE):
-        raise ValueError(f"{what}: card integers must be 0..51 (4*rank + suit)")
+        raise SimkitError(f"{what}: card integers must be 0..51 (4*rank + suit)")
     rows = np.ascontiguousarray(arr.reshape(-1, width), dtype=np.int8)
+    if sort:
+        rows = np.ascontiguousarray(np.sort(rows, axis=1))
+    if decks is not None:
+        _check_repeats(rows if sort else np.sort(rows, axis=1), decks, what, arr.shape[:-1])
     return rows, arr.shape[:-1]
+
+
+def _check_repeats(ordered: np.ndarray, decks: int, what: str, lead: tuple[int, ...]) -> None:
+    """Raise ``ValueError`` naming the first card a row of ``ordered`` (each row sorted) holds
+    more than ``decks`` times."""
+    if decks >= ordered.shape[1]:
+        return
+    over = ordered[:, decks:] == ordered[:, :-decks]  # decks + 1 equal cards in a row
+    if not over.any():
+        return
+    row, col = (int(i) for i in np.argwhere(over)[0])
+    card = int(ordered[row, col])
+    times = int((ordered[row] == card).sum())
+    where = f" {tuple(int(i) for i in np.unravel_index(row, lead))}" if lead else ""
+    raise ValueError(
+        f"{what}: hand{where} holds {format_cards([card])} {times} times; "
+        f"{decks} deck(s) hold only {decks} of each card"
+    )
 
 
 def full_deck(decks: int = 1) -> np.ndarray:

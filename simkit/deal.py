@@ -1,6 +1,7 @@
 """Dealing: shuffled decks split into 13-card hands, vectorized over games.
 
 One deck serves 2 to 4 players; two decks serve 5 to 8 (then 五同, five of a kind, exists).
+:func:`pass_cards` passes cards between the dealt hands where a variant's rules say so.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ import numba as nb
 import numpy as np
 
 from simkit.cards import DECK_SIZE, HAND_SIZE
+from simkit.errors import SimkitError
 
 RngLike = int | np.random.Generator | np.random.SeedSequence | None
 
@@ -34,22 +36,23 @@ def decks_needed(n_players: int) -> int:
 
 
 def check_players(n_players: int, decks: int | None = None) -> None:
-    """Raise ``ValueError`` if ``decks`` decks cannot serve ``n_players`` 13-card hands."""
+    """Raise :class:`~simkit.errors.SimkitError` if ``decks`` decks cannot serve ``n_players``
+    13-card hands."""
     if isinstance(n_players, bool) or not isinstance(n_players, int | np.integer):
         raise TypeError(f"n_players must be an integer, got {n_players!r}")
     if not 2 <= n_players <= 2 * MAX_PLAYERS_PER_DECK:
-        raise ValueError(f"十三水 is played by 2 to 8 players, got n_players={n_players}")
+        raise SimkitError(f"十三水 is played by 2 to 8 players, got n_players={n_players}")
     if decks is None:
         return
     if decks not in (1, 2):
-        raise ValueError(f"decks must be 1 or 2, got {decks}")
+        raise SimkitError(f"decks must be 1 or 2, got {decks}")
     if n_players > decks * MAX_PLAYERS_PER_DECK:
-        raise ValueError(
+        raise SimkitError(
             f"{decks} deck(s) of 52 cards serve at most {decks * MAX_PLAYERS_PER_DECK} players "
             f"of 13 cards, got n_players={n_players}; use decks=2 for 5 to 8 players"
         )
     if decks == 2 and n_players <= MAX_PLAYERS_PER_DECK:
-        raise ValueError(
+        raise SimkitError(
             f"two decks are for 5 to 8 players, got n_players={n_players}; use decks=1"
         )
 
@@ -64,14 +67,20 @@ def deal(
     """Deal ``n_games`` games of ``n_players`` 13-card hands.
 
     Returns an ``int8`` array of shape ``(n_games, n_players, 13)``; each hand is sorted by card
-    integer.  ``decks`` defaults to what the player count needs (1 for 2-4, 2 for 5-8).  The same
-    seed gives the same deal.  Vectorized: each game's deck order is the argsort of uniform keys.
+    integer.  The same seed gives the same deal.
+
+    ``decks`` defaults to what the player count needs: one deck of 52 cards for 2 to 4 players,
+    two decks shuffled together (104 cards) for 5 to 8.  With two decks a hand can hold both
+    copies of a card, so pairs of identical cards and five of a kind (五同) occur; cards keep
+    their one-deck integers 0..51 (parse such a hand with ``parse_cards(text, decks=2)``).
 
     >>> deal(2, 4, rng=1).shape
     (2, 4, 13)
+    >>> deal(1, 6, rng=1).shape  # two decks: 78 of the 104 cards dealt
+    (1, 6, 13)
     """
     if isinstance(n_games, bool) or not isinstance(n_games, int | np.integer) or n_games < 0:
-        raise ValueError(f"n_games must be a non-negative integer, got {n_games!r}")
+        raise SimkitError(f"n_games must be a non-negative integer, got {n_games!r}")
     if decks is None:
         decks = decks_needed(n_players)
     check_players(n_players, decks)
@@ -89,6 +98,23 @@ def deal(
         raw = gen.bit_generator.random_raw(size=(stop - start) * words).reshape(-1, words)
         kernel(raw, decks * DECK_SIZE, hands[start:stop])
     return hands
+
+
+def pass_cards(hands: np.ndarray, rounds: int, direction: str) -> np.ndarray:
+    """The Philippine pass (001 菲律宾): each player passes three cards, ``rounds`` times.
+
+    Reading taken: each player passes their three lowest cards (by rank, then suit) to the
+    next seat (``clockwise``: seat s → s + 1; ``counter-clockwise``: s → s − 1; ``across``:
+    s → s + p/2); hands are re-sorted after each round.  Vectorized over games.
+    """
+    out = hands
+    p = hands.shape[1]
+    shift = {"clockwise": 1, "counter-clockwise": -1, "across": p // 2}[direction]
+    for _ in range(rounds):
+        passed = out[:, :, :3]
+        received = np.roll(passed, shift, axis=1)  # seat s receives from seat s - shift
+        out = np.sort(np.concatenate([out[:, :, 3:], received], axis=2), axis=2)
+    return out
 
 
 _BLOCK_GAMES = 16384

@@ -32,6 +32,8 @@ from simkit.variants import Ranking, Variant, resolve_variant
 
 CATEGORY_SHIFT = 20
 KICKER_BASE = 14  # digits are rank + 1 (1..13); 0 pads short (3-card) hands
+KICKER_DIGITS = 5  # a kicker is five base-14 digits, most significant first
+KICKER_MASK = (1 << CATEGORY_SHIFT) - 1  # the kicker bits of a rank
 
 
 class Category(IntEnum):

@@ -7,18 +7,22 @@ checked against these (:func:`special_probabilities`).
 
 How the special counts are exact (C(52,13) = 635,013,559,600 hands are far too many to list):
 
-1. The rank-count vector ``c`` (``c[r]`` cards of rank ``r``, each 0..4, summing to 13; there
-   are 3,598,180 of them) decides every rank-based special (一条龙, 十二皇族, 三分天下, 全大,
-   全小, 三冲加弹, 四套三条, 五对三条, 六对半, 三顺子).  Each vector is classified once by
+Each kind's method is its registry entry's :class:`~simkit.variants.special_kinds.ExactMethod`;
+a kind whose method has no counter here is an error (:func:`check_countable`), never a count of 0.
+
+1. ``rank-counts``: the rank-count vector ``c`` (``c[r]`` cards of rank ``r``, each 0..4,
+   summing to 13; there are 3,598,180 of them) decides the special (一条龙, 十二皇族, 三分天下,
+   全大, 全小, 三冲加弹, 四套三条, 五对三条, 六对半, 三顺子).  Each vector is classified once by
    :func:`~simkit.specials.detect_specials` on a representative hand with those ranks.
-2. The suits decide 凑一色 and 三同花 only through the suit-count vector.  The number of suit
-   assignments of a rank-count vector that give each suit-count vector depends only on the
-   vector's profile (how many ranks hold 1, 2, 3, 4 cards), so a small dynamic programme per
-   profile (adding one rank at a time, choosing which suits it takes) gives the joint counts.
-3. 至尊清龙 and 三同花顺 depend on the exact cards; their hands are few (a few thousand), so they
-   are listed explicitly (every union of a front and two 5-card straight flushes, deduplicated),
-   classified with :func:`~simkit.specials.detect_specials`, and moved from the mask the first
-   two steps gave them to their full mask.
+2. ``suit-counts``: the suits decide 凑一色 and 三同花 only through the suit-count vector.
+   The number of suit assignments of a rank-count vector that give each suit-count vector
+   depends only on the vector's profile (how many ranks hold 1, 2, 3, 4 cards), so a small
+   dynamic programme per profile (adding one rank at a time, choosing which suits it takes)
+   gives the joint counts.
+3. ``card-list``: 至尊清龙 and 三同花顺 depend on the exact cards; their hands are few (a few
+   thousand), so they are listed explicitly (every union of a front and two 5-card straight
+   flushes, deduplicated), classified with :func:`~simkit.specials.detect_specials`, and moved
+   from the mask the first two steps gave them to their full mask.
 
 The result is the number of hands with each exact mask of specials; the masks sum to C(52,13)
 (checked), and a special's count and best count are sums over masks.
@@ -26,8 +30,10 @@ The result is the number of hands with each exact mask of specials; the masks su
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from itertools import combinations
+from itertools import product as itertools_product
 from math import comb
 
 import numba as nb
@@ -46,27 +52,14 @@ from simkit.specials import (
     specials_of,
 )
 from simkit.variants import Ranking, SpecialRule, Specials, resolve_variant
+from simkit.variants.special_kinds import ExactMethod, SpecialCode, SpecialKind
 
 HANDS_13 = comb(52, 13)  # 635,013,559,600
 HANDS_5 = comb(52, 5)  # 2,598,960
 HANDS_3 = comb(52, 3)  # 22,100
 
-RANK_BASED = frozenset(
-    {
-        "dragon",
-        "royal-twelve",
-        "three-quads",
-        "all-big",
-        "all-small",
-        "three-trips-and-quads",
-        "four-trips",
-        "five-pairs-and-trips",
-        "six-pairs",
-        "three-straights",
-    }
-)
-SUIT_COUNT_BASED = frozenset({"one-color", "three-flushes"})
-CARD_EXACT = frozenset({"clean-dragon", "three-straight-flushes"})
+#: The ``suit-counts`` kinds, in the order of :func:`_suit_vector_bits`' tests.
+SUIT_TESTS: tuple[SpecialCode, ...] = (SpecialCode.ONE_COLOR, SpecialCode.THREE_FLUSHES)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -145,16 +138,19 @@ def _profile_index() -> tuple[np.ndarray, np.ndarray]:
 
 
 @lru_cache(maxsize=128)
-def _suit_classes(profile_code: int) -> dict[tuple[bool, bool], int]:
-    """Suit assignments of a profile by (one colour, three-flush split), zeros left out."""
+def _suit_classes(profile_code: int) -> dict[tuple[bool, ...], int]:
+    """Suit assignments of a profile by the outcome of each of :data:`SUIT_TESTS`, zeros left
+    out."""
     dist = suit_count_distribution(_decode_profile(profile_code))
-    one_color, three_flush = _suit_vector_bits()
+    tests = _suit_vector_bits()
     out = {}
-    for oc in (False, True):
-        for tf in (False, True):
-            ways = int(dist[(one_color == oc) & (three_flush == tf)].sum())
-            if ways:
-                out[(oc, tf)] = ways
+    for outcome in itertools_product((False, True), repeat=len(tests)):
+        selected = np.ones(dist.shape, dtype=bool)
+        for test, passed in zip(tests, outcome, strict=True):
+            selected &= test == passed
+        ways = int(dist[selected].sum())
+        if ways:
+            out[outcome] = ways
     return out
 
 
@@ -228,6 +224,29 @@ def clean_dragon_hands(rule: SpecialRule) -> np.ndarray:
     return _masks_to_hands([sum(1 << (4 * r + s) for r in range(N_RANKS)) for s in suits])
 
 
+#: The ``card-list`` kinds: every one-deck hand a rule of the kind may accept, by code.
+CARD_LISTS: dict[SpecialCode, Callable[[SpecialRule], np.ndarray]] = {
+    SpecialCode.CLEAN_DRAGON: clean_dragon_hands,
+    SpecialCode.THREE_STRAIGHT_FLUSHES: lambda rule: straight_flush_split_hands(
+        rule.option("front_qka"), rule.option("front_a23")
+    ),
+}
+
+
+def check_countable(kind: SpecialKind) -> None:
+    """Raise ``ValueError`` unless this module can count the hands of ``kind`` exactly."""
+    if kind.exact == ExactMethod.RANK_COUNTS:
+        return
+    if kind.exact == ExactMethod.SUIT_COUNTS and kind.code in SUIT_TESTS:
+        return
+    if kind.exact == ExactMethod.CARD_LIST and kind.code in CARD_LISTS:
+        return
+    raise ValueError(
+        f"special {kind.id!r} ({kind.code.name}): simkit.exact has no {kind.exact.value!r} "
+        "counter for it; add one (SUIT_TESTS or CARD_LISTS) or change its exact method"
+    )
+
+
 def _masks_to_hands(masks: list[int]) -> np.ndarray:
     """52-bit card masks of 13 cards each → sorted hands ``int8[n, 13]``."""
     as_bytes = np.array(masks, dtype=np.uint64).view(np.uint8).reshape(-1, 8)
@@ -248,8 +267,19 @@ def mask_counts(specials: Specials) -> dict[int, int]:
 
     The values sum to C(52,13).
     """
-    ids = specials.ids
-    rank_bits = sum(1 << i for i, s in enumerate(ids) if s in RANK_BASED)
+    kinds = [rule.kind for rule in specials.rules]
+    for kind in kinds:
+        check_countable(kind)
+    rank_bits = sum(1 << i for i, k in enumerate(kinds) if k.exact == ExactMethod.RANK_COUNTS)
+    card_bits = sum(1 << i for i, k in enumerate(kinds) if k.exact == ExactMethod.CARD_LIST)
+    suit_bits = [
+        sum(
+            1 << i
+            for i, k in enumerate(kinds)
+            if k.exact == ExactMethod.SUIT_COUNTS and k.code == t
+        )
+        for t in SUIT_TESTS
+    ]
     _, hands, _ = _rank_vector_data()
     profile_codes, profile_index = _profile_index()
     masks = detect_specials(hands, specials, decks=1).astype(np.int64) & rank_bits
@@ -259,25 +289,20 @@ def mask_counts(specials: Specials) -> dict[int, int]:
     nonzero = np.flatnonzero(tally)
     codes = (nonzero // n_profiles) * 14**4 + profile_codes[nonzero % n_profiles]
     n_vectors = tally[nonzero]
-    color_bit = 1 << ids.index("one-color") if "one-color" in ids else 0
-    flush_bit = 1 << ids.index("three-flushes") if "three-flushes" in ids else 0
     counts: dict[int, int] = {}
     for code, n in zip(codes.tolist(), n_vectors.tolist(), strict=True):
         rank_mask, profile = divmod(code, 14**4)
-        for (one_color, three_flush), ways in _suit_classes(profile).items():
-            m = rank_mask | (color_bit if one_color else 0) | (flush_bit if three_flush else 0)
+        for outcome, ways in _suit_classes(profile).items():
+            m = rank_mask
+            for bits, passed in zip(suit_bits, outcome, strict=True):
+                m |= bits if passed else 0
             counts[m] = counts.get(m, 0) + n * ways
-    # Move the hands of the card-exact specials to their full masks.
+    # Move the hands of the card-listed specials to their full masks.
     exact_hands = [np.zeros((0, 13), dtype=np.int8)]
-    for rule in specials.rules:
-        if rule.id == "clean-dragon":
-            exact_hands.append(clean_dragon_hands(rule))
-        elif rule.id == "three-straight-flushes":
-            exact_hands.append(
-                straight_flush_split_hands(rule.option("front_qka"), rule.option("front_a23"))
-            )
+    for rule, kind in zip(specials.rules, kinds, strict=True):
+        if kind.exact == ExactMethod.CARD_LIST:
+            exact_hands.append(CARD_LISTS[kind.code](rule))
     hands = np.unique(np.vstack(exact_hands), axis=0)
-    card_bits = sum(1 << i for i, s in enumerate(ids) if s in CARD_EXACT)
     for full in detect_specials(hands, specials, decks=1).astype(np.int64).tolist():
         reduced = full & ~card_bits
         counts[reduced] -= 1
@@ -644,6 +669,7 @@ def exact_tables(variant: VariantLike = None) -> dict[str, pl.DataFrame]:
 
 __all__ = [
     "HANDS_13",
+    "check_countable",
     "compare_with_exact",
     "contains_counts",
     "exact_tables",

@@ -31,6 +31,24 @@ def atomic_write(path: str | Path, write: Callable[[Path], object]) -> Path:
     return final
 
 
+def check_output_dir(out: Path) -> None:
+    """Raise ``ValueError`` if ``out`` cannot be created or written (before any work)."""
+    probe = out
+    while not probe.exists():
+        if probe.parent == probe:
+            break
+        probe = probe.parent
+    if probe.exists() and not probe.is_dir():
+        raise ValueError(f"output folder {out}: {probe} exists and is not a folder")
+    # Try it: permission bits do not tell (root, read-only mounts, /proc).
+    try:
+        fd, name = tempfile.mkstemp(prefix=".simkit-probe-", dir=probe)
+    except OSError as exc:
+        raise ValueError(f"output folder {out}: {probe} is not writable ({exc.strerror})") from None
+    os.close(fd)
+    os.unlink(name)
+
+
 @contextmanager
 def staged_dir(out: str | Path) -> Iterator[Path]:
     """A hidden folder inside ``out`` to write into; its files move into ``out`` on success.

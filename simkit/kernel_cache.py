@@ -14,11 +14,11 @@ import importlib
 import sys
 from typing import Any, TextIO
 
-#: Kernels every simulation compiles: (module, dispatcher name).
+#: Kernels every simulation compiles: (module, dispatcher name); a test checks they exist.
 PROBES = (
     ("simkit.deal", "_deal_one_deck"),
     ("simkit.score", "_kernel"),
-    ("simkit.arrange", "_max_ev_kernel"),
+    ("simkit.arrange.search", "_max_ev_kernel"),
 )
 NOTICE = "compiling kernels, first run only (about 30 s)…"
 

@@ -9,43 +9,28 @@ under ``figures/`` and writes ``README.md``, the page a reader opens first.
 
 from __future__ import annotations
 
-import dataclasses
+import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 
-from simkit.files import atomic_write
+from simkit.files import atomic_write, check_output_dir
 from simkit.plots import all_figures
-from simkit.simulate import (
-    SimulationResult,
-    check_output_dir,
-    has_banker,
-    load_result,
-    resolve_variants,
-    simulate,
-)
-from simkit.tables import POSITIONS
-from simkit.variants import DEFAULT_VARIANT, Variant, variant_key
+from simkit.simulate import SimulationResult, load_result, simulate
+from simkit.statistics import POSITIONS
+from simkit.variants import DEFAULT_VARIANT, Variant, has_banker, resolve_variants, with_compare
 
 #: Deals of ``simkit report`` by default (each played under every variant): a few minutes on
 #: 2 cores, numba compilation included.
 DEFAULT_GAMES = 200_000
 DEFAULT_SEED = 20_260_101
+#: The cell of a rule a variant does not have, or of something never seen in the run.
+NEVER = "–"
 TOP_CARD = "top-card"
-
-
-def with_compare(variant: Variant, compare: str) -> Variant:
-    """The variant with its dun comparison set to ``compare`` (``full`` or ``top-card``).
-
-    Named ``<name>+<compare>``; its key hashes the changed rules like a loaded variant's.
-    """
-    scoring = dataclasses.replace(variant.scoring, compare=compare)  # type: ignore[arg-type]
-    name = f"{variant.name}+{compare}"
-    key = variant_key(name, variant.ranking, variant.specials, scoring)
-    return dataclasses.replace(variant, name=name, scoring=scoring, key=key)
 
 
 def report_variants(
@@ -155,47 +140,77 @@ def _grid(
     row_key: str,
     row_values: Sequence[Any],
     col_key: str,
-    col_values: Sequence[Any],
-    mean: str,
-    se: str,
+    col_values: Sequence[str],
+    cell: Callable[[dict[str, Any]], str],
     missing: str = "",
 ) -> list[list[Any]]:
-    """Rows of a Markdown table from a long table: one ``est(mean, se)`` cell per (row value,
-    column value), ``missing`` where the long table has no such row."""
-    rows = []
-    for r in row_values:
-        row: list[Any] = [r]
-        for c in col_values:
-            sel = table.filter((pl.col(row_key) == r) & (pl.col(col_key) == c))
-            row.append(est(sel[mean][0], sel[se][0]) if sel.height else missing)
-        rows.append(row)
-    return rows
+    """Rows of a Markdown table from a long table, pivoted wide: ``cell(row)`` for each (row
+    value, column value) pair, ``missing`` where the long table has no such row."""
+    cells = table.select(
+        pl.col(row_key),
+        pl.col(col_key).cast(pl.Utf8),
+        pl.Series("cell", [cell(r) for r in table.iter_rows(named=True)], dtype=pl.Utf8),
+    )
+    wide = cells.pivot(on=col_key, index=row_key, values="cell")
+    order = pl.DataFrame({row_key: list(row_values)}, schema={row_key: table.schema[row_key]})
+    wide = order.join(wide, on=row_key, how="left", maintain_order="left")
+    columns = [
+        pl.col(c).fill_null(missing) if c in wide.columns else pl.lit(missing).alias(c)
+        for c in col_values
+    ]
+    return [list(r) for r in wide.select(row_key, *columns).iter_rows()]
+
+
+def _est_of(mean: str, se: str, seen: str | None = None) -> Callable[[dict[str, Any]], str]:
+    """The ``est(mean, se)`` cell of a long table's row; :data:`NEVER` where the row's ``seen``
+    column is 0 (an event that never happened has no estimate worth a ``0.000 ± 0.000``)."""
+    return lambda r: NEVER if seen is not None and not r[seen] else est(r[mean], r[se])
+
+
+def _names(names: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _figure(name: str, caption: str) -> str:
     return f"![{caption}](figures/{name}.png)\n\n*{caption}* ([SVG](figures/{name}.svg))"
 
 
-def render_markdown(result: SimulationResult) -> str:
-    """The report page: every table with its uncertainty, and the figures."""
-    prov = result.provenance
-    t = result.tables
-    names = result.variant_names
-    base = DEFAULT_VARIANT if DEFAULT_VARIANT in names else names[0]
-    n_games = prov["n_games"]
-    parts: list[str] = []
-    add = parts.append
-    add("# 十三水 rule balance: what the regional rules do to the game\n")
-    add(
-        f"{n_games:,} deals of {prov['n_players']} players, each played under every variant "
-        f"below (the *same* deals for all: differences between variants are paired). Hands are "
-        f"set by the `{prov['strategy']}` strategy. Seed {prov['seed']}, simkit "
+@dataclass(frozen=True)
+class Page:
+    """What every section of the report page reads: the result and the variant compared with."""
+
+    result: SimulationResult
+
+    @property
+    def tables(self) -> dict[str, pl.DataFrame]:
+        return self.result.tables
+
+    @property
+    def provenance(self) -> dict[str, Any]:
+        return self.result.provenance
+
+    @property
+    def names(self) -> list[str]:
+        return self.result.variant_names
+
+    @property
+    def base(self) -> str:
+        """The variant the paired differences and the per-special tables are shown for."""
+        return DEFAULT_VARIANT if DEFAULT_VARIANT in self.names else self.names[0]
+
+
+def header_section(page: Page) -> list[str]:
+    prov = page.provenance
+    return [
+        "# 十三水 rule balance: what the regional rules do to the game\n",
+        f"{prov['n_games']:,} deals of {prov['n_players']} players, each played under every "
+        f"variant below (the *same* deals for all: differences between variants are paired). "
+        f"Hands are set by the `{prov['strategy']}` strategy. Seed {prov['seed']}, simkit "
         f"{prov['simkit_version']}, commit `{prov.get('git_commit') or 'unknown'}`. "
         "Every `a ± b` is an estimate and its standard error; intervals are 95%. "
         "Standard errors treat the deal as the independent unit. Seat 0 is the banker in "
-        "banker variants. Tables in full: `tables/*.parquet` (with `provenance.json`).\n"
-    )
-    add(
+        "banker variants. Tables in full: `tables/*.parquet` (with `provenance.json`).\n",
         markdown_table(
             ["variant", "title", "banker", "key"],
             [
@@ -203,17 +218,17 @@ def render_markdown(result: SimulationResult) -> str:
                 for v in prov["variants"]
             ],
         )
-        + "\n"
-    )
+        + "\n",
+    ]
 
-    add("## 1. Expected score and volatility\n")
-    scores = t["scores"]
+
+def scores_section(page: Page) -> list[str]:
+    scores = page.tables["scores"]
     rows: list[list[Any]] = []
-    for name in names:
-        s0 = scores.filter((pl.col("variant") == name) & (pl.col("seat") == "0")).row(0, named=True)
-        al = scores.filter((pl.col("variant") == name) & (pl.col("seat") == "all")).row(
-            0, named=True
-        )
+    for name in page.names:
+        of = scores.filter(pl.col("variant") == name)
+        s0 = of.filter(pl.col("seat") == "0").row(0, named=True)
+        al = of.filter(pl.col("seat") == "all").row(0, named=True)
         rows.append(
             [
                 name,
@@ -223,17 +238,17 @@ def render_markdown(result: SimulationResult) -> str:
                 "yes" if s0["banker"] else "",
             ]
         )
-    add(
-        markdown_table(
-            ["variant", "seat 0 mean", "seat 0 sd", "player sd (all seats)", "seat 0 banker"],
-            rows,
-        )
-        + "\n"
-    )
-    add(_figure("scores", "Expected score of seat 0 and the volatility of a player's score") + "\n")
+    header = ["variant", "seat 0 mean", "seat 0 sd", "player sd (all seats)", "seat 0 banker"]
+    return [
+        "## 1. Expected score and volatility\n",
+        markdown_table(header, rows) + "\n",
+        _figure("scores", "Expected score of seat 0 and the volatility of a player's score") + "\n",
+    ]
 
-    add(f"## 2. Paired differences against {base} (same deals)\n")
-    paired = t["paired"].filter(
+
+def paired_section(page: Page) -> list[str]:
+    base = page.base
+    paired = page.tables["paired"].filter(
         ((pl.col("variant_a") == base) | (pl.col("variant_b") == base)) & (pl.col("seat") == "all")
     )
     rows = []
@@ -241,57 +256,112 @@ def render_markdown(result: SimulationResult) -> str:
         sign = 1 if r["variant_a"] == base else -1
         other = r["variant_b"] if sign == 1 else r["variant_a"]
         rows.append([other, est(-sign * r["diff"], r["se"]), r["n"]])
-    add(
+    return [
+        f"## 2. Paired differences against {base} (same deals)\n",
         "Mean square score of a player (its variance, since scores average 0), "
         f"variant minus {base}; the paired standard error is far below that of two "
-        "independent runs.\n"
-    )
-    add(markdown_table(["variant", f"mean square score − {base}", "n"], rows) + "\n")
+        "independent runs.\n",
+        markdown_table(["variant", f"mean square score − {base}", "n"], rows) + "\n",
+    ]
 
-    add("## 3. Where the score comes from: rule components\n")
-    comps = t["components"].filter(pl.col("mean_abs") > 0)
+
+def components_section(page: Page) -> list[str]:
+    comps = page.tables["components"].filter(pl.col("mean_abs") > 0)
     comp_names = list(dict.fromkeys(comps["component"].to_list()))
-    rows = _grid(comps, "variant", names, "component", comp_names, "var_share", "var_share_se")
-    add(
+    share = _est_of("var_share", "var_share_se")
+    moved = _est_of("mean_abs", "mean_abs_se")
+    grid = functools.partial(_grid, comps, "variant", page.names, "component", comp_names)
+    return [
+        "## 3. Where the score comes from: rule components\n",
         "Share of the variance of a player's score, Cov(component, total) / Var(total) "
-        "(shares add up to 1; se by batch means over blocks of deals):\n"
-    )
-    add(markdown_table(["variant", *comp_names], rows) + "\n")
-    rows = _grid(comps, "variant", names, "component", comp_names, "mean_abs", "mean_abs_se")
-    add("Mean |points| moved per player and game by each component:\n")
-    add(markdown_table(["variant", *comp_names], rows) + "\n")
-    add(_figure("components", "Score and variance by rule component") + "\n")
+        "(shares add up to 1; se by batch means over blocks of deals):\n",
+        markdown_table(["variant", *comp_names], grid(share, NEVER)) + "\n",
+        "Mean |points| moved per player and game by each component:\n",
+        markdown_table(["variant", *comp_names], grid(moved, NEVER)) + "\n",
+        f"`{NEVER}`: the component moved no point in these games: the variant has no such "
+        "rule (a component that moves no point in any variant is left out)."
+        + _t_formula_note(page)
+        + "\n",
+        _figure("components", "Score and variance by rule component") + "\n",
+    ]
 
-    add("## 4. Scoops, home runs, fouls and declared specials\n")
-    events = t["events"]
+
+def _t_formula_note(page: Page) -> str:
+    """Why ``duns`` is near 0 where the t-formula plays: it replaces the dun points."""
+    comps = page.tables["components"]
+    t_rows = comps.filter((pl.col("component") == "t_formula") & (pl.col("mean_abs") > 0))
+    variants = [v for v in page.names if v in set(t_rows["variant"])]
+    if not variants:
+        return ""
+    tdist = page.tables["t_distribution"]
+    applies = [
+        f"{float(tdist.filter(pl.col('variant') == v)['freq'].sum()):.2%} of {v}'s deals"
+        for v in variants
+    ]
+    return (
+        f"  In {_names(variants)} the t-formula replaces the dun points (bonuses included) of "
+        "the hands compared normally by place payments (§5): `t_formula` carries what `duns` "
+        "carries elsewhere, and `duns` and `bonuses` are near 0, paid only in the deals the "
+        "formula skips because too few hands are compared normally, the others declaring "
+        f"specials (the formula applies in {_names(applies)})."
+    )
+
+
+def events_section(page: Page) -> list[str]:
+    events = page.tables["events"]
     event_names = list(dict.fromkeys(events["event"].to_list()))
-    rows = _grid(events, "variant", names, "event", event_names, "rate", "se")
-    add(
+    rate = _est_of("rate", "se", seen="count")
+    rows = _grid(events, "variant", page.names, "event", event_names, rate, NEVER)
+    return [
+        "## 4. Scoops, home runs, fouls and declared specials\n",
         "Per player and game: `scoop` = the player's scoop (打枪) points are positive (net), "
         "`scooped` negative; `home_run` = the player's 全垒打 points are positive; `foul` = "
         "the player paid a foul penalty; `declared` = the player declared a special.  Every "
-        "strategy simkit plays searches legal settings only, so `foul` is 0 by construction "
-        "here; the foul rules still score hands set by other means (`simkit.score`).\n"
+        "strategy simkit plays searches legal settings only, so nobody fouls here; the foul "
+        "rules still score hands set by other means (`simkit.score`).\n",
+        markdown_table(["variant", *event_names], rows) + "\n",
+        _never_note(events, page.names) + "\n",
+    ]
+
+
+def _never_note(events: pl.DataFrame, names: Sequence[str]) -> str:
+    """Which cells of the events table are :data:`NEVER`, and why."""
+    never: dict[tuple[str, ...], list[str]] = {}
+    for event in dict.fromkeys(events["event"].to_list()):
+        if event == "foul":
+            continue
+        rows = events.filter((pl.col("event") == event) & (pl.col("count") == 0))
+        variants = tuple(v for v in names if v in set(rows["variant"]))
+        if variants:
+            never.setdefault(variants, []).append(f"`{event}`")
+    which = "; ".join(f"{', '.join(e)} in {_names(list(v))}" for v, e in never.items())
+    return (
+        f"`{NEVER}`: not once in these games.  `foul`: the strategy never fouls (above)"
+        + (f"; {which}: the variant has no such rule" if which else "")
+        + " (or, in a short run, the event is too rare to come up)."
     )
-    add(markdown_table(["variant", *event_names], rows) + "\n")
 
-    tdist = t["t_distribution"]
-    if tdist.height:
-        add("## 5. The t of the t-formula\n")
-        add(
-            "t is the worth of the biggest dun among the hands compared normally (000/002 §1); "
-            "frequency per deal where the formula applies.\n"
-        )
-        rows = [
-            [r["variant"], r["t"], r["count"], est(r["freq"], r["se"])]
-            for r in tdist.iter_rows(named=True)
-        ]
-        add(markdown_table(["variant", "t", "deals", "frequency"], rows) + "\n")
 
-    add("## 6. Special hands: simulated against exact\n")
-    specials = t["specials"]
-    rows = []
-    for name in names:
+def t_formula_section(page: Page) -> list[str]:
+    tdist = page.tables["t_distribution"]
+    if not tdist.height:
+        return []
+    rows = [
+        [r["variant"], r["t"], r["count"], est(r["freq"], r["se"])]
+        for r in tdist.iter_rows(named=True)
+    ]
+    return [
+        "## 5. The t of the t-formula\n",
+        "t is the worth of the biggest dun among the hands compared normally (000/002 §1); "
+        "frequency per deal where the formula applies.\n",
+        markdown_table(["variant", "t", "deals", "frequency"], rows) + "\n",
+    ]
+
+
+def specials_section(page: Page) -> list[str]:
+    specials = page.tables["specials"]
+    rows: list[list[Any]] = []
+    for name in page.names:
         sub = specials.filter(pl.col("variant") == name)
         z = sub["best_z"].drop_nulls()
         z = z.filter(z.is_finite())
@@ -303,41 +373,50 @@ def render_markdown(result: SimulationResult) -> str:
                 int(sub["best_count"].sum()),
             ]
         )
-    add(
-        "How often a hand's best special is each one, against the exact one-deck probability "
-        "(`simkit exact`): the largest |z| per variant (|z| < 3 expected for ~13 specials; "
-        "no exact value after a card pass):\n"
-    )
-    add(markdown_table(["variant", "specials", "max |z|", "special hands seen"], rows) + "\n")
-    sub = specials.filter(pl.col("variant") == base)
-    rows = [
+    sub = specials.filter(pl.col("variant") == page.base)
+    base_rows = [
         [
             r["special"],
             r["name"],
             num(r["payout"], "g"),
-            est(r["best_freq"], r["best_se"]),
+            _est_of("best_freq", "best_se", seen="best_count")(r),
             num(r["best_exact"], ".4g"),
             num(r["best_z"], ".2f"),
-            est(r["declared_freq"], r["declared_se"]),
+            _declared(r),
         ]
         for r in sub.iter_rows(named=True)
     ]
-    add(f"{base}:\n")
-    add(
+    hands = int(sub["n"].max()) if sub.height else 0  # type: ignore[arg-type]
+    return [
+        "## 6. Special hands: simulated against exact\n",
+        "How often a hand's best special is each one, against the exact one-deck probability "
+        "(`simkit exact`): the largest |z| per variant (|z| < 3 expected for ~13 specials; "
+        "no exact value after a card pass):\n",
+        markdown_table(["variant", "specials", "max |z|", "special hands seen"], rows) + "\n",
+        f"{page.base}:\n",
         markdown_table(
             ["special", "name", "payout", "best special, per hand", "exact", "z", "declared"],
-            rows,
+            base_rows,
         )
-        + "\n"
-    )
+        + "\n",
+        f"`{NEVER}`: not dealt once in these {hands:,} hands; `z` says whether that is "
+        "surprising for a hand this rare.  `0 of k`: none of its k holders declared it, the "
+        "strategy finding the cards worth more played normally (§7).\n",
+    ]
 
-    add("## 7. Declaring a special against playing it\n")
-    add(
-        "For hands whose best special is the one shown: the holder's score declaring it, "
-        "playing the same cards as a normal hand, and the gain from declaring (same deal, the "
-        "other special holders declaring).\n"
-    )
-    dv = t["declare_value"].filter(pl.col("n") > 0)
+
+def _declared(r: dict[str, Any]) -> str:
+    """How often a special was declared: :data:`NEVER` if never dealt, ``0 of k`` if dealt k
+    times and never declared."""
+    if not r["best_count"]:
+        return NEVER
+    if not r["declared_count"]:
+        return f"0 of {r['best_count']}"
+    return est(r["declared_freq"], r["declared_se"])
+
+
+def declare_section(page: Page) -> list[str]:
+    dv = page.tables["declare_value"].filter(pl.col("n") > 0)
     rows = [
         [
             r["variant"],
@@ -351,43 +430,44 @@ def render_markdown(result: SimulationResult) -> str:
         ]
         for r in dv.iter_rows(named=True)
     ]
-    add(
+    return [
+        "## 7. Declaring a special against playing it\n",
+        "For hands whose best special is the one shown: the holder's score declaring it, "
+        "playing the same cards as a normal hand, and the gain from declaring (same deal, the "
+        "other special holders declaring).  A declared score `± 0.000` is the same for every "
+        "holder: the payout, collected from each opponent.\n",
         markdown_table(
             ["variant", "special", "name", "payout", "holders", "declared", "played", "gain"],
             rows,
         )
-        + "\n"
-    )
+        + "\n",
+    ]
 
-    add("## 8. The banker's edge\n")
-    be = t["banker_edge"]
-    if be.height:
-        add(
-            "Expected score per game of the banker (seat 0) in banker variants; `top-card` is "
-            "食夹棍 (only the top card of each dun counts, the banker winning ties).\n"
-        )
-        rows = [
-            [
-                r["variant"],
-                r["compare"],
-                r["n"],
-                est(r["mean"], r["se"]),
-                f"[{r['ci_low']:.3f}, {r['ci_high']:.3f}]",
-            ]
-            for r in be.iter_rows(named=True)
+
+def banker_section(page: Page) -> list[str]:
+    be = page.tables["banker_edge"]
+    if not be.height:
+        return ["## 8. The banker's edge\n", "No banker variant in this run.\n"]
+    rows = [
+        [
+            r["variant"],
+            r["compare"],
+            r["n"],
+            est(r["mean"], r["se"]),
+            f"[{r['ci_low']:.3f}, {r['ci_high']:.3f}]",
         ]
-        add(markdown_table(["variant", "compare", "deals", "banker mean", "95% CI"], rows) + "\n")
-    else:
-        add("No banker variant in this run.\n")
+        for r in be.iter_rows(named=True)
+    ]
+    return [
+        "## 8. The banker's edge\n",
+        "Expected score per game of the banker (seat 0) in banker variants; `top-card` is "
+        "食夹棍 (only the top card of each dun counts, the banker winning ties).\n",
+        markdown_table(["variant", "compare", "deals", "banker mean", "95% CI"], rows) + "\n",
+    ]
 
-    add("## 9. Payouts against rarity and normal-play value\n")
-    add(
-        "`rarity payout`: what the payout curve of all variants (log payout linear in log "
-        "1/p, fitted over every special of every variant) gives a hand this rare; "
-        "`normal-play value`: what the hand wins per opponent when played as a normal hand; "
-        "`justified`: the larger.\n"
-    )
-    pay = t["payouts"].filter(pl.col("variant") == base)
+
+def payouts_section(page: Page) -> list[str]:
+    pay = page.tables["payouts"].filter(pl.col("variant") == page.base)
     rows = [
         [
             r["special"],
@@ -400,42 +480,102 @@ def render_markdown(result: SimulationResult) -> str:
         ]
         for r in pay.iter_rows(named=True)
     ]
-    add(f"{base}:\n")
-    add(
-        markdown_table(
-            [
-                "special",
-                "name",
-                "payout",
-                "one in",
-                "rarity payout",
-                "normal-play value",
-                "justified",
-            ],
-            rows,
+    header = [
+        "special",
+        "name",
+        "payout",
+        "one in (as best)",
+        "rarity payout",
+        "normal-play value",
+        "justified",
+    ]
+    return [
+        "## 9. Payouts against rarity and normal-play value\n",
+        "`one in (as best)` N: one hand of 13 cards in N has this special as its best one "
+        "(1/p, p the exact one-deck probability of §6, else the observed frequency); "
+        "`simkit exact` prints the same N as `best_one_in`, and as `one_in` the odds of "
+        "holding the special at all, a better one included.  `rarity payout`: what the payout "
+        "curve of all variants (log payout linear in log 1/p, fitted over every special of "
+        "every variant) gives a hand this rare; `normal-play value`: what the hand wins per "
+        "opponent when played as a normal hand.\n",
+        "`justified`: the payout the hand can claim on both counts, the larger of the two: as "
+        "much as the curve pays hands this rare, and no less than the cards win played "
+        "normally (below that, declaring costs the holder points).  A payout far above "
+        "`justified` pays the hand more than its rarity and its cards are worth.\n",
+        f"{page.base}:\n",
+        markdown_table(header, rows) + "\n",
+        _figure(
+            "payouts",
+            "Special payouts against 1/probability, one marker per variant, each special "
+            "named beside its highest payout; the line is the fitted curve",
         )
-        + "\n"
-    )
-    add(_figure("payouts", "Special payouts against 1/probability, one marker per variant") + "\n")
+        + "\n",
+    ]
 
-    add("## 10. Score distributions\n")
-    add(_figure("score_distribution", "Distribution of a player's score per game") + "\n")
 
-    add(f"## 11. Dun categories ({base}, hands played normally)\n")
-    dun = t["dun_categories"].filter(pl.col("variant") == base)
+def distribution_section(page: Page) -> list[str]:
+    return [
+        "## 10. Score distributions\n",
+        "One panel per variant, on shared axes; the frequency scale is logarithmic, so the "
+        "rare large scores (special payouts, home runs) read beside the centre.  The sd in "
+        "each title is the player sd of §1.\n",
+        _figure("score_distribution", "Distribution of a player's score per game") + "\n",
+    ]
+
+
+def dun_categories_section(page: Page) -> list[str]:
+    dun = page.tables["dun_categories"].filter(pl.col("variant") == page.base)
     cats = list(dict.fromkeys(dun["category"].to_list()))
-    rows = _grid(dun, "category", cats, "position", POSITIONS, "freq", "se", missing="–")
-    add(markdown_table(["category", *POSITIONS], rows) + "\n")
+    freq = _est_of("freq", "se", seen="count")
+    rows = _grid(dun, "category", cats, "position", POSITIONS, freq, NEVER)
+    return [
+        f"## 11. Dun categories ({page.base}, hands played normally)\n",
+        markdown_table(["category", *POSITIONS], rows) + "\n",
+        f"`{NEVER}`: not once in these hands: a front of three cards holds no five-card "
+        "category, five of a kind needs more than one deck, and some settings the strategy "
+        "never chooses.\n",
+    ]
 
-    add("## 12. Convergence\n")
-    add(_figure("convergence", "Key estimates against the number of games") + "\n")
 
-    add("## Reproduce\n")
-    add(
+def convergence_section(page: Page) -> list[str]:
+    return [
+        "## 12. Convergence\n",
+        _figure("convergence", "Key estimates against the number of games") + "\n",
+    ]
+
+
+def reproduce_section(page: Page) -> list[str]:
+    prov = page.provenance
+    return [
+        "## Reproduce\n",
         "```\n"
-        f"simkit report --out results/report --games {n_games} --seed {prov['seed']}\n"
+        f"simkit report --out results/report --games {prov['n_games']} --seed {prov['seed']}\n"
         "```\n\n"
         "The same seed gives the same tables for any `--jobs`; `--games` scales the run. "
-        "Each figure and table can be regenerated alone by the scripts in `experiments/`.\n"
-    )
-    return "\n".join(parts)
+        "Each figure and table can be regenerated alone by the scripts in `experiments/`.\n",
+    ]
+
+
+#: The report page, section by section: each returns its Markdown blocks.
+SECTIONS: list[Callable[[Page], list[str]]] = [
+    header_section,
+    scores_section,
+    paired_section,
+    components_section,
+    events_section,
+    t_formula_section,
+    specials_section,
+    declare_section,
+    banker_section,
+    payouts_section,
+    distribution_section,
+    dun_categories_section,
+    convergence_section,
+    reproduce_section,
+]
+
+
+def render_markdown(result: SimulationResult) -> str:
+    """The report page: every table with its uncertainty, and the figures (:data:`SECTIONS`)."""
+    page = Page(result)
+    return "\n".join(block for section in SECTIONS for block in section(page))

@@ -710,12 +710,18 @@ def _kernel(  # type: ignore[no-untyped-def]
 
 
 def _stacked_payouts(
-    arranged: np.ndarray, declared: np.ndarray, variant: Variant, payouts: np.ndarray
+    arranged: np.ndarray,
+    declared: np.ndarray,
+    variant: Variant,
+    payouts: np.ndarray,
+    special_masks: npt.ArrayLike | None,
 ) -> np.ndarray:
     """Declared payout plus those of every other qualifying special listed after it."""
     from simkit.specials import detect_specials
 
-    masks = np.asarray(detect_specials(arranged, variant)).astype(np.int64)
+    if special_masks is None:
+        special_masks = detect_specials(arranged, variant)
+    masks = np.asarray(special_masks).astype(np.int64)
     idx = np.clip(declared, 0, None).astype(np.int64)
     total = payouts[idx].copy()
     for k in range(payouts.shape[0]):
@@ -730,6 +736,8 @@ def score(
     variant: str | Variant | None = ...,
     *,
     declared: npt.ArrayLike | None = ...,
+    ranks: npt.ArrayLike | None = ...,
+    special_masks: npt.ArrayLike | None = ...,
     banker: int = ...,
     horse: int | None = ...,
     breakdown: Literal[False] = ...,
@@ -742,6 +750,8 @@ def score(
     variant: str | Variant | None = ...,
     *,
     declared: npt.ArrayLike | None = ...,
+    ranks: npt.ArrayLike | None = ...,
+    special_masks: npt.ArrayLike | None = ...,
     banker: int = ...,
     horse: int | None = ...,
     breakdown: Literal[True],
@@ -754,6 +764,8 @@ def score(
     variant: str | Variant | None = ...,
     *,
     declared: npt.ArrayLike | None = ...,
+    ranks: npt.ArrayLike | None = ...,
+    special_masks: npt.ArrayLike | None = ...,
     banker: int = ...,
     horse: int | None = ...,
     breakdown: bool,
@@ -765,6 +777,8 @@ def score(
     variant: str | Variant | None = None,
     *,
     declared: npt.ArrayLike | None = None,
+    ranks: npt.ArrayLike | None = None,
+    special_masks: npt.ArrayLike | None = None,
     banker: int = 0,
     horse: int | None = None,
     breakdown: bool = False,
@@ -776,7 +790,11 @@ def score(
     n_players)``, the index into ``variant.specials.rules`` of the special each player declares,
     -1 for none (None: nobody declares; a player may play a special hand as a normal one).
     ``banker``: the banker's seat, used by banker topologies and 食夹棍.  ``horse``: the 马牌
-    card (card int) when the variant plays it; None takes the variant's card.
+    card (card int) when the variant plays it; None takes the variant's card.  A caller that
+    already holds them may pass ``ranks``, int32 ``(n_games, n_players, 3)``, the duns' ranks
+    (:func:`simkit.evaluate.dun_ranks` of ``arranged``), and ``special_masks``, uint32
+    ``(n_games, n_players)``, the hands' special masks (:func:`simkit.specials.detect_specials`);
+    they must be those values, as the scorer takes them on trust.
 
     Returns float64 ``(n_games, n_players)`` points, zero-sum in every game; with
     ``breakdown=True``, ``(total, components)``: a dict from each name of :data:`COMPONENTS` to
@@ -813,10 +831,17 @@ def score(
         raise TypeError(f"banker must be a seat number, got {banker!r}")
     if not 0 <= banker < n_players:
         raise ValueError(f"banker must be a seat 0..{n_players - 1}, got {banker}")
+    # Given ranks are only checked here: the kernel still ranks the duns as it reads them.
+    if ranks is not None and np.shape(ranks) != (n_games, n_players, 3):
+        raise ValueError(f"ranks must have shape {(n_games, n_players, 3)}, got {np.shape(ranks)}")
+    if special_masks is not None and np.shape(special_masks) != (n_games, n_players):
+        raise ValueError(
+            f"special_masks must have shape {(n_games, n_players)}, got {np.shape(special_masks)}"
+        )
     params = _params(v, n_players)
     if decl.size and (decl >= 0).any():
         if v.scoring.specials.stack:
-            spay = _stacked_payouts(hands, decl, v, params.payouts)
+            spay = _stacked_payouts(hands, decl, v, params.payouts, special_masks)
         else:
             spay = params.payouts[np.clip(decl, 0, None)]
         spay = np.where(decl >= 0, spay, 0.0)

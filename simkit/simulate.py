@@ -10,9 +10,12 @@ How a run is organized (and why its numbers never depend on ``n_jobs`` or ``chun
   standard errors small.  With ``max-ev``, variants that see the same cards and rank duns
   alike are arranged in one pass over the hands (:func:`simkit.arrange.arrange_variants`), which
   does the card-only work once: a variant's answers are the same as when it runs alone.
+- Each variant's arrangement of a block is read once (:class:`simkit.statistics.Arranged`: dun
+  ranks, specials) and flows one way, into the scorer and then the statistics.
 - A chunk is a run of consecutive blocks; workers play chunks and return mergeable summaries
-  (:mod:`simkit.summary`): integer counts pre-merged, float sums block by block.  The driver
-  folds them in block order, so the arithmetic is the same sequence for any chunking.
+  (:mod:`simkit.summary`, laid out by :mod:`simkit.statistics`): integer counts pre-merged,
+  float sums block by block.  The driver folds them in block order, so the arithmetic is the
+  same sequence for any chunking.
 - Memory is one summary plus the chunks in flight, whatever ``n_games``.
 - A checkpoint file, rewritten atomically as chunks finish, lets a killed run resume; the
   resumed run folds the remaining blocks onto the saved state and so ends bit-identical.
@@ -34,7 +37,7 @@ import tempfile
 import threading
 import time
 import warnings
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,37 +47,23 @@ import numpy as np
 import polars as pl
 
 from simkit.arrange import arrange, arrange_variants, default_tables
-from simkit.deal import check_players, deal, decks_needed
-from simkit.evaluate import CATEGORY_SHIFT, dun_ranks
-from simkit.files import STAGING_PREFIX, atomic_write
+from simkit.deal import check_players, deal, decks_needed, pass_cards
+from simkit.files import STAGING_PREFIX, atomic_write, check_output_dir
 from simkit.parallel import check_backend, effective_jobs, run_ordered
-from simkit.score import fouled_ranks, score
-from simkit.specials import best_special, detect_specials
-from simkit.summary import BlockOutput, Summary, event_sums, histogram, moments, sd_se
-from simkit.variants import Variant, resolve_variant, variant_names
+from simkit.score import score
+from simkit.statistics import SCHEMA_VERSION, Arranged, Key, convergence_rows, record_block
+from simkit.summary import BlockOutput, Summary
+from simkit.tables import build_tables
+from simkit.variants import Variant, has_banker, resolve_variant, resolve_variants
 
 #: Games per block, the unit of randomness.  Changing it changes every result; it is recorded
 #: in the provenance of each run.
 BLOCK_GAMES = 2048
-#: Scores are histogrammed on the integers -SCORE_HALF_WIDTH..SCORE_HALF_WIDTH (plus two tails).
-SCORE_HALF_WIDTH = 512
-#: Distinct values of t kept in the t-formula histogram (larger t go to the last bin).
-T_MAX = 128
 #: A checkpoint is written when the first chunk is in, then at most this often (seconds), on
 #: an interrupt (Ctrl-C, SIGTERM) and at the end.
 CHECKPOINT_INTERVAL_S = 10.0
 CHECKPOINT_FORMAT = 2
 STRATEGIES = ("greedy", "random-legal", "max-ev")
-N_CATEGORIES = 10
-#: Per-player events counted from the score components (name, component, sign of the event).
-EVENTS: tuple[tuple[str, str, int], ...] = (
-    ("foul", "fouls", -1),
-    ("scoop", "scoops", 1),
-    ("scooped", "scoops", -1),
-    ("home_run", "home_run", 1),
-)
-# Indices into the per-component sum vector (see _component_sums).
-COMPONENT_FIELDS = ("s1", "s2", "abs1", "abs2", "cross_total", "game2", "share1", "share2")
 
 
 @dataclass(frozen=True)
@@ -101,7 +90,8 @@ class SimulationConfig:
         return min(self.block_games, self.n_games - block * self.block_games)
 
     def fingerprint(self) -> dict[str, Any]:
-        """The configuration as plain data: equal fingerprints give equal results."""
+        """The configuration as plain data: equal fingerprints give equal results (and the
+        layout of the summary, so that a checkpoint of another layout is not resumed)."""
         return {
             "variants": [v.key for v in self.variants],
             "n_games": self.n_games,
@@ -110,6 +100,7 @@ class SimulationConfig:
             "seed": self.seed,
             "block_games": self.block_games,
             "win_tables": list(self.win_tables),
+            "summary_schema": SCHEMA_VERSION,
         }
 
 
@@ -141,6 +132,15 @@ class SimulationResult:
     @property
     def variant_names(self) -> list[str]:
         return [v["name"] for v in self.provenance["variants"]]
+
+    def __repr__(self) -> str:
+        # a summary: the tables and the summary's arrays would print many kilobytes
+        p = self.provenance
+        return (
+            f"SimulationResult({', '.join(self.variant_names)}; {p.get('n_games')} games "
+            f"of {p.get('n_players')} players, {p.get('strategy')}, seed {p.get('seed')}; "
+            f"tables: {', '.join(self.tables)})"
+        )
 
     def save(self, out_dir: str | Path) -> Path:
         """Write every table as ``<name>.parquet`` and ``provenance.json`` into ``out_dir``.
@@ -225,50 +225,7 @@ def load_result(out_dir: str | Path) -> SimulationResult:
     return SimulationResult(provenance=provenance, tables=_SavedTables(out, tables), source=out)
 
 
-def check_output_dir(out: Path) -> None:
-    """Raise ``ValueError`` if ``out`` cannot be created or written (before any work)."""
-    probe = out
-    while not probe.exists():
-        if probe.parent == probe:
-            break
-        probe = probe.parent
-    if probe.exists() and not probe.is_dir():
-        raise ValueError(f"output folder {out}: {probe} exists and is not a folder")
-    # Try it: permission bits do not tell (root, read-only mounts, /proc).
-    try:
-        fd, name = tempfile.mkstemp(prefix=".simkit-probe-", dir=probe)
-    except OSError as exc:
-        raise ValueError(f"output folder {out}: {probe} is not writable ({exc.strerror})") from None
-    os.close(fd)
-    os.unlink(name)
-
-
 # --------------------------------------------------------------------------- validation
-
-
-def resolve_variants(
-    variants: str | Path | Variant | Sequence[str | Path | Variant] | None,
-) -> tuple[Variant, ...]:
-    """Variants argument → tuple of :class:`Variant`; ``"all"`` (alone, or as the only item of
-    a list, as a command line gives it) or None is every shipped one."""
-    if (
-        variants is None
-        or variants == "all"
-        or (isinstance(variants, list | tuple) and list(variants) == ["all"])
-    ):
-        items: list[str | Path | Variant] = list(variant_names())
-    elif isinstance(variants, str | Path | Variant):
-        items = [variants]
-    else:
-        items = list(variants)
-    if not items:
-        raise ValueError("no variants given")
-    resolved = tuple(resolve_variant(v) for v in items)
-    names = [v.name for v in resolved]
-    dupes = sorted({n for n in names if names.count(n) > 1})
-    if dupes:
-        raise ValueError(f"variant {dupes[0]!r} is given twice; each variant is played once")
-    return resolved
 
 
 def _check_int(value: Any, what: str, minimum: int) -> int:
@@ -314,46 +271,23 @@ def make_config(
 # --------------------------------------------------------------------------- playing blocks
 
 
-def has_banker(variant: Variant) -> bool:
-    """Whether the variant's players compare only against a banker (seat 0 here)."""
-    return variant.scoring.topology == "banker"
-
-
-def pass_cards(hands: np.ndarray, rounds: int, direction: str) -> np.ndarray:
-    """The Philippine pass (001 菲律宾): each player passes three cards, ``rounds`` times.
-
-    Reading taken: each player passes their three lowest cards (by rank, then suit) to the
-    next seat (``clockwise``: seat s → s + 1; ``counter-clockwise``: s → s − 1; ``across``:
-    s → s + p/2); hands are re-sorted after each round.  Vectorized over games.
-    """
-    out = hands
-    p = hands.shape[1]
-    shift = {"clockwise": 1, "counter-clockwise": -1, "across": p // 2}[direction]
-    for _ in range(rounds):
-        passed = out[:, :, :3]
-        received = np.roll(passed, shift, axis=1)  # seat s receives from seat s - shift
-        out = np.sort(np.concatenate([out[:, :, 3:], received], axis=2), axis=2)
-    return out
-
-
 def _hands_for(dealt: np.ndarray, variant: Variant) -> np.ndarray:
     """The hands the players set under ``variant``: the deal, after any passing of cards."""
-    scoring = variant.scoring
-    if scoring.pass_rounds:
-        return pass_cards(dealt, scoring.pass_rounds, scoring.pass_direction)
+    deal_rules = variant.deal
+    if deal_rules.pass_rounds:
+        return pass_cards(dealt, deal_rules.pass_rounds, deal_rules.pass_direction)
     return dealt
 
 
-def play_block(config: SimulationConfig, block: int) -> tuple[dict, dict]:
+def play_block(
+    config: SimulationConfig, block: int
+) -> tuple[dict[Key, np.ndarray], dict[Key, np.ndarray]]:
     """Play block ``block`` under every variant: ``(counts, sums)`` for :class:`Summary`."""
     n = config.block_size(block)
     p = config.n_players
     deal_seq, play_seq = np.random.SeedSequence(config.seed, spawn_key=(block,)).spawn(2)
     dealt = deal(n, p, rng=np.random.default_rng(deal_seq))
     decks = decks_needed(p)
-    counts: dict[str, np.ndarray] = {}
-    sums: dict[str, np.ndarray] = {}
-    totals = []
     hands_of = [_hands_for(dealt, variant) for variant in config.variants]
     tables_of = [
         default_tables(resolve_variant(source), p) if (source := config.tables_of(v)) else None
@@ -375,146 +309,23 @@ def play_block(config: SimulationConfig, block: int) -> tuple[dict, dict]:
             )
             for hands, variant, tables in zip(hands_of, config.variants, tables_of, strict=True)
         ]
-    for v, variant in enumerate(config.variants):
-        scoring = variant.scoring
-        hands = hands_of[v]
-        arranged, declared = played[v]
-        declared = np.asarray(declared).astype(np.int8)
-        total, components = score(arranged, variant, declared=declared, breakdown=True)
-        totals.append(total)
-        masks = detect_specials(hands, variant, decks=decks)
-        best = best_special(masks).astype(np.int8)
-        ranks = dun_ranks(arranged, variant)
-        pre = f"{v}/"
-        sums[pre + "score1"] = total.sum(axis=0)
-        sums[pre + "score2"] = (total * total).sum(axis=0)
-        per_game = total.sum(axis=1)
-        sums[pre + "game2"] = np.array([(per_game * per_game).sum()])
-        sums[pre + "square_game2"] = np.array([((total * total).sum(axis=1) ** 2).sum()])
-        for name, comp in components.items():
-            sums[f"{pre}comp/{name}"] = _component_sums(comp, total)
-        counts[pre + "hist"] = np.stack(
-            [histogram(total[:, s], SCORE_HALF_WIDTH) for s in range(p)]
+    # Each arrangement is read once (dun ranks, specials) and flows on to scoring and statistics.
+    plays = [
+        Arranged.of(cards, declared, variant, decks=decks)
+        for (cards, declared), variant in zip(played, config.variants, strict=True)
+    ]
+    scored = [
+        score(
+            play.cards,
+            variant,
+            declared=play.declared,
+            ranks=play.ranks,
+            special_masks=play.special_masks,
+            breakdown=True,
         )
-        counts[pre + "dun"] = np.stack(event_sums(_dun_categories(ranks, declared)))
-        n_special = len(variant.specials)
-        bits = np.arange(n_special, dtype=np.uint32)
-        qualifies = ((masks[..., None] >> bits) & np.uint32(1)).astype(bool)
-        for key, events in (
-            ("special_any", qualifies),
-            ("special_best", best[..., None] == np.arange(n_special)),
-            ("declared", declared[..., None] == np.arange(n_special)),
-        ):
-            counts[pre + key] = np.stack(event_sums(events))
-        counts[pre + "events"] = np.stack(event_sums(_events(components, declared)))
-        if "t-formula" in scoring.transforms:
-            t = _t_values(ranks, declared, variant)
-            counts[pre + "t_hist"] = np.bincount(t[t >= 0], minlength=T_MAX + 1)[: T_MAX + 1]
-        gain_n, gain_sums = _declare_value(arranged, declared, best, variant, n_special)
-        counts[pre + "declare_n"] = gain_n
-        sums[pre + "declare"] = gain_sums
-    stacked = np.stack(totals)  # (V, n, P)
-    sums["cross"] = np.einsum("vgs,wgs->vws", stacked, stacked)
-    sq = stacked * stacked
-    sums["cross2"] = np.einsum("vgs,wgs->vws", sq, sq)
-    sq_game = sq.sum(axis=2)
-    sums["square_game_cross"] = np.einsum("vg,wg->vw", sq_game, sq_game)
-    return counts, sums
-
-
-def _component_sums(comp: np.ndarray, total: np.ndarray) -> np.ndarray:
-    """Sums over one block of a score component (see COMPONENT_FIELDS), pooled over seats."""
-    per_game = comp.sum(axis=1)
-    absolute = np.abs(comp)
-    n = comp.size
-    # The block's own share of variance, Cov(component, total) / Var(total); their average
-    # over blocks gives a batch-means standard error for the share.
-    var_t = total.var()
-    share = float(((comp - comp.mean()) * (total - total.mean())).mean() / var_t) if var_t else 0.0
-    return np.array(
-        [
-            comp.sum(),
-            (comp * comp).sum(),
-            absolute.sum(),
-            (absolute * absolute).sum(),
-            (comp * total).sum(),
-            (per_game * per_game).sum(),
-            share * n,
-            share * share * n,
-        ]
-    )
-
-
-def _dun_categories(ranks: np.ndarray, declared: np.ndarray) -> np.ndarray:
-    """Boolean ``(n, P, 3, 10)``: the category of each dun of each hand played normally."""
-    out = (ranks >> CATEGORY_SHIFT)[..., None] == np.arange(N_CATEGORIES)
-    out &= (declared < 0)[..., None, None]
-    return out
-
-
-def _events(components: dict[str, np.ndarray], declared: np.ndarray) -> np.ndarray:
-    """Boolean ``(n, P, len(EVENTS) + 1)``: each player's events; the last is "declared"."""
-    columns = [np.sign(components[name]) == sign for _, name, sign in EVENTS]
-    columns.append(declared >= 0)
-    return np.stack(columns, axis=-1)
-
-
-def _t_values(ranks: np.ndarray, declared: np.ndarray, variant: Variant) -> np.ndarray:
-    """The round's t under the t-formula (000/002 §1), -1 where the formula does not apply.
-
-    t is the largest dun worth (the ``[scoring.duns]`` table) among hands compared normally
-    (not declared, not fouled), at least 1; the formula applies when at least
-    ``t_formula.min_players`` hands are compared normally.
-    """
-    scoring = variant.scoring
-    worth = np.array(scoring.duns.values(), dtype=np.float64)  # (3, 10)
-    cats = ranks >> CATEGORY_SHIFT
-    dun_worth = worth[np.arange(3), cats]  # (n, P, 3)
-    normal = (declared < 0) & ~fouled_ranks(ranks, variant)
-    t = np.where(normal[..., None], dun_worth, 1.0).max(axis=(1, 2))
-    t = np.maximum(t, 1.0)
-    applies = normal.sum(axis=1) >= scoring.t_formula.min_players
-    return np.where(applies, np.minimum(np.rint(t), T_MAX), -1).astype(np.int64)
-
-
-def _declare_value(
-    arranged: np.ndarray,
-    declared: np.ndarray,
-    best: np.ndarray,
-    variant: Variant,
-    n_special: int,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Each special holder's score when declaring minus when playing the hand normally.
-
-    Other players keep the strategy's choices, except that every other special holder declares
-    (so the comparison is "declare" against "play" with the table otherwise fixed).  Returns
-    counts ``(n_special,)`` and sums ``(n_special, 6)``: Σgain, Σgain², Σdeclared, Σdeclared²,
-    Σplayed, Σplayed² (scores of the holder).
-    """
-    count = np.zeros(n_special, dtype=np.int64)
-    sums = np.zeros((n_special, 6))
-    holders = best >= 0
-    if n_special == 0 or not holders.any():
-        return count, sums
-    forced = np.where(holders, best, declared).astype(np.int8)
-    # every holder declaring is one table for all seats; playing normally differs per seat
-    all_declare = np.asarray(score(arranged, variant, declared=forced), np.float64)
-    for seat in range(best.shape[1]):
-        rows = np.flatnonzero(holders[:, seat])
-        if rows.size == 0:
-            continue
-        sub = arranged[rows]
-        with_special = all_declare[rows]
-        played = forced[rows].copy()
-        played[:, seat] = -1
-        without = np.asarray(score(sub, variant, declared=played), np.float64)
-        gain = with_special[:, seat] - without[:, seat]
-        idx = best[rows, seat].astype(np.int64)
-        count += np.bincount(idx, minlength=n_special)
-        for col, values in enumerate((gain, with_special[:, seat], without[:, seat])):
-            sums[:, 2 * col] += np.bincount(idx, weights=values, minlength=n_special)
-            sums[:, 2 * col + 1] += np.bincount(idx, weights=values**2, minlength=n_special)
-    return count, sums
+        for play, variant in zip(plays, config.variants, strict=True)
+    ]
+    return record_block(config.variants, plays, scored)
 
 
 def play_chunk(config: SimulationConfig, first_block: int, n_blocks: int) -> BlockOutput:
@@ -720,34 +531,7 @@ def _merge(state: _State, output: BlockOutput, config: SimulationConfig, points:
         summary.n_games += size
         summary.n_blocks += 1
         if summary.n_blocks in points:
-            state.trace.extend(_trace_rows(summary, config))
-
-
-def _trace_rows(summary: Summary, config: SimulationConfig) -> list[dict[str, Any]]:
-    rows = []
-    n = summary.n_games
-    for v, variant in enumerate(config.variants):
-        s1 = summary.sums[f"{v}/score1"]
-        s2 = summary.sums[f"{v}/score2"]
-        seat0 = moments(n, float(s1[0]), float(s2[0]))
-        # Mean square score per player-game (the variance, since scores average 0 over seats).
-        sq = moments(n, float(s2.sum()), float(summary.sums[f"{v}/square_game2"][0]))
-        p = config.n_players
-        sd = math.sqrt(max(sq.mean / p, 0.0))
-        for statistic, est, se in (
-            ("seat 0 mean score", seat0.mean, seat0.se),
-            ("score sd", sd, sd_se(sd, sq.se / p)),
-        ):
-            rows.append(
-                {
-                    "variant": variant.name,
-                    "statistic": statistic,
-                    "games": n,
-                    "estimate": est,
-                    "se": se,
-                }
-            )
-    return rows
+            state.trace.extend(convergence_rows(summary, config.variants, config.n_players))
 
 
 def _progress_bar(config: SimulationConfig, done: int, progress: bool | None) -> Any:
@@ -905,8 +689,6 @@ def provenance(config: SimulationConfig) -> dict[str, Any]:
 
 
 def _result(config: SimulationConfig, state: _State) -> SimulationResult:
-    from simkit.tables import build_tables
-
     prov = provenance(config)
-    tables = build_tables(state.summary, config, state.trace)
+    tables = build_tables(state.summary, config.variants, config.n_players, state.trace)
     return SimulationResult(provenance=prov, tables=tables, summary=state.summary, config=config)

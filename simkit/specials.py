@@ -6,7 +6,9 @@ qualifies for ``variant.specials.rules[i]`` (best first), under that rule's defi
 specials at once (a clean dragon is also a dragon, one colour, three flushes...); which one is
 paid is the variant's order, and the mask keeps them all so the scorer can decide.
 
-Definitions (``SPECIAL_KINDS`` in :mod:`simkit.variants.rules`), as read here.  "Group" means
+Definitions (the registry ``SPECIAL_KINDS`` in :mod:`simkit.variants.special_kinds`, one entry
+a kind with its :class:`~simkit.variants.special_kinds.SpecialCode`, the test the kernel runs),
+as read here.  "Group" means
 cards of one rank; a hand qualifies when its 13 cards can be partitioned as stated:
 
 - 至尊清龙 clean-dragon: the 13 cards are A to K of one suit (``suits``: any suit or spades only).
@@ -49,6 +51,7 @@ option set), and the rest are tests on the histogram of rank counts.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from itertools import combinations_with_replacement
 from pathlib import Path
@@ -59,26 +62,13 @@ import numpy.typing as npt
 
 from simkit.cards import DECK_SIZE, HAND_SIZE
 from simkit.variants import SpecialRule, Specials, Variant, resolve_variant
+from simkit.variants.special_kinds import SPECIAL_KINDS, SpecialCode
 
 VariantLike = str | Path | Variant | Specials | None
 
-# Kind codes the kernel dispatches on, one per id of SPECIAL_KINDS.
-KIND_CODES: dict[str, int] = {
-    "clean-dragon": 0,
-    "dragon": 1,
-    "royal-twelve": 2,
-    "three-straight-flushes": 3,
-    "three-quads": 4,
-    "all-big": 5,
-    "all-small": 5,  # both are "every rank in a set"
-    "one-color": 6,
-    "three-trips-and-quads": 7,
-    "four-trips": 8,
-    "five-pairs-and-trips": 9,
-    "six-pairs": 10,
-    "three-flushes": 11,
-    "three-straights": 12,
-}
+#: The kernel's dispatch code of each special id, read from the registry (全大 and 全小 share
+#: ``SpecialCode.RANKS_FROM_SET``).
+KIND_CODES: dict[str, int] = {kind.id: int(kind.code) for kind in SPECIAL_KINDS.values()}
 MAX_SPECIALS = 32  # bits of the uint32 mask
 
 ACE, QUEEN, KING = 12, 10, 11
@@ -141,18 +131,19 @@ def _plan(
     sf_keys = np.zeros(0, dtype=np.int64)
     sf_offsets = np.zeros(len(SPLIT_SIZES) + 1, dtype=np.int64)
     ts_keys = np.zeros(0, dtype=np.int64)
-    for kind in ("three-straight-flushes", "three-straights"):
-        if specials.ids.count(kind) > 1:
-            raise ValueError(f"{kind} may be played once per variant, got {specials.ids}")
-    for i, rule in enumerate(specials.rules):
-        kinds[i] = KIND_CODES[rule.id]
-        params[i] = _params(rule)
-        if rule.id == "three-straight-flushes":
+    codes = [rule.kind.code for rule in specials.rules]
+    for code in (SpecialCode.THREE_STRAIGHT_FLUSHES, SpecialCode.THREE_STRAIGHTS):
+        if codes.count(code) > 1:
+            raise ValueError(f"{code.name} may be played once per variant, got {specials.ids}")
+    for i, (rule, code) in enumerate(zip(specials.rules, codes, strict=True)):
+        kinds[i] = code
+        params[i] = _PARAMS.get(code, _no_params)(rule)
+        if code == SpecialCode.THREE_STRAIGHT_FLUSHES:
             tables = straight_split_keys(rule.option("front_qka"), rule.option("front_a23"))
             parts = [tables[n] for n in SPLIT_SIZES]
             sf_keys = np.concatenate(parts)
             sf_offsets = np.concatenate([[0], np.cumsum([len(p) for p in parts])])
-        elif rule.id == "three-straights":
+        elif code == SpecialCode.THREE_STRAIGHTS:
             tables = straight_split_keys(rule.option("front_qka"), rule.option("front_a23"))
             ts_keys = tables[13]
     return kinds, params, sf_keys, sf_offsets.astype(np.int64), ts_keys, key_filter(ts_keys)
@@ -176,23 +167,22 @@ def _maybe_in(filter_words, key):  # type: ignore[no-untyped-def]
     return (filter_words[h >> np.uint64(6)] >> (h & np.uint64(63))) & np.uint64(1) != 0
 
 
-def _params(rule: SpecialRule) -> tuple[int, int]:
-    if rule.id == "clean-dragon":
-        return (0b1000 if rule.option("suits") == "spades" else 0b1111), 0
-    if rule.id == "royal-twelve":
-        return int(rule.option("definition") == "all-jqk-plus-one"), 0
-    if rule.id in ("all-big", "all-small"):
-        return sum(1 << r for r in rule.option("ranks")), 0
-    if rule.id == "four-trips":
-        return int(rule.option("quads_count_as_trips")), 0
-    if rule.id == "five-pairs-and-trips":
-        return int(rule.option("quads_count_as_two_pairs")), 0
-    if rule.id == "six-pairs":
-        return (
-            int(rule.option("quads_count_as_two_pairs")),
-            int(rule.option("trips_count_as_pair")),
-        )
+def _no_params(rule: SpecialRule) -> tuple[int, int]:
     return 0, 0
+
+
+# The two kernel params of a kind's definition options, by code (kinds without options: 0, 0).
+_PARAMS: dict[SpecialCode, Callable[[SpecialRule], tuple[int, int]]] = {
+    SpecialCode.CLEAN_DRAGON: lambda r: (0b1000 if r.option("suits") == "spades" else 0b1111, 0),
+    SpecialCode.ROYAL_TWELVE: lambda r: (int(r.option("definition") == "all-jqk-plus-one"), 0),
+    SpecialCode.RANKS_FROM_SET: lambda r: (sum(1 << k for k in r.option("ranks")), 0),
+    SpecialCode.FOUR_TRIPS: lambda r: (int(r.option("quads_count_as_trips")), 0),
+    SpecialCode.FIVE_PAIRS_AND_TRIPS: lambda r: (int(r.option("quads_count_as_two_pairs")), 0),
+    SpecialCode.SIX_PAIRS: lambda r: (
+        int(r.option("quads_count_as_two_pairs")),
+        int(r.option("trips_count_as_pair")),
+    ),
+}
 
 
 @nb.njit(cache=True, inline="always")
@@ -280,19 +270,19 @@ def _detect_kernel(  # type: ignore[no-untyped-def]
         for i in range(n_rules):
             kind = kinds[i]
             ok = False
-            if kind == 0:  # clean dragon
+            if kind == SpecialCode.CLEAN_DRAGON:
                 for s in range(4):
                     if (params[i, 0] >> s) & 1 and suit_key[s] == 0x1111111111111:
                         ok = True  # A..K once each
-            elif kind == 1:  # dragon
+            elif kind == SpecialCode.DRAGON:
                 ok = key == 0x1111111111111
-            elif kind == 2:  # royal twelve
+            elif kind == SpecialCode.ROYAL_TWELVE:
                 if params[i, 0] == 0:
                     ok = (rank_mask & ~0x1E00) == 0  # only J, Q, K, A
                 else:
                     jqk = ((key >> 36) & 15) + ((key >> 40) & 15) + ((key >> 44) & 15)
                     ok = jqk >= 12
-            elif kind == 3:  # three straight flushes
+            elif kind == SpecialCode.THREE_STRAIGHT_FLUSHES:
                 if flush_split:
                     ok = True
                     for s in range(4):
@@ -301,31 +291,31 @@ def _detect_kernel(  # type: ignore[no-untyped-def]
                             lo = sf_offsets[t]
                             if not _has_key(sf_keys, lo, sf_offsets[t + 1], suit_key[s]):
                                 ok = False
-            elif kind == 4:  # three quads
+            elif kind == SpecialCode.THREE_QUADS:
                 ok = n_big >= 3
-            elif kind == 5:  # every rank from a set
+            elif kind == SpecialCode.RANKS_FROM_SET:
                 ok = (rank_mask & ~params[i, 0]) == 0
-            elif kind == 6:  # one colour
+            elif kind == SpecialCode.ONE_COLOR:
                 ok = suit_n[1] + suit_n[2] == 13 or suit_n[0] + suit_n[3] == 13
-            elif kind == 7:  # three trips and quads
+            elif kind == SpecialCode.THREE_TRIPS_AND_QUADS:
                 ok = _count_nibbles_equal(key, 4) == 1 and _count_nibbles_equal(key, 3) == 3
-            elif kind == 8:  # four trips
+            elif kind == SpecialCode.FOUR_TRIPS:
                 n3 = _count_nibbles_equal(key, 3)
                 if params[i, 0]:
                     ok = n3 + _count_nibbles_equal(key, 4) == 4
                 else:
                     ok = n3 == 4
-            elif kind == 9:  # five pairs and trips
+            elif kind == SpecialCode.FIVE_PAIRS_AND_TRIPS:
                 ok = n_odd == 1 and odd_big == 1 and (n_big == 0 or params[i, 0] == 1)
-            elif kind == 10:  # six pairs
+            elif kind == SpecialCode.SIX_PAIRS:
                 ok = (
                     pairs == 6
                     and (n_big == 0 or params[i, 0] == 1)
                     and (odd_big == 0 or params[i, 1] == 1)
                 )
-            elif kind == 11:  # three flushes
+            elif kind == SpecialCode.THREE_FLUSHES:
                 ok = flush_split
-            elif kind == 12:  # three straights
+            elif kind == SpecialCode.THREE_STRAIGHTS:
                 ok = _maybe_in(ts_filter, key) and _has_key(ts_keys, 0, ts_keys.shape[0], key)
             if ok:
                 mask |= np.uint32(1) << np.uint32(i)

@@ -24,6 +24,8 @@ from itertools import combinations
 import numpy as np
 
 HAND = 13
+N_FIVE = 1287  # C(13, 5): 5-card subsets of a hand
+N_THREE = 286  # C(13, 3): 3-card subsets of a hand
 N_SPLITS = 72072
 N_DISTINCT = 36036
 

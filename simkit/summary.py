@@ -18,7 +18,9 @@ standard errors.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -28,18 +30,21 @@ Z95 = 1.959963984540054
 
 @dataclass
 class Summary:
-    """Counts and sums keyed by name; ``n_games`` and ``n_blocks`` say how much they cover."""
+    """Counts and sums by key; ``n_games`` and ``n_blocks`` say how much they cover.
 
-    counts: dict[str, np.ndarray] = field(default_factory=dict)
-    sums: dict[str, np.ndarray] = field(default_factory=dict)
+    A run files its arrays under :class:`simkit.statistics.Key`, which says what each holds.
+    """
+
+    counts: dict[Any, np.ndarray] = field(default_factory=dict)
+    sums: dict[Any, np.ndarray] = field(default_factory=dict)
     n_games: int = 0
     n_blocks: int = 0
 
-    def add_counts(self, counts: dict[str, np.ndarray]) -> None:
+    def add_counts(self, counts: Mapping[Any, np.ndarray]) -> None:
         """Add integer counts (exact, so the order of calls does not matter)."""
         _add_into(self.counts, counts, np.int64)
 
-    def fold_sums(self, sums: dict[str, np.ndarray]) -> None:
+    def fold_sums(self, sums: Mapping[Any, np.ndarray]) -> None:
         """Add one block's float sums; call in block order for reproducible results."""
         _add_into(self.sums, sums, np.float64)
 
@@ -55,7 +60,7 @@ class Summary:
         return True
 
 
-def _add_into(target: dict[str, np.ndarray], source: dict[str, np.ndarray], dtype: type) -> None:
+def _add_into(target: dict[Any, np.ndarray], source: Mapping[Any, np.ndarray], dtype: type) -> None:
     for key, value in source.items():
         arr: np.ndarray = np.asarray(value, dtype=dtype)
         if key in target:
@@ -74,8 +79,8 @@ class BlockOutput:
 
     first_block: int
     n_games: list[int]
-    counts: dict[str, np.ndarray]
-    block_sums: list[dict[str, np.ndarray]]
+    counts: dict[Any, np.ndarray]
+    block_sums: list[dict[Any, np.ndarray]]
 
 
 def event_sums(events: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -3,6 +3,8 @@
 Every estimate carries ``n`` and a standard error (``se``) or a 95% interval
 (``ci_low``/``ci_high``, mean ± 1.96 se).  Standard errors treat the *game* as the independent
 unit: the hands of one deal share a deck, so per-hand rates use the variance of per-game counts.
+The tables receive a run's summary, its variants and its number of players; what each array of
+the summary holds is :mod:`simkit.statistics`'s to say.
 
 Tables (:func:`build_tables`):
 
@@ -29,20 +31,25 @@ Tables (:func:`build_tables`):
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import polars as pl
 
 from simkit.evaluate import Category
 from simkit.exact import special_probabilities
+from simkit.statistics import (
+    EVENT_NAMES,
+    POSITIONS,
+    SCORE_HALF_WIDTH,
+    Count,
+    Key,
+    Sum,
+    component_sums,
+)
 from simkit.summary import Z95, Summary, histogram_bins, moments, rate_se, sd_se
-
-if TYPE_CHECKING:
-    from simkit.simulate import SimulationConfig
-
-EVENT_NAMES = ("foul", "scoop", "scooped", "home_run", "declared")
-POSITIONS = ("front", "middle", "back")
+from simkit.variants import Variant, has_banker
 
 
 def _ci(mean: float, se: float) -> tuple[float, float]:
@@ -50,23 +57,30 @@ def _ci(mean: float, se: float) -> tuple[float, float]:
 
 
 def build_tables(
-    summary: Summary, config: SimulationConfig, trace: list[dict[str, Any]] | None = None
+    summary: Summary,
+    variants: Sequence[Variant],
+    n_players: int,
+    trace: list[dict[str, Any]] | None = None,
 ) -> dict[str, pl.DataFrame]:
-    """Every result table of a run (see the module docstring for what each holds)."""
+    """Every result table of a run (see the module docstring for what each holds).
+
+    ``summary`` holds the run's arrays (laid out by :mod:`simkit.statistics`), ``variants[v]``
+    the rules of the variant filed as ``v``; ``trace``: the rows of :func:`convergence_table`.
+    """
     tables = {
-        "scores": scores_table(summary, config),
-        "paired": paired_table(summary, config),
-        "components": components_table(summary, config),
-        "dun_categories": dun_categories_table(summary, config),
-        "specials": specials_table(summary, config),
-        "events": events_table(summary, config),
-        "t_distribution": t_distribution_table(summary, config),
-        "declare_value": declare_value_table(summary, config),
-        "score_distribution": score_distribution_table(summary, config),
+        "scores": scores_table(summary, variants, n_players),
+        "paired": paired_table(summary, variants, n_players),
+        "components": components_table(summary, variants, n_players),
+        "dun_categories": dun_categories_table(summary, variants),
+        "specials": specials_table(summary, variants, n_players),
+        "events": events_table(summary, variants, n_players),
+        "t_distribution": t_distribution_table(summary, variants),
+        "declare_value": declare_value_table(summary, variants),
+        "score_distribution": score_distribution_table(summary, variants, n_players),
         "convergence": convergence_table(trace or []),
     }
-    tables["banker_edge"] = banker_edge_table(tables["scores"], config)
-    tables["payouts"] = payouts_table(tables["specials"], tables["declare_value"], config)
+    tables["banker_edge"] = banker_edge_table(tables["scores"], variants, n_players)
+    tables["payouts"] = payouts_table(tables["specials"], tables["declare_value"], n_players)
     return tables
 
 
@@ -89,18 +103,16 @@ def _mean_cols(n: int, mean: float, sd: float, se: float) -> dict[str, Any]:
     return {"n": n, "mean": mean, "sd": sd, "se": se, "ci_low": low, "ci_high": high}
 
 
-def scores_table(summary: Summary, config: SimulationConfig) -> pl.DataFrame:
+def scores_table(summary: Summary, variants: Sequence[Variant], n_players: int) -> pl.DataFrame:
     """Expected score and sd per seat (and all seats pooled) per variant."""
-    from simkit.simulate import has_banker
-
     n = summary.n_games
-    p = config.n_players
+    p = n_players
     rows = []
-    for v, variant in enumerate(config.variants):
-        s1 = summary.sums[f"{v}/score1"]
-        s2 = summary.sums[f"{v}/score2"]
+    for v, variant in enumerate(variants):
+        s1 = summary.sums[Key(Sum.SCORE1, v)]
+        s2 = summary.sums[Key(Sum.SCORE2, v)]
         banker = has_banker(variant)
-        fourth = summary.sums["cross2"][v, v]  # Σ x⁴ per seat
+        fourth = summary.sums[Key(Sum.CROSS2)][v, v]  # Σ x⁴ per seat
         for seat in range(p):
             m = moments(n, float(s1[seat]), float(s2[seat]))
             square = moments(n, float(s2[seat]), float(fourth[seat]))
@@ -110,8 +122,8 @@ def scores_table(summary: Summary, config: SimulationConfig) -> pl.DataFrame:
                 | {"sd_se": sd_se(m.sd, square.se)}
             )
         pooled = moments(n * p, float(s1.sum()), float(s2.sum()))
-        per_game = moments(n, float(s1.sum()), float(summary.sums[f"{v}/game2"][0]))
-        square = moments(n, float(s2.sum()), float(summary.sums[f"{v}/square_game2"][0]))
+        per_game = moments(n, float(s1.sum()), float(summary.sums[Key(Sum.GAME2, v)][0]))
+        square = moments(n, float(s2.sum()), float(summary.sums[Key(Sum.SQUARE_GAME2, v)][0]))
         rows.append(
             {"variant": variant.name, "seat": "all", "banker": False}
             | _mean_cols(n * p, pooled.mean, pooled.sd, per_game.se / p)
@@ -134,19 +146,18 @@ _PAIRED_SCHEMA = {
 }
 
 
-def paired_table(summary: Summary, config: SimulationConfig) -> pl.DataFrame:
+def paired_table(summary: Summary, variants: Sequence[Variant], n_players: int) -> pl.DataFrame:
     """Paired differences a − b on the same deals: mean score per seat, mean square score."""
     n = summary.n_games
-    p = config.n_players
-    cross = summary.sums["cross"]
-    cross2 = summary.sums["cross2"]
-    game_cross = summary.sums["square_game_cross"]
+    p = n_players
+    cross = summary.sums[Key(Sum.CROSS)]
+    cross2 = summary.sums[Key(Sum.CROSS2)]
+    game_cross = summary.sums[Key(Sum.SQUARE_GAME_CROSS)]
     rows = []
-    variants = config.variants
     for a in range(len(variants)):
         for b in range(a + 1, len(variants)):
-            s1a, s1b = summary.sums[f"{a}/score1"], summary.sums[f"{b}/score1"]
-            s2a, s2b = summary.sums[f"{a}/score2"], summary.sums[f"{b}/score2"]
+            s1a, s1b = summary.sums[Key(Sum.SCORE1, a)], summary.sums[Key(Sum.SCORE1, b)]
+            s2a, s2b = summary.sums[Key(Sum.SCORE2, a)], summary.sums[Key(Sum.SCORE2, b)]
             for seat in range(p):
                 d1 = float(s1a[seat] - s1b[seat])
                 d2 = float(cross[a, a, seat] + cross[b, b, seat] - 2 * cross[a, b, seat])
@@ -199,19 +210,18 @@ def _paired_row(a: str, b: str, seat: str, statistic: str, n: int, diff: float, 
     }
 
 
-def components_table(summary: Summary, config: SimulationConfig) -> pl.DataFrame:
+def components_table(summary: Summary, variants: Sequence[Variant], n_players: int) -> pl.DataFrame:
     """Score by rule component, pooled over seats: mean, mean |transfer|, share of variance."""
     n = summary.n_games
-    p = config.n_players
+    p = n_players
     big_n = n * p
     rows = []
-    for v, variant in enumerate(config.variants):
-        s1 = float(summary.sums[f"{v}/score1"].sum())
-        s2 = float(summary.sums[f"{v}/score2"].sum())
+    for v, variant in enumerate(variants):
+        s1 = float(summary.sums[Key(Sum.SCORE1, v)].sum())
+        s2 = float(summary.sums[Key(Sum.SCORE2, v)].sum())
         var_total = (s2 - s1 * s1 / big_n) / (big_n - 1) if big_n > 1 else math.nan
-        prefix = f"{v}/comp/"
-        for key in sorted(k for k in summary.sums if k.startswith(prefix)):
-            c1, c2, a1, a2, ct, g2, sh1, sh2 = (float(x) for x in summary.sums[key])
+        for component, sums in component_sums(summary, v):
+            c1, c2, a1, a2, ct, g2, sh1, sh2 = (float(x) for x in sums)
             mean = moments(n, c1, g2)  # per-game sums → clustered se
             pooled = moments(big_n, c1, c2)
             absolute = moments(big_n, a1, a2)
@@ -224,7 +234,7 @@ def components_table(summary: Summary, config: SimulationConfig) -> pl.DataFrame
             rows.append(
                 {
                     "variant": variant.name,
-                    "component": key[len(prefix) :],
+                    "component": component,
                     "n": big_n,
                     "mean": c1 / big_n,
                     "se": mean.se / p,
@@ -250,12 +260,12 @@ def components_table(summary: Summary, config: SimulationConfig) -> pl.DataFrame
     return _frame(rows, schema)
 
 
-def dun_categories_table(summary: Summary, config: SimulationConfig) -> pl.DataFrame:
+def dun_categories_table(summary: Summary, variants: Sequence[Variant]) -> pl.DataFrame:
     """Category frequency by dun position among hands played normally (not declared)."""
     n = summary.n_games
     rows = []
-    for v, variant in enumerate(config.variants):
-        k1, k2 = summary.counts[f"{v}/dun"]  # each (3, 10)
+    for v, variant in enumerate(variants):
+        k1, k2 = summary.counts[Key(Count.DUN, v)]  # each (3, 10)
         for pos, position in enumerate(POSITIONS):
             hands = int(k1[pos].sum())
             for cat in Category:
@@ -286,14 +296,13 @@ def dun_categories_table(summary: Summary, config: SimulationConfig) -> pl.DataF
     return _frame(rows, schema)
 
 
-def _exact_specials(config: SimulationConfig, v: int) -> dict[str, tuple[float, float]]:
+def _exact_specials(variant: Variant, n_players: int) -> dict[str, tuple[float, float]]:
     """Exact per-hand (probability, best probability) by special id.
 
     Empty when the exact values do not describe the hands played: two decks (5-8 players), or
     a card pass before arranging (the passed hands are no longer uniform 13-card hands).
     """
-    variant = config.variants[v]
-    if config.n_players > 4 or variant.scoring.pass_rounds:
+    if n_players > 4 or variant.deal.pass_rounds:
         return {}
     return special_probabilities(variant)
 
@@ -306,7 +315,7 @@ def _z(freq: float, exact: float | None, hands: int) -> float | None:
     return (freq - exact) / math.sqrt(exact * (1 - exact) / hands)
 
 
-def specials_table(summary: Summary, config: SimulationConfig) -> pl.DataFrame:
+def specials_table(summary: Summary, variants: Sequence[Variant], n_players: int) -> pl.DataFrame:
     """Special-hand frequencies per hand beside their exact values, with z-scores.
 
     ``freq``: the hand qualifies; ``best_freq``: it is the hand's best special (what it would
@@ -314,13 +323,13 @@ def specials_table(summary: Summary, config: SimulationConfig) -> pl.DataFrame:
     (1 − exact) / n), the binomial z-score under the exact value.
     """
     n = summary.n_games
-    hands = n * config.n_players
+    hands = n * n_players
     rows = []
-    for v, variant in enumerate(config.variants):
-        exact = _exact_specials(config, v)
-        any1, any2 = summary.counts[f"{v}/special_any"]
-        best1, best2 = summary.counts[f"{v}/special_best"]
-        dec1, dec2 = summary.counts[f"{v}/declared"]
+    for v, variant in enumerate(variants):
+        exact = _exact_specials(variant, n_players)
+        any1, any2 = summary.counts[Key(Count.SPECIAL_ANY, v)]
+        best1, best2 = summary.counts[Key(Count.SPECIAL_BEST, v)]
+        dec1, dec2 = summary.counts[Key(Count.DECLARED, v)]
         for i, rule in enumerate(variant.specials.rules):
             freq, se = rate_se(n, hands, float(any1[i]), float(any2[i]))
             best_freq, best_se = rate_se(n, hands, float(best1[i]), float(best2[i]))
@@ -375,13 +384,13 @@ def specials_table(summary: Summary, config: SimulationConfig) -> pl.DataFrame:
     return _frame(rows, schema)
 
 
-def events_table(summary: Summary, config: SimulationConfig) -> pl.DataFrame:
+def events_table(summary: Summary, variants: Sequence[Variant], n_players: int) -> pl.DataFrame:
     """Per-player rates of fouls, scoops (made and suffered), home runs and declarations."""
     n = summary.n_games
-    units = n * config.n_players
+    units = n * n_players
     rows = []
-    for v, variant in enumerate(config.variants):
-        k1, k2 = summary.counts[f"{v}/events"]
+    for v, variant in enumerate(variants):
+        k1, k2 = summary.counts[Key(Count.EVENTS, v)]
         for e, event in enumerate(EVENT_NAMES):
             rate, se = rate_se(n, units, float(k1[e]), float(k2[e]))
             low, high = _ci(rate, se)
@@ -410,12 +419,12 @@ def events_table(summary: Summary, config: SimulationConfig) -> pl.DataFrame:
     return _frame(rows, schema)
 
 
-def t_distribution_table(summary: Summary, config: SimulationConfig) -> pl.DataFrame:
+def t_distribution_table(summary: Summary, variants: Sequence[Variant]) -> pl.DataFrame:
     """Distribution of the round's t (waters of the biggest hand) in t-formula variants."""
     n = summary.n_games
     rows = []
-    for v, variant in enumerate(config.variants):
-        hist = summary.counts.get(f"{v}/t_hist")
+    for v, variant in enumerate(variants):
+        hist = summary.counts.get(Key(Count.T_HIST, v))
         if hist is None:
             continue
         for t, count in enumerate(hist.tolist()):
@@ -443,12 +452,12 @@ def t_distribution_table(summary: Summary, config: SimulationConfig) -> pl.DataF
     return _frame(rows, schema)
 
 
-def declare_value_table(summary: Summary, config: SimulationConfig) -> pl.DataFrame:
+def declare_value_table(summary: Summary, variants: Sequence[Variant]) -> pl.DataFrame:
     """A special holder's score declaring it, playing it normally, and the difference."""
     rows = []
-    for v, variant in enumerate(config.variants):
-        counts = summary.counts[f"{v}/declare_n"]
-        sums = summary.sums[f"{v}/declare"]
+    for v, variant in enumerate(variants):
+        counts = summary.counts[Key(Count.DECLARE_N, v)]
+        sums = summary.sums[Key(Sum.DECLARE, v)]
         for i, rule in enumerate(variant.specials.rules):
             k = int(counts[i])
             gain = moments(k, float(sums[i, 0]), float(sums[i, 1]))
@@ -485,25 +494,27 @@ def declare_value_table(summary: Summary, config: SimulationConfig) -> pl.DataFr
     return _frame(rows, schema)
 
 
-def banker_edge_table(scores: pl.DataFrame, config: SimulationConfig) -> pl.DataFrame:
+def banker_edge_table(
+    scores: pl.DataFrame, variants: Sequence[Variant], n_players: int
+) -> pl.DataFrame:
     """The banker's (seat 0) expected score per game in banker variants.
 
     ``compare`` is ``top-card`` when the variant plays 食夹棍 (only the top card of each dun
     counts, the banker winning ties), ``full`` otherwise.
     """
-    compare = {v.name: v.scoring.compare for v in config.variants}
+    compare = {v.name: v.scoring.compare for v in variants}
     return (
         scores.filter(pl.col("banker"))
         .with_columns(
             pl.col("variant").replace_strict(compare, return_dtype=pl.Utf8).alias("compare"),
-            pl.lit(config.n_players, dtype=pl.Int64).alias("players"),
+            pl.lit(n_players, dtype=pl.Int64).alias("players"),
         )
         .select("variant", "compare", "players", "n", "mean", "sd", "se", "ci_low", "ci_high")
     )
 
 
 def payouts_table(
-    specials: pl.DataFrame, declare_value: pl.DataFrame, config: SimulationConfig
+    specials: pl.DataFrame, declare_value: pl.DataFrame, n_players: int
 ) -> pl.DataFrame:
     """Each special's payout beside what its rarity and its normal-play value would justify.
 
@@ -534,7 +545,7 @@ def payouts_table(
         y = np.log(fit["payout"].to_numpy())
         if np.ptp(x) > 0:
             slope, intercept = (float(c) for c in np.polyfit(x, y, 1))
-    opponents = config.n_players - 1
+    opponents = n_players - 1
     out = joined.with_columns(
         (1 / pl.col("probability")).alias("one_in"),
         pl.when(pl.col("probability") > 0)
@@ -565,17 +576,17 @@ def payouts_table(
     )
 
 
-def score_distribution_table(summary: Summary, config: SimulationConfig) -> pl.DataFrame:
+def score_distribution_table(
+    summary: Summary, variants: Sequence[Variant], n_players: int
+) -> pl.DataFrame:
     """Histogram of each seat's score (integers; ``below``/``above`` tails), and all seats."""
-    from simkit.simulate import SCORE_HALF_WIDTH
-
     values = histogram_bins(SCORE_HALF_WIDTH)
     tail = float(SCORE_HALF_WIDTH + 1)
     label_arr = np.array([-tail, *values.astype(float).tolist(), tail])
     frames = []
-    for v, variant in enumerate(config.variants):
-        hist = summary.counts[f"{v}/hist"]  # (P, bins)
-        seats = [(str(s), hist[s]) for s in range(config.n_players)]
+    for v, variant in enumerate(variants):
+        hist = summary.counts[Key(Count.HIST, v)]  # (P, bins)
+        seats = [(str(s), hist[s]) for s in range(n_players)]
         seats.append(("all", hist.sum(axis=0)))
         for seat, counts in seats:
             keep = counts > 0

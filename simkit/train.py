@@ -8,7 +8,9 @@ multiplied by ``1 - blend`` first), turned into rates (a rarely seen class pulle
 chance that a random opponent's dun ranks below it), made monotone in the class order (a
 stronger dun cannot win less often: weighted isotonic regression), and the next iteration
 plays ``max-ev`` with the new tables.  The change per iteration (count-weighted mean absolute
-change of the win chance) is recorded in the tables' ``meta``.
+change of the win chance) is recorded in the tables' ``meta``.  That loop is
+:func:`fictitious_play`; :func:`train` runs it from a greedy start, and a best response (one
+seat learning against frozen tables, ``experiments/best_response.py``) from frozen counts.
 
 >>> from simkit.train import train
 >>> t = train("western-2-4", 2, seed=1, n_games=2000, iterations=1)
@@ -19,21 +21,24 @@ change of the win chance) is recorded in the tables' ``meta``.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from dataclasses import replace
-from typing import Literal
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 
-import numba as nb
 import numpy as np
+from scipy.optimize import isotonic_regression
 
 from simkit.arrange import (
     N_CLASSES,
     N_DUNS,
     P_SCOOP_TIES,
+    Greedy,
+    MaxEV,
+    StrategyLike,
     WinTables,
     arrange,
     dun_classes,
     payout_model,
+    strategy_from_name,
     table_name,
 )
 from simkit.deal import RngLike, as_generator, check_players, deal
@@ -94,32 +99,9 @@ def tabulate(
     return count, wins, ties, paid, scoops, pairs
 
 
-@nb.njit(cache=True)
-def isotonic_increasing(values, weights):  # type: ignore[no-untyped-def]
-    """Weighted least-squares non-decreasing fit (pool adjacent violators)."""
-    n = values.shape[0]
-    level = np.empty(n)
-    weight = np.empty(n)
-    size = np.empty(n, dtype=np.int64)
-    k = 0
-    for i in range(n):
-        level[k] = values[i]
-        weight[k] = weights[i]
-        size[k] = 1
-        k += 1
-        while k > 1 and level[k - 2] > level[k - 1]:
-            w = weight[k - 2] + weight[k - 1]
-            level[k - 2] = (level[k - 2] * weight[k - 2] + level[k - 1] * weight[k - 1]) / w
-            weight[k - 2] = w
-            size[k - 2] += size[k - 1]
-            k -= 1
-    out = np.empty(n)
-    pos = 0
-    for b in range(k):
-        for _ in range(size[b]):
-            out[pos] = level[b]
-            pos += 1
-    return out
+def isotonic_increasing(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Weighted least-squares non-decreasing fit (pool adjacent violators, scipy's)."""
+    return np.asarray(isotonic_regression(values, weights=weights).x)
 
 
 def _monotone(rate: np.ndarray, weight: np.ndarray, increasing: bool, empty: float) -> np.ndarray:
@@ -129,9 +111,8 @@ def _monotone(rate: np.ndarray, weight: np.ndarray, increasing: bool, empty: flo
         seen = weight[d] > 0
         values = np.full(N_CLASSES, empty)
         if seen.any():
-            x = rate[d, seen] if increasing else -rate[d, seen]
-            fit = isotonic_increasing(x, weight[d, seen])
-            values[seen] = fit if increasing else -fit
+            fit = isotonic_regression(rate[d, seen], weights=weight[d, seen], increasing=increasing)
+            values[seen] = fit.x
             # forward fill: a class never seen sits with the class below it
             idx = np.where(seen, np.arange(N_CLASSES), -1)
             idx = np.maximum.accumulate(idx)
@@ -181,6 +162,96 @@ def tables_from_counts(
     )
 
 
+@dataclass(frozen=True)
+class OutcomeCounts:
+    """Outcome sums per dun class, blended over the iterations of fictitious play.
+
+    ``count``, ``wins``, ``ties``, ``paid``: ``float64 (3, N_CLASSES)`` (:func:`tabulate`);
+    ``scoops`` of ``pairs`` ordered pairs.
+    """
+
+    count: np.ndarray
+    wins: np.ndarray
+    ties: np.ndarray
+    paid: np.ndarray
+    scoops: float = 0.0
+    pairs: float = 0.0
+
+    def blend(self, new: tuple, keep: float) -> OutcomeCounts:
+        """These counts times ``keep`` plus the :func:`tabulate` output ``new``."""
+        count, wins, ties, paid, scoops, pairs = new
+        return OutcomeCounts(
+            keep * self.count + count,
+            keep * self.wins + wins,
+            keep * self.ties + ties,
+            keep * self.paid + paid,
+            keep * self.scoops + scoops,
+            keep * self.pairs + pairs,
+        )
+
+    def tables(self, scoop_rate: float | None = None) -> WinTables:
+        """:func:`tables_from_counts` of these counts; ``scoop_rate`` defaults to theirs."""
+        if scoop_rate is None:
+            scoop_rate = self.scoops / max(self.pairs, 1.0)
+        return tables_from_counts(
+            self.count, self.wins, self.ties, self.paid, scoop_rate=scoop_rate, meta={}
+        )
+
+
+#: ``play(hands, tables, rng) -> (arranged, declared)``: one iteration's games set by the
+#: strategy being trained (``tables`` None before the first fit).
+Play = Callable[[np.ndarray, WinTables | None, np.random.Generator], tuple[np.ndarray, np.ndarray]]
+
+
+def fictitious_play(
+    variant: Variant,
+    n_players: int,
+    play: Play,
+    seeds: Sequence[np.random.SeedSequence],
+    *,
+    n_games: int,
+    blend: float = DEFAULT_BLEND,
+    counts: OutcomeCounts | None = None,
+    tables: WinTables | None = None,
+    seats: tuple[int, ...] | None = None,
+    scoop_rate: float | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> tuple[WinTables, list[float]]:
+    """The training loop (module docstring): one iteration per seed; the last tables and
+    the change of the win chances per iteration after the first fit.
+
+    Each iteration deals ``n_games`` games from its seed, lets ``play`` set them with the
+    current ``tables``, counts outcomes (:func:`tabulate`; ``seats``: only the hands there),
+    blends them into ``counts`` (old counts times ``1 - blend``; the first iteration's counts
+    replace none) and fits new tables.  ``scoop_rate``: a fixed rate for the tables (None:
+    the counts' own).
+    """
+    model = payout_model(variant, n_players)
+    scoop_ties = bool(model.params[P_SCOOP_TIES] > 0)
+    changes: list[float] = []
+    for it, seed in enumerate(seeds):
+        gen = as_generator(seed)
+        hands = deal(n_games, n_players, rng=gen)
+        arranged, declared = play(hands, tables, gen)
+        ranks = dun_ranks(arranged, variant)
+        new = tabulate(ranks, declared < 0, model.win_points, scoop_ties, seats)
+        if counts is None:
+            counts = OutcomeCounts(*new[:4], scoops=new[4], pairs=float(new[5]))
+        else:
+            counts = counts.blend(new, 1.0 - blend)
+        fresh = counts.tables(scoop_rate)
+        if tables is not None:
+            w = counts.count / counts.count.sum()
+            change = float((np.abs(fresh.win - tables.win) * w).sum())
+            changes.append(change)
+            if progress:
+                progress(f"iteration {it}: mean |Δ win| = {change:.5f}")
+        tables = fresh
+    if tables is None:
+        raise ValueError("fictitious_play needs at least one seed")
+    return tables, changes
+
+
 def train(
     variant: str | Variant | None,
     n_players: int,
@@ -206,39 +277,19 @@ def train(
         raise ValueError(f"blend must be in (0, 1], got {blend}")
     if iterations < 1:
         raise ValueError(f"iterations must be >= 1, got {iterations}")
-    model = payout_model(v, n_players)
-    scoop_ties = bool(model.params[P_SCOOP_TIES] > 0)
-    seeds = np.random.SeedSequence(seed).spawn(iterations + 1)
-    sums = [np.zeros((N_DUNS, N_CLASSES)) for _ in range(4)]
-    scoops = pairs = 0.0
-    tables: WinTables | None = None
-    changes: list[float] = []
+
+    def play(
+        hands: np.ndarray, tables: WinTables | None, gen: np.random.Generator
+    ) -> tuple[np.ndarray, np.ndarray]:
+        # greedy until the first tables exist, then max-ev with the latest ones
+        strategy = Greedy() if tables is None else MaxEV(tables)
+        return arrange(hands, v, strategy, n_players=n_players, rng=gen)
+
     started = time.perf_counter()
-    for it in range(iterations + 1):
-        gen = as_generator(seeds[it])
-        hands = deal(n_games, n_players, rng=gen)
-        strategy: Literal["greedy", "max-ev"] = "greedy" if tables is None else "max-ev"
-        arranged, declared = arrange(
-            hands, v, strategy, n_players=n_players, tables=tables, rng=gen
-        )
-        ranks = dun_ranks(arranged, v)
-        new = tabulate(ranks, declared < 0, model.win_points, scoop_ties)
-        keep = 0.0 if tables is None else 1.0 - blend
-        for k in range(4):
-            sums[k] = keep * sums[k] + new[k]
-        scoops = keep * scoops + new[4]
-        pairs = keep * pairs + new[5]
-        fresh = tables_from_counts(
-            sums[0], sums[1], sums[2], sums[3], scoop_rate=scoops / max(pairs, 1.0), meta={}
-        )
-        if tables is not None:
-            w = sums[0] / sums[0].sum()
-            change = float((np.abs(fresh.win - tables.win) * w).sum())
-            changes.append(change)
-            if progress:
-                progress(f"iteration {it}: mean |Δ win| = {change:.5f}")
-        tables = fresh
-    assert tables is not None
+    seeds = np.random.SeedSequence(seed).spawn(iterations + 1)
+    tables, changes = fictitious_play(
+        v, n_players, play, seeds, n_games=n_games, blend=blend, progress=progress
+    )
     meta = {
         "variant": v.name,
         "variant_key": v.key,
@@ -262,26 +313,16 @@ def train(
 
 
 def strategy_spec(spec: str) -> tuple[str, WinTables | None]:
-    """A strategy named on a command line: a strategy name, or an ``.npz`` table file (max-ev
-    with those tables)."""
-    from pathlib import Path
-
-    from simkit.arrange import STRATEGIES
-
-    if spec in STRATEGIES:
-        return spec, None
-    if spec.endswith(".npz"):
-        if not Path(spec).exists():
-            raise ValueError(f"no such table file: {spec}")
-        return "max-ev", WinTables.load(spec)
-    raise ValueError(
-        f"unknown strategy {spec!r}: use one of {', '.join(STRATEGIES)} or a trained .npz table"
-    )
+    """A strategy named on a command line (:func:`~simkit.arrange.strategy_from_name`) as
+    ``(name, tables)``: a strategy name, or an ``.npz`` table file (max-ev with those
+    tables)."""
+    strategy = strategy_from_name(spec)
+    return strategy.name, strategy.tables if isinstance(strategy, MaxEV) else None
 
 
 def duplicate_match(
-    strategy_a: str,
-    strategy_b: str,
+    strategy_a: StrategyLike,
+    strategy_b: StrategyLike,
     variant: str | Variant | None,
     *,
     n_players: int = 2,
@@ -295,7 +336,8 @@ def duplicate_match(
     Every deal is played ``n_players`` times: A takes each seat in turn and B every other seat
     (heads-up: the same deal with seats swapped), so the luck of the cards cancels.  The
     per-deal mean of A's score over the rotations is the unit; the interval is
-    mean ± 1.96·sd/√n_games.
+    mean ± 1.96·sd/√n_games.  A strategy is a :class:`~simkit.arrange.Strategy` or its name;
+    ``tables_a``, ``tables_b`` are short for ``MaxEV(tables)``.
     """
     from simkit.score import score
 
@@ -303,8 +345,8 @@ def duplicate_match(
     check_players(n_players)
     gen = as_generator(rng)
     hands = deal(n_games, n_players, rng=gen)
-    arr_a, dec_a = arrange(hands, v, strategy_a, n_players=n_players, rng=gen, tables=tables_a)  # type: ignore[arg-type]
-    arr_b, dec_b = arrange(hands, v, strategy_b, n_players=n_players, rng=gen, tables=tables_b)  # type: ignore[arg-type]
+    arr_a, dec_a = arrange(hands, v, strategy_a, n_players=n_players, rng=gen, tables=tables_a)
+    arr_b, dec_b = arrange(hands, v, strategy_b, n_players=n_players, rng=gen, tables=tables_b)
     per_deal = np.zeros(n_games)
     for seat in range(n_players):
         arranged = arr_b.copy()

@@ -1,8 +1,11 @@
-"""Shared test settings: hypothesis profiles sized for a 2-core CI machine."""
+"""Shared test settings: hypothesis profiles sized for a 2-core CI machine, and the number of
+shipped variants (a test asserts it, so that a variant cannot drop out silently)."""
 
 import os
 
 from hypothesis import HealthCheck, settings
+
+N_VARIANTS = 9  # shipped variant files in simkit/variants/
 
 settings.register_profile(
     "ci",

@@ -11,8 +11,15 @@ from hypothesis import strategies as st
 
 from simkit.arrange import (
     N_CLASSES,
+    STRATEGIES,
+    STRATEGY_TYPES,
+    Greedy,
+    MaxEV,
+    Objective,
+    RandomLegal,
     arrange,
     arrange_variants,
+    as_strategy,
     dun_classes,
     exhaustive_ids,
     expected_points,
@@ -24,6 +31,8 @@ from simkit.arrange import (
     payout_model,
     rank_tables_of,
     split_values,
+    strategy_from_name,
+    uniform_tables,
 )
 from simkit.cards import parse_cards
 from simkit.deal import deal
@@ -424,3 +433,78 @@ def test_western_heads_up_tables_match_published_figures():
     for kicker in "23456789TJQK":
         aces = dun_classes(rank3(parse_cards(f"Ah Ad {kicker}c")))
         assert 0.90 <= win[0, aces] <= 1.0
+
+
+# --------------------------------------------------------------------------------------------
+# Strategies as objects
+
+
+def test_strategy_objects_set_hands_as_their_names_do():
+    hands = deal(40, 4, rng=8)
+    for name, strategy in (
+        ("max-ev", MaxEV()),
+        ("greedy", Greedy()),
+        ("random-legal", RandomLegal()),
+    ):
+        want = arrange(hands, "guangxi", name, rng=5)
+        got = arrange(hands, "guangxi", strategy, rng=5)
+        assert (got[0] == want[0]).all() and (got[1] == want[1]).all(), name
+        assert strategy.name == name
+    tables = uniform_tables()
+    want = arrange(hands, "guangxi", "max-ev", tables=tables)
+    got = arrange(hands, "guangxi", MaxEV(tables))
+    assert (got[0] == want[0]).all() and (got[1] == want[1]).all()
+
+    def objective(ranks):
+        return ranks[:, 1] * 1.0
+
+    want = arrange(hands, "guangxi", objective)
+    got = arrange(hands, "guangxi", Objective(objective))
+    assert (got[0] == want[0]).all() and (got[1] == want[1]).all()
+
+
+def test_strategies_are_registered_by_name():
+    assert STRATEGIES == ("max-ev", "greedy", "random-legal")
+    for name in STRATEGIES:
+        strategy = strategy_from_name(name)
+        assert strategy.name == name and isinstance(strategy, STRATEGY_TYPES[name])
+        assert as_strategy(name).name == name
+    greedy = Greedy()
+    assert as_strategy(greedy) is greedy
+    with pytest.raises(ValueError, match="unknown strategy 'best'"):
+        strategy_from_name("best")
+    with pytest.raises(ValueError, match="no such table file"):
+        strategy_from_name("missing.npz")
+
+
+def test_win_tables_given_twice_are_rejected():
+    with pytest.raises(ValueError, match="given twice"):
+        arrange(deal(1, 2, rng=0), "guangxi", MaxEV(uniform_tables()), tables=uniform_tables())
+
+
+# --------------------------------------------------------------------------------------------
+# A hand holds each card only as often as the decks do
+
+
+def test_a_hand_holding_a_card_twice_is_rejected_naming_the_card():
+    hand = parse_cards("As Ks Qs Js Ts 9h 9d 9c 2h 3h 4d 5c 7s")
+    twice = hand.copy()
+    twice[12] = twice[0]  # a second A♠
+    for strategy in STRATEGIES:
+        with pytest.raises(ValueError, match="arrange: hand holds A♠ 2 times; 1 deck"):
+            arrange(twice, "guangxi", strategy)
+    hands = deal(3, 4, rng=1)
+    hands[1, 2, 5] = hands[1, 2, 0]
+    with pytest.raises(ValueError, match=r"hand \(1, 2\) holds"):
+        arrange(hands, "guangxi", "greedy")
+    with pytest.raises(ValueError, match=r"hand \(1, 2\) holds"):
+        arrange_variants([hands], ["guangxi"])
+
+
+def test_two_decks_allow_a_card_twice_but_not_three_times():
+    hand = parse_cards("As As Qs Js Ts 9h 9d 9c 2h 3h 4d 5c 7s", decks=2)
+    arranged, _ = arrange(hand, "guangxi", "greedy", n_players=6)
+    assert (np.sort(arranged) == np.sort(hand)).all()
+    hand[2] = hand[0]
+    with pytest.raises(ValueError, match="A♠ 3 times; 2 deck"):
+        arrange(hand, "guangxi", "greedy", n_players=6)

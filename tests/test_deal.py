@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from simkit.deal import deal, decks_needed
+from simkit.deal import deal, decks_needed, pass_cards
 
 
 def test_shape_dtype_and_sorted_hands():
@@ -105,3 +105,17 @@ def test_bad_rng_is_a_type_error():
 
 def test_zero_games():
     assert deal(0, 4, rng=1).shape == (0, 4, 13)
+
+
+def test_pass_cards_moves_the_three_lowest_cards_clockwise() -> None:
+    hands = deal(200, 4, rng=5)
+    passed = pass_cards(hands, 1, "clockwise")
+    # Every card is still dealt once, and each hand is sorted.
+    np.testing.assert_array_equal(np.sort(passed.reshape(200, -1)), np.sort(hands.reshape(200, -1)))
+    assert (np.diff(passed, axis=2) > 0).all()
+    for seat in range(4):
+        kept = set(hands[0, seat, 3:].tolist())
+        received = set(hands[0, (seat - 1) % 4, :3].tolist())
+        assert set(passed[0, seat].tolist()) == kept | received
+    across = pass_cards(hands, 2, "across")
+    np.testing.assert_array_equal(np.sort(across.reshape(200, -1)), np.sort(hands.reshape(200, -1)))

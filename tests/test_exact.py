@@ -12,6 +12,7 @@ from math import comb, prod
 
 import numpy as np
 import pytest
+from conftest import N_VARIANTS
 from scipy import stats
 
 from simkit.cards import RANK_CHARS
@@ -32,8 +33,6 @@ from simkit.specials import best_special, detect_specials
 from simkit.variants import SpecialRule, Specials, load_variant, variant_names
 from simkit.variants.rules import SPECIAL_KINDS
 from simkit.variants.schema import FrozenMap
-
-N_SHIPPED_VARIANTS = 9
 
 
 def _counts(variant: str | Specials) -> dict[str, tuple[int, int]]:
@@ -119,7 +118,7 @@ def test_three_card_category_counts():
 
 
 def test_every_shipped_variant_is_checked():
-    assert len(variant_names()) == N_SHIPPED_VARIANTS
+    assert len(variant_names()) == N_VARIANTS
 
 
 @pytest.mark.parametrize("name", variant_names())
@@ -330,3 +329,28 @@ def test_negative_control_a_wrong_probability_is_rejected():
     assert _agrees(held, len(masks), p_any)
     assert not _agrees(held, len(masks), p_any * 1.5)
     assert not _agrees(held, len(masks), p_any * 0.75)
+
+
+# ---------------------------------------------------------------------------------------------
+# Every registered kind has an exact counter; a kind without one is an error, never a 0.
+
+
+def test_every_registered_kind_is_counted_exactly():
+    from simkit.exact import check_countable
+
+    for kind in SPECIAL_KINDS.values():
+        check_countable(kind)  # raises for a kind this module cannot count
+
+
+def test_a_kind_without_a_counter_is_an_error_not_a_zero():
+    import dataclasses
+
+    from simkit.exact import check_countable
+    from simkit.variants.special_kinds import ExactMethod
+
+    listed = dataclasses.replace(SPECIAL_KINDS["dragon"], exact=ExactMethod.CARD_LIST)
+    with pytest.raises(ValueError, match="no 'card-list' counter"):
+        check_countable(listed)
+    suited = dataclasses.replace(SPECIAL_KINDS["dragon"], exact=ExactMethod.SUIT_COUNTS)
+    with pytest.raises(ValueError, match="no 'suit-counts' counter"):
+        check_countable(suited)

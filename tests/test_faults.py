@@ -114,7 +114,7 @@ def test_a_run_holds_its_folder_and_ctrl_c_saves_and_says_how_to_resume(
     out, ckpt = tmp_path / "out", tmp_path / "run.ckpt"
     args = [
         "simulate", VARIANT, "--games", str(RUN_GAMES), "--chunk-size", str(BLOCK_GAMES),
-        "--quiet", "--out", str(out), "--checkpoint", str(ckpt),
+        "--seed", "1", "--quiet", "--out", str(out), "--checkpoint", str(ckpt),
     ]  # fmt: skip
     proc = start(tmp_path / "log", *args, "--jobs", "2")
     children: list[psutil.Process] = []
@@ -158,15 +158,23 @@ def test_sigterm_saves_the_checkpoint_and_exits_143(
             os.kill(os.getpid(), signal.SIGTERM)
         return real_chunk(config, first, n)
 
+    def unhandled(signum, frame):  # type: ignore[no-untyped-def]
+        raise RuntimeError("SIGTERM reached the caller: the run did not handle it")
+
     monkeypatch.setattr(sim, "play_chunk", terminated_during_the_second_chunk)
+    previous = signal.signal(signal.SIGTERM, unhandled)  # not the default: it would end pytest
     ckpt = tmp_path / "run.ckpt"
     n_games = 3 * BLOCK_GAMES
     run = ["simulate", VARIANT, "--games", str(n_games), "--chunk-size", str(BLOCK_GAMES)]
-    assert main([*run, "--jobs", "1", "--quiet", "--checkpoint", str(ckpt)]) == 143
+    run += ["--seed", "1", "--jobs", "1", "--quiet", "--checkpoint", str(ckpt)]
+    try:
+        assert main(run) == 143
+        assert signal.getsignal(signal.SIGTERM) is unhandled  # handlers restored
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     err = capsys.readouterr().err
     assert f"interrupted: {BLOCK_GAMES} of {n_games} games saved in {ckpt}; run the same" in err
     assert load_checkpoint_games(ckpt, n_games) == BLOCK_GAMES
-    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # handlers restored
 
 
 def test_ctrl_c_without_checkpoint_says_nothing_was_saved(
@@ -176,7 +184,11 @@ def test_ctrl_c_without_checkpoint_says_nothing_was_saved(
         raise KeyboardInterrupt
 
     monkeypatch.setattr(sim, "play_chunk", interrupted)
-    assert main(["simulate", VARIANT, "--games", "100", "--jobs", "1", "--quiet"]) == 130
+    try:
+        code = main(["simulate", VARIANT, "--games", "100", "--jobs", "1", "--quiet"])
+    except KeyboardInterrupt:
+        pytest.fail("Ctrl-C ended the command with a traceback")
+    assert code == 130
     err = capsys.readouterr().err
     assert "interrupted after 0 of 100 games; nothing was saved" in err
     assert "--checkpoint" in err
@@ -232,7 +244,7 @@ def test_unusable_output_paths_are_refused_before_work(no_work, tmp_path: Path, 
 def test_resume_with_other_win_tables_is_refused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    arrange_module = sys.modules["simkit.arrange"]  # `simkit.arrange` is also a function
+    arrange_module = importlib.import_module("simkit.arrange.wintables")
     ckpt = tmp_path / "run.ckpt"
     first = simulate([VARIANT], 50, seed=1, n_jobs=1, checkpoint=ckpt)
     hashes = first.provenance["win_tables_sha256"]
@@ -341,6 +353,9 @@ def test_cold_cache_is_detected_and_told_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     import simkit.kernel_cache as kc
+
+    for module, name in kc.PROBES:
+        assert hasattr(importlib.import_module(module), name), f"no kernel {module}.{name}"
 
     (tmp_path / "cold_probe.py").write_text(
         "import numba\n\n@numba.njit(cache=True)\ndef add_one(x):\n    return x + 1\n"

@@ -1,4 +1,4 @@
-"""The notebooks run headless at a small size (jupytext → nbclient)."""
+"""The notebooks run headless at a small size (jupytext → nbclient), their figures inline."""
 
 from __future__ import annotations
 
@@ -25,10 +25,16 @@ def test_the_three_notebooks_are_there() -> None:
 def test_notebook_runs_headless(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     notebook = jupytext.read(path)
     assert notebook.metadata["jupytext"]["text_representation"]["format_name"] == "percent"
-    # The kernel inherits this process's environment: a small size, no progress bars.
+    # The kernel inherits this process's environment: a small size, no progress bars, and the
+    # kernel's own matplotlib backend (Jupyter's inline one), as a user's notebook has it.
     monkeypatch.setenv("SIMKIT_NOTEBOOK_GAMES", "300")
     monkeypatch.setenv("CI", "true")
-    monkeypatch.setenv("MPLBACKEND", "Agg")
+    monkeypatch.delenv("MPLBACKEND", raising=False)
+    # ... and the simkit under test, whichever checkout is installed.
+    root = str(Path(__file__).parent.parent)
+    monkeypatch.setenv(
+        "PYTHONPATH", os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))
+    )
     client = nbclient.NotebookClient(
         notebook,
         timeout=300,
@@ -36,12 +42,19 @@ def test_notebook_runs_headless(path: Path, monkeypatch: pytest.MonkeyPatch) -> 
         resources={"metadata": {"path": str(path.parent)}},
     )
     client.execute()
+    code = [cell for cell in notebook.cells if cell.cell_type == "code"]
     errors = [
-        out
-        for cell in notebook.cells
-        if cell.cell_type == "code"
-        for out in cell.get("outputs", [])
-        if out.get("output_type") == "error"
+        out for cell in code for out in cell.get("outputs", []) if out.get("output_type") == "error"
     ]
     assert not errors
     assert os.environ["SIMKIT_NOTEBOOK_GAMES"] == "300"
+    # Every cell that draws shows its figure as an image, not "<Figure size ...>".
+    for cell in code:
+        if "plot_" in cell.source and "import" not in cell.source:
+            data = [out.get("data", {}) for out in cell.get("outputs", [])]
+            assert any("image/png" in d for d in data), cell.source
+    # Tables in full: polars marks rows, columns or strings it leaves out with "…".
+    for cell in code:
+        for out in cell.get("outputs", []):
+            text = out.get("data", {}).get("text/plain", "")
+            assert "…" not in text, (cell.source, text)

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import importlib
+import subprocess
+import sys
 from pathlib import Path
 
+import matplotlib
 import polars as pl
 import pytest
 from matplotlib.figure import Figure
@@ -41,14 +44,12 @@ def test_each_figure_draws_from_saved_tables(loaded: SimulationResult, name: str
     assert axes and all(ax.get_xlabel() or ax.get_title() for ax in axes)
     # Something was drawn on every axis.
     assert all(ax.lines or ax.collections or ax.patches for ax in axes)
-    plots.plt.close(fig)
 
 
 def test_scores_plot_has_one_row_per_variant(loaded: SimulationResult) -> None:
     fig = plots.plot_scores(loaded["scores"])
     labels = [t.get_text() for t in fig.get_axes()[0].get_yticklabels()]
     assert labels == ["guangxi", "hongkong"]
-    plots.plt.close(fig)
 
 
 def test_payout_plot_is_log_log(loaded: SimulationResult) -> None:
@@ -57,7 +58,6 @@ def test_payout_plot_is_log_log(loaded: SimulationResult) -> None:
     assert ax.get_xscale() == "log" and ax.get_yscale() == "log"
     legend = [t.get_text() for t in ax.get_legend().get_texts()]
     assert {"guangxi", "hongkong"} <= set(legend)
-    plots.plt.close(fig)
 
 
 def test_all_figures_writes_png_and_svg(loaded: SimulationResult, tmp_path: Path) -> None:
@@ -80,4 +80,55 @@ def test_components_plot_skips_rules_a_variant_never_uses(loaded: SimulationResu
         .filter(pl.col("mean_abs") == 0)["component"]
     )
     assert legend and not legend & unused
-    plots.plt.close(fig)
+
+
+def test_importing_plots_leaves_the_backend_and_rcparams_alone() -> None:
+    """A fresh interpreter: importing simkit (and its plots) selects no backend and changes no
+    global rcParams, so a notebook keeps its inline backend."""
+    code = (
+        "import matplotlib\n"
+        "matplotlib.use('svg')\n"
+        "before = dict(matplotlib.rcParams)\n"
+        "import simkit, simkit.plots, simkit.report\n"
+        "assert matplotlib.get_backend() == 'svg', matplotlib.get_backend()\n"
+        "changed = {k for k, v in dict(matplotlib.rcParams).items() if before[k] != v}\n"
+        "assert not changed, changed\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).parent.parent)
+
+
+def test_drawing_and_saving_leave_rcparams_alone(loaded: SimulationResult, tmp_path: Path) -> None:
+    before = dict(matplotlib.rcParams)
+    plots.all_figures(loaded.tables, tmp_path)
+    assert dict(matplotlib.rcParams) == before
+
+
+def test_the_same_figure_saves_to_the_same_bytes(loaded: SimulationResult, tmp_path: Path) -> None:
+    first = plots.save_figure(plots.plot_payouts(loaded["payouts"]), tmp_path / "a", "payouts")
+    second = plots.save_figure(plots.plot_payouts(loaded["payouts"]), tmp_path / "b", "payouts")
+    assert [p.read_bytes() for p in first] == [p.read_bytes() for p in second]
+
+
+def test_a_figure_shows_itself_in_jupyter_as_png(loaded: SimulationResult) -> None:
+    fig = plots.plot_scores(loaded["scores"])
+    assert fig._repr_png_()[:8] == b"\x89PNG\r\n\x1a\n"  # type: ignore[attr-defined]
+
+
+def test_payout_points_are_named_without_overlapping_labels(loaded: SimulationResult) -> None:
+    fig = plots.plot_payouts(loaded["payouts"])
+    ax = fig.get_axes()[0]
+    named = {t.get_text() for t in ax.texts}
+    shown = loaded["payouts"].filter(pl.col("payout") > 0, pl.col("one_in").is_finite())
+    assert named == set(shown["special"])
+    boxes = [plots._text_box(t) for t in ax.texts]
+    frame = ax.get_window_extent()
+    for i, box in enumerate(boxes):
+        assert frame.contains(box.x0, box.y0) and frame.contains(box.x1, box.y1), ax.texts[i]
+        assert not any(box.overlaps(other) for other in boxes[i + 1 :]), ax.texts[i]
+
+
+def test_score_distribution_has_one_panel_per_variant(loaded: SimulationResult) -> None:
+    fig = plots.plot_score_distribution(loaded["score_distribution"])
+    titles = [ax.get_title().split()[0] for ax in fig.get_axes()]
+    assert titles == ["guangxi", "hongkong"]
+    assert all(ax.get_yscale() == "log" for ax in fig.get_axes())

@@ -10,7 +10,17 @@ import polars as pl
 import pytest
 
 from simkit.cli import main
-from simkit.report import build_report, est, report_variants, with_compare
+from simkit.report import (
+    SECTIONS,
+    Page,
+    _grid,
+    build_report,
+    est,
+    render_markdown,
+    report_variants,
+    with_compare,
+)
+from simkit.simulate import load_result
 from simkit.variants import load_variant
 
 # The module, not the function: ``simkit.simulate`` is re-exported as the function.
@@ -144,3 +154,49 @@ def test_cli_report_redraws_from_saved_tables(
         report_dir / "README.md"
     ).read_text(encoding="utf-8")
     assert (tmp_path / "figures" / "payouts.svg").is_file()
+
+
+def test_report_shows_a_dash_for_what_never_happened(report_dir: Path) -> None:
+    """Rules a variant lacks and specials never dealt read "–" with a note, not 0.000 ± 0.000."""
+    readme = (report_dir / "README.md").read_text(encoding="utf-8")
+    events = readme.split("## 4.")[1].split("## 5.")[0]
+    # hongkong scores no scoop or home run; nobody fouls.
+    assert "| hongkong | – | – | – | – |" in events
+    assert "`–`: not once in these games" in events
+    assert "0.000 ± 0.000" not in events
+    specials = readme.split("## 6.")[1].split("## 7.")[0]
+    assert "| clean-dragon | 至尊清龙 | 108 | – |" in specials
+    assert "`–`: not dealt once in these 2,000 hands" in specials
+
+
+def test_report_explains_the_t_formula_one_in_and_justified(report_dir: Path) -> None:
+    readme = (report_dir / "README.md").read_text(encoding="utf-8")
+    assert "In guangxi the t-formula replaces the dun points" in readme
+    assert "`one in (as best)` N: one hand of 13 cards in N has this special as its best" in readme
+    assert "`justified`: the payout the hand can claim on both counts" in readme
+
+
+def test_render_markdown_joins_the_sections(report_dir: Path) -> None:
+    result = load_result(report_dir / "tables")
+    page = Page(result)
+    blocks = [block for section in SECTIONS for block in section(page)]
+    assert render_markdown(result) == "\n".join(blocks)
+    headings = [b for b in blocks if b.startswith("## ")]
+    assert len(headings) == 13 and headings[-1] == "## Reproduce\n"
+
+
+def test_grid_pivots_a_long_table_in_the_given_order() -> None:
+    long = pl.DataFrame(
+        {
+            "variant": ["a", "a", "b"],
+            "event": ["x", "y", "x"],
+            "rate": [0.5, 0.25, 0.125],
+            "se": [0.01, 0.01, 0.01],
+        }
+    )
+    cell = lambda r: f"{r['rate']}"  # noqa: E731
+    assert _grid(long, "variant", ["b", "a", "c"], "event", ["y", "x", "z"], cell, "–") == [
+        ["b", "–", "0.125", "–"],
+        ["a", "0.25", "0.5", "–"],
+        ["c", "–", "–", "–"],
+    ]

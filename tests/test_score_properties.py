@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import N_VARIANTS
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -17,7 +18,6 @@ from simkit.evaluate import rank3, rank5
 from simkit.score import COMPONENTS, fouled, pair_points, score
 from simkit.variants import load_variant, variant_names
 
-N_VARIANTS = 9
 NAMES = variant_names()
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import N_VARIANTS
 
 from simkit.cards import DECK_SIZE
 from simkit.deal import deal
@@ -17,8 +18,6 @@ from simkit.evaluate import rank3, rank5
 from simkit.score import COMPONENTS, score
 from simkit.variants import load_variant, variant_names
 from simkit.variants.scoring_rules import CATEGORY_KEYS
-
-N_VARIANTS = 9
 
 
 def dun_ranks(hand: list[int], variant) -> tuple[int, int, int]:

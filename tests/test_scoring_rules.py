@@ -6,11 +6,10 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from conftest import N_VARIANTS
 
 from simkit.variants import VariantError, load_variant, variant_names
 from simkit.variants.scoring_rules import TRANSFORMS, Scoring
-
-N_VARIANTS = 9
 
 
 def write(tmp_path, text: str, base: str | None = "guangxi"):
@@ -53,7 +52,7 @@ def test_readings_named_in_the_files() -> None:
     assert load_variant("wiki-points").scoring.scoop.mode == "double"  # literal: 'none'
     assert load_variant("taiwan").scoring.topology == "banker"  # 四人对比: 'all-pairs'
     assert load_variant("qiantang").scoring.horse.card == "AH"
-    assert load_variant("philippines").scoring.pass_rounds == 1
+    assert load_variant("philippines").deal.pass_rounds == 1
     fj = load_variant("fujian").scoring
     assert (fj.scoop.points[2], fj.foul.amount) == (3, 6)
 
@@ -90,7 +89,10 @@ def test_unknown_category_is_named(tmp_path) -> None:
 @pytest.mark.parametrize(
     ("text", "match"),
     [
-        ('[scoring]\ntransforms = ["scoop", "t-formula"]\n', "home-run is enabled but not"),
+        (
+            '[scoring]\ntransforms = ["scoop", "t-formula"]\n[scoring.home_run]\nenabled = true\n',
+            "home-run is enabled but not",
+        ),
         (
             '[scoring]\ntransforms = ["scoop", "t-formula", "home-run", "dance"]\n',
             "'dance' is not valid",
@@ -123,3 +125,80 @@ def test_defaults_are_a_plain_game() -> None:
 def test_changing_a_scoring_rule_changes_the_variant_key(tmp_path) -> None:
     path = write(tmp_path, "[scoring.home_run]\nextra_two_players = 12\n")
     assert load_variant(path).key.split("@")[1] != load_variant("guangxi").key.split("@")[1]
+
+
+# --- [scoring].transforms is the one switch ----------------------------------------------------
+
+
+def test_the_list_alone_puts_a_transform_in_play(tmp_path) -> None:
+    """Dropping a transform from the list turns it off; its table keeps its parameters."""
+    path = write(tmp_path, '[scoring]\ntransforms = ["scoop", "t-formula"]\n')
+    s = load_variant(path).scoring
+    assert not s.home_run.enabled and s.home_run.extra_per_opponent == 12
+    assert s.scoop.mode == "add" and s.t_formula.enabled
+    hk = load_variant("hongkong").scoring
+    assert hk.scoop.mode == "none" and not hk.horse.enabled
+
+
+def test_enabled_is_derived_from_the_list_under_replace() -> None:
+    s = load_variant("guangxi").scoring
+    off = dataclasses.replace(s, transforms=("scoop", "t-formula"))
+    assert s.home_run.enabled and not off.home_run.enabled
+    on = dataclasses.replace(off, transforms=s.transforms)
+    assert on.home_run.enabled and on == s
+    assert s.home_run.enabled  # the original keeps its own table
+
+
+def test_shipped_transform_tables_hold_parameters_only() -> None:
+    from simkit.variants.schema import describe_schema
+    from simkit.variants.scoring_rules import TRANSFORM_TABLES, TransformTable
+
+    for attr in TRANSFORM_TABLES.values():
+        table = type(getattr(Scoring(), attr))
+        assert issubclass(table, TransformTable)
+        assert "enabled" not in dict(describe_schema(table)), attr
+
+
+@pytest.mark.parametrize(
+    ("text", "match"),
+    [
+        (
+            "[scoring.horse]\nenabled = true\n",
+            r"horse is enabled but not listed in transforms \(\[scoring\.horse\]\.enabled = "
+            r"true\); \[scoring\]\.transforms is the one switch: list 'horse' there and remove "
+            r"'enabled'",
+        ),
+        (
+            "[scoring.t_formula]\nenabled = false\n",
+            r"transforms lists 't-formula' but \[scoring\.t_formula\]\.enabled = false; "
+            r"\[scoring\]\.transforms is the one switch: remove 'enabled'",
+        ),
+        ('[scoring.home_run]\nenabled = "yes"\n', r"home_run\.enabled: expected true or false"),
+        (
+            '[scoring.scoop]\nmode = "none"\n',
+            r"transforms lists 'scoop' but \[scoring\.scoop\]\.mode = 'none'; set mode to "
+            r"'add' or 'double'",
+        ),
+    ],
+)
+def test_an_old_switch_disagreeing_with_the_list_names_the_key_and_the_fix(
+    tmp_path, text: str, match: str
+) -> None:
+    path = write(tmp_path, text)
+    with pytest.raises(VariantError, match=match) as info:
+        load_variant(path)
+    assert "mine.toml: [scoring]" in str(info.value)
+
+
+def test_an_old_switch_agreeing_with_the_list_still_loads(tmp_path) -> None:
+    """Files written when each table had its own switch keep loading, to the same rules."""
+    path = write(
+        tmp_path,
+        "[scoring.home_run]\nenabled = true\n[scoring.t_formula]\nenabled = true\n"
+        "[scoring.horse]\nenabled = false\n",
+        base="guangxi",
+    )
+    mine = load_variant(path)
+    assert mine.scoring == load_variant("guangxi").scoring
+    plain = write(tmp_path, '[scoring]\ntransforms = []\n[scoring.scoop]\nmode = "none"\n', None)
+    assert load_variant(plain).scoring.scoop.mode == "none"

@@ -6,6 +6,7 @@ checked here is also recomputed by a plain reference from the same deals.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import math
 
@@ -23,10 +24,11 @@ from simkit.simulate import (
     SimulationConfig,
     load_result,
     make_config,
-    pass_cards,
     play_block,
     simulate,
 )
+from simkit.specials import best_special, detect_specials
+from simkit.statistics import Arranged, Key, Sum, t_values
 from simkit.summary import Summary
 from simkit.variants import VariantError, load_variant
 
@@ -92,8 +94,8 @@ def test_block_draws_from_its_spawned_seed_sequence() -> None:
     arranged, declared = arrange(hands, config.variants[0], "max-ev", n_players=4)
     total = score(arranged, config.variants[0], declared=declared)
     _, sums = play_block(config, 2)
-    np.testing.assert_array_equal(sums["0/score1"], total.sum(axis=0))
-    np.testing.assert_array_equal(sums["0/score2"], (total * total).sum(axis=0))
+    np.testing.assert_array_equal(sums[Key(Sum.SCORE1, 0)], total.sum(axis=0))
+    np.testing.assert_array_equal(sums[Key(Sum.SCORE2, 0)], (total * total).sum(axis=0))
 
 
 def test_scores_table_matches_a_plain_reference() -> None:
@@ -174,7 +176,7 @@ def test_t_values_agree_with_the_t_formula_component() -> None:
     arranged, declared = arrange(hands, variant, "max-ev", n_players=4)
     _, comps = score(arranged, variant, declared=declared, breakdown=True)
     ranks = dun_ranks(arranged, variant)
-    t = sim._t_values(ranks, declared, variant)
+    t = t_values(ranks, declared, variant)
     applies = t > 0
     assert applies.mean() > 0.9
     ratio = comps["t_formula"][applies] / t[applies, None]
@@ -185,18 +187,33 @@ def test_t_values_agree_with_the_t_formula_component() -> None:
     assert np.all(comps["t_formula"][~applies] == 0)
 
 
-def test_pass_cards_moves_the_three_lowest_cards_clockwise() -> None:
-    hands = deal(200, 4, rng=5)
-    passed = pass_cards(hands, 1, "clockwise")
-    # Every card is still dealt once, and each hand is sorted.
-    np.testing.assert_array_equal(np.sort(passed.reshape(200, -1)), np.sort(hands.reshape(200, -1)))
-    assert (np.diff(passed, axis=2) > 0).all()
-    for seat in range(4):
-        kept = set(hands[0, seat, 3:].tolist())
-        received = set(hands[0, (seat - 1) % 4, :3].tolist())
-        assert set(passed[0, seat].tolist()) == kept | received
-    across = pass_cards(hands, 2, "across")
-    np.testing.assert_array_equal(np.sort(across.reshape(200, -1)), np.sort(hands.reshape(200, -1)))
+def test_an_arrangement_is_read_once_and_scored_from_what_it_holds() -> None:
+    """Arranged holds the set hands' dun ranks and specials (those of the dealt hands: a
+    special depends on the cards alone); scoring with them given equals scoring from the cards,
+    also where qualifying specials stack onto the declared one."""
+    base = load_variant("wiki-points")
+    specials = dataclasses.replace(base.scoring.specials, stack=True)
+    stacking = dataclasses.replace(
+        base, scoring=dataclasses.replace(base.scoring, specials=specials)
+    )
+    hands = deal(3000, 4, rng=13)
+    for variant in (base, stacking):
+        cards, declared = arrange(hands, variant, "greedy")
+        play = Arranged.of(cards, declared, variant, decks=1)
+        masks = detect_specials(hands, variant)
+        np.testing.assert_array_equal(play.ranks, dun_ranks(cards, variant))
+        np.testing.assert_array_equal(play.special_masks, masks)
+        np.testing.assert_array_equal(play.best, best_special(masks))
+        assert (play.declared >= 0).any()
+        plain = score(cards, variant, declared=declared)
+        given = score(
+            cards,
+            variant,
+            declared=play.declared,
+            ranks=play.ranks,
+            special_masks=play.special_masks,
+        )
+        np.testing.assert_array_equal(given, plain)
 
 
 def test_specials_table_sits_beside_exact_values(base_run: sim.SimulationResult) -> None:

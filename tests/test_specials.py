@@ -11,6 +11,7 @@ from functools import cache, lru_cache
 
 import numpy as np
 import pytest
+from conftest import N_VARIANTS
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -20,8 +21,6 @@ from simkit.specials import best_special, detect_specials, special_names
 from simkit.variants import SpecialRule, Specials, VariantError, load_variant, variant_names
 from simkit.variants.rules import SPECIAL_KINDS
 from simkit.variants.schema import FrozenMap
-
-N_SHIPPED_VARIANTS = 9
 
 # ---------------------------------------------------------------------------------------------
 # The reference: each definition written out directly, searching every split or grouping.
@@ -383,7 +382,7 @@ def two_deck_pool() -> np.ndarray:
 
 def test_every_shipped_variant_is_checked():
     """The registry drives the tests; a variant cannot drop out unnoticed."""
-    assert len(variant_names()) == N_SHIPPED_VARIANTS
+    assert len(variant_names()) == N_VARIANTS
 
 
 @pytest.mark.parametrize("name", variant_names())
@@ -626,3 +625,74 @@ def test_bad_input_is_rejected_with_a_clear_error():
     detect_specials(two_copies)  # two decks allow it
     with pytest.raises(ValueError, match="more than 1"):
         detect_specials(two_copies, decks=1)
+
+
+# ---------------------------------------------------------------------------------------------
+# The registry: one complete entry per kind.
+
+N_SPECIAL_KINDS = 14
+
+
+def test_registry_count_and_every_entry_complete():
+    """Every kind has a detector code, an exact method and a table schema; none drops out."""
+    from simkit.variants.special_kinds import ExactMethod, SpecialCode, SpecialTable
+
+    assert len(SPECIAL_KINDS) == N_SPECIAL_KINDS
+    for special_id, kind in SPECIAL_KINDS.items():
+        assert kind.id == special_id
+        assert isinstance(kind.code, SpecialCode)
+        assert isinstance(kind.exact, ExactMethod)
+        assert issubclass(kind.table, SpecialTable)
+        assert kind.name and kind.english and kind.definition
+        for spec in kind.options.values():
+            assert spec.doc, (special_id, spec)
+
+
+def test_kernel_codes_keep_their_values():
+    """Compiled kernels receive these ints: they never change."""
+    from simkit.specials import KIND_CODES
+
+    assert KIND_CODES == {
+        "clean-dragon": 0,
+        "dragon": 1,
+        "royal-twelve": 2,
+        "three-straight-flushes": 3,
+        "three-quads": 4,
+        "all-big": 5,
+        "all-small": 5,
+        "one-color": 6,
+        "three-trips-and-quads": 7,
+        "four-trips": 8,
+        "five-pairs-and-trips": 9,
+        "six-pairs": 10,
+        "three-flushes": 11,
+        "three-straights": 12,
+    }
+
+
+def test_an_entry_without_a_code_or_exact_method_is_an_error():
+    from simkit.variants.special_kinds import ExactMethod, SpecialCode, SpecialKind
+
+    names = {"id": "x", "name": "x", "english": "x", "definition": "x"}
+    with pytest.raises(TypeError, match="exact"):
+        SpecialKind(**names, code=SpecialCode.DRAGON)  # type: ignore[call-arg]
+    with pytest.raises(ValueError, match="exact must be an ExactMethod"):
+        SpecialKind(**names, code=SpecialCode.DRAGON, exact="by-hand")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="code must be a SpecialCode"):
+        SpecialKind(**names, code=1, exact=ExactMethod.RANK_COUNTS)  # type: ignore[arg-type]
+
+
+def test_special_tables_are_read_by_the_schema_loader(tmp_path):
+    """A special's table is a schema dataclass: types, choices and unknown keys are checked."""
+    path = tmp_path / "mine.toml"
+    path.write_text(
+        '[variant]\nname = "x"\n[specials]\norder = ["six-pairs"]\n'
+        '[specials.six-pairs]\npayout = 3\ntrips_count_as_pair = "yes"\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(VariantError, match=r"six-pairs\.trips_count_as_pair: expected true"):
+        load_variant(path)
+    kind = SPECIAL_KINDS["all-big"]
+    assert kind.options["ranks"].default == ("8", "9", "T", "J", "Q", "K", "A")
+    payout, options, _ = kind.read_table({"payout": 2, "ranks": ["10", "A"]}, "t")
+    assert payout == 2.0 and options["ranks"] == (8, 12)

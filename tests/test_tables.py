@@ -3,7 +3,11 @@ negative control), payouts and banker tables."""
 
 from __future__ import annotations
 
+import ast
 import math
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -11,10 +15,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import simkit.tables as tables
 from simkit.exact import special_probabilities
 from simkit.simulate import SimulationResult, simulate
+from simkit.statistics import EVENT_NAMES, EVENTS
 from simkit.summary import Summary, event_sums, histogram, moments, rate_se
 from simkit.tables import _z
+
+PACKAGE = Path(tables.__file__).resolve().parent
 
 
 @pytest.fixture(scope="module")
@@ -127,3 +135,47 @@ def test_events_and_declared_rates_are_consistent(run: SimulationResult) -> None
     assert (events["rate"] <= 1).all()
     western = events.filter((pl.col("variant") == "western-2-4") & (pl.col("event") == "declared"))
     assert western["count"][0] == 0  # the western game has no naturals
+
+
+def test_tables_are_built_without_the_runner() -> None:
+    """The pipeline runs one way: the tables read a summary through simkit.statistics and never
+    load the runner.  (The package's ``__init__`` is bypassed: it imports every stage.)"""
+    code = (
+        "import sys, types\n"
+        f"package = types.ModuleType('simkit'); package.__path__ = [{str(PACKAGE)!r}]\n"
+        "sys.modules['simkit'] = package\n"
+        "import simkit.tables\n"
+        "print(' '.join(sorted(m for m in sys.modules if m.startswith('simkit'))))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    loaded = set(done.stdout.split())
+    assert {"simkit.tables", "simkit.statistics"} <= loaded
+    assert "simkit.simulate" not in loaded
+
+
+def _spells_event_names(path: Path) -> bool:
+    """Whether ``path`` spells the events: a literal tuple or list holding two event names, or
+    an event name that is nothing else (not also a component's or a rule's name)."""
+    names = set(EVENT_NAMES)
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Tuple | ast.List):
+            if len(names & {e.value for e in node.elts if isinstance(e, ast.Constant)}) > 1:
+                return True
+        elif isinstance(node, ast.Constant) and node.value == "scooped":
+            return True
+    return False
+
+
+def test_event_names_are_spelled_once(run: SimulationResult) -> None:
+    """Event names are written once (simkit.statistics); the events table reads them there."""
+    spelled = [
+        path.relative_to(PACKAGE).as_posix()
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if _spells_event_names(path)
+    ]
+    assert spelled == ["statistics.py"]
+    assert tables.EVENT_NAMES is EVENT_NAMES
+    assert EVENT_NAMES[: len(EVENTS)] == tuple(event.name for event in EVENTS)
+    for variant in ("western-2-4", "hongkong"):
+        events = run["events"].filter(pl.col("variant") == variant)
+        assert events["event"].to_list() == list(EVENT_NAMES)

@@ -38,6 +38,25 @@ def test_isotonic_fit_is_monotone_and_keeps_the_weighted_mean(pairs):
     )
 
 
+def pool_adjacent_violators(values, weights):
+    """The plain weighted PAVA (Barlow et al. 1972): pool neighbours while they decrease."""
+    blocks = []  # [level, weight, size]
+    for v, w in zip(values.tolist(), weights.tolist(), strict=True):
+        blocks.append([v, w, 1])
+        while len(blocks) > 1 and blocks[-2][0] > blocks[-1][0]:
+            (a, wa, na), (b, wb, nb) = blocks[-2], blocks.pop()
+            blocks[-1] = [(a * wa + b * wb) / (wa + wb), wa + wb, na + nb]
+    return np.repeat([b[0] for b in blocks], [b[2] for b in blocks])
+
+
+@given(st.lists(st.tuples(st.floats(0, 1), st.floats(0.1, 10)), min_size=1, max_size=60))
+def test_isotonic_fit_equals_plain_pool_adjacent_violators(pairs):
+    values = np.array([v for v, _ in pairs])
+    weights = np.array([w for _, w in pairs])
+    want = pool_adjacent_violators(values, weights)
+    np.testing.assert_allclose(isotonic_increasing(values, weights), want, rtol=1e-12, atol=1e-14)
+
+
 def test_tabulate_counts_every_ordered_pair_of_normal_hands():
     """Checked against a plain loop over games, players and duns."""
     v = load_variant("guangxi")

@@ -9,6 +9,7 @@ from simkit.variants import (
     resolve_variant,
     variant_names,
 )
+from simkit.variants.schema import to_plain
 
 SHIPPED = [
     "fujian",
@@ -177,3 +178,130 @@ def test_variants_are_frozen():
     variant = load_variant("guangxi")
     with pytest.raises(AttributeError):
         variant.ranking.wheel = "lowest"  # type: ignore[misc]
+
+
+# ---------------------------------------------------------------------------------------------
+# The key is derived from the rules; rule transforms compose.
+
+
+def test_key_is_derived_so_a_modified_copy_never_keeps_a_stale_one():
+    import dataclasses
+
+    gx = load_variant("guangxi")
+    scoring = dataclasses.replace(gx.scoring, compare="top-card")
+    changed = dataclasses.replace(gx, scoring=scoring)
+    assert changed.key != gx.key and changed.key.startswith("guangxi@")
+    back = dataclasses.replace(changed, scoring=gx.scoring)
+    assert back.key == gx.key  # equal rules, equal key
+
+
+def test_key_hashes_the_rules_not_the_citations(tmp_path):
+    """Editing a source text changes no key; changing a rule does."""
+    cited = write(
+        tmp_path,
+        '[variant]\nname = "guangxi"\nextends = "guangxi"\n'
+        '[ranking]\nsource = "another citation"\n[specials.dragon]\nsource = "another"\n'
+        '[scoring.foul]\nsource = "and another"\n',
+        "cited.toml",
+    )
+    assert load_variant(cited).key == load_variant("guangxi").key
+    changed = write(
+        tmp_path, '[variant]\nname = "guangxi"\nextends = "guangxi"\n[ranking]\nwheel = "lowest"\n'
+    )
+    assert load_variant(changed).key != load_variant("guangxi").key
+
+
+def test_with_compare_names_the_change_and_composes():
+    from simkit.variants import with_compare
+
+    hk = load_variant("hongkong")
+    twin = with_compare(hk, "top-card")
+    assert twin.name == "hongkong+top-card" and twin.origin == "hongkong"
+    assert twin.key.startswith("hongkong+top-card@") and twin.key != hk.key
+    assert with_compare(with_compare(hk, "top-card"), "full").key == with_compare(hk, "full").key
+    assert with_compare(with_compare(hk, "full"), "top-card").key == twin.key
+    assert with_compare(with_compare(hk, "full"), "top-card") == twin
+    assert hk.name == "hongkong" and hk.scoring.compare == "full"  # the original is untouched
+
+
+def test_with_compare_rejects_an_unknown_comparison():
+    from simkit.variants import with_compare
+
+    with pytest.raises(VariantError, match="'highest' is not valid"):
+        with_compare(load_variant("hongkong"), "highest")
+
+
+def test_has_banker_and_resolve_variants_live_in_the_variants_layer():
+    from simkit.variants import has_banker, resolve_variants
+
+    banker = [v.name for v in resolve_variants("all") if has_banker(v)]
+    assert banker == ["hongkong", "philippines", "taiwan"]
+    assert resolve_variants(["all"]) == resolve_variants(None)
+    assert [v.name for v in resolve_variants("qiantang")] == ["qiantang"]
+    with pytest.raises(VariantError, match="given twice"):
+        resolve_variants(["guangxi", "guangxi"])
+    with pytest.raises(VariantError, match="no variants given"):
+        resolve_variants([])
+
+
+# ---------------------------------------------------------------------------------------------
+# [deal]: the rules between the deal and the arranging.
+
+
+def test_philippine_pass_is_a_deal_rule_with_its_source():
+    ph = load_variant("philippines")
+    assert (ph.deal.pass_rounds, ph.deal.pass_direction) == (1, "clockwise")
+    assert ph.deal.passing.source.startswith("001")
+    assert load_variant("hongkong").deal.pass_rounds == 0
+    plain = to_plain(ph.scoring, sources=False)
+    assert plain == to_plain(load_variant("hongkong").scoring, sources=False)  # not scoring
+
+
+def test_pass_moved_out_of_scoring_says_where_it_went():
+    with pytest.raises(AttributeError, match=r"variant\.deal\.pass_rounds"):
+        _ = load_variant("philippines").scoring.pass_rounds
+
+
+def test_old_file_with_the_pass_in_scoring_still_loads(tmp_path):
+    old = write(
+        tmp_path,
+        '[variant]\nname = "philippines"\nextends = "hongkong"\n'
+        '[scoring]\npass_rounds = 1\npass_direction = "clockwise"\n',
+        "old.toml",
+    )
+    new = write(
+        tmp_path,
+        '[variant]\nname = "philippines"\nextends = "hongkong"\n'
+        '[deal.passing]\nrounds = 1\ndirection = "clockwise"\n',
+        "new.toml",
+    )
+    assert load_variant(old).deal == load_variant(new).deal
+    assert load_variant(old).key == load_variant(new).key == load_variant("philippines").key
+
+
+def test_old_file_overrides_the_pass_of_the_file_it_extends(tmp_path):
+    path = write(
+        tmp_path,
+        '[variant]\nname = "x"\nextends = "philippines"\n[scoring]\npass_direction = "across"\n',
+    )
+    assert load_variant(path).deal.passing.direction == "across"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            "[scoring]\npass_rounds = 1\n[deal.passing]\nrounds = 2\n",
+            r"both \[scoring\]\.pass_rounds and \[deal\.passing\]\.rounds are set; keep only "
+            r"\[deal\.passing\]\.rounds",
+        ),
+        ('[scoring]\npass_direction = "left"\n', r"\[deal\.passing\].*'left' is not valid"),
+        ("[deal.passing]\nrounds = 3\n", r"\[deal\].*rounds must be 0, 1 or 2"),
+        ("[deal]\nswap = 1\n", r"\[deal\]: unknown key 'swap'; valid keys are: passing, source"),
+    ],
+)
+def test_bad_deal_rules_name_the_new_key(tmp_path, text, message):
+    path = write(tmp_path, '[variant]\nname = "x"\n' + text)
+    with pytest.raises(VariantError, match=message) as info:
+        load_variant(path)
+    assert "mine.toml" in str(info.value)

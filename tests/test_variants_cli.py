@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from conftest import N_VARIANTS
+
 from simkit.cli import main
 from simkit.variants import variant_names
 from simkit.variants.docs import render_variants_doc
@@ -15,7 +17,7 @@ def test_list_names_every_variant(capsys) -> None:
     assert main(["variants"]) == 0
     out = capsys.readouterr().out
     lines = out.strip().splitlines()
-    assert len(lines) == len(variant_names()) == 9
+    assert len(lines) == len(variant_names()) == N_VARIANTS
     for name, line in zip(variant_names(), lines, strict=True):
         assert line.startswith(name)
 

@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any
 
+from simkit.commands._options import (
+    add_out_option,
+    add_variant_arguments,
+    add_variant_option,
+    chosen_variants,
+)
 from simkit.commands.simulate import add_run_options, claim_out, simulate_args
+from simkit.errors import SimkitError
 
 DEFAULT_GAMES = 10_000
 
@@ -19,17 +25,24 @@ def register(subparsers: Any) -> None:
         "difference of the seat means and of the mean square score with its paired "
         "standard error.",
     )
-    parser.add_argument("variants", nargs="+", help="two or more variant names or paths")
+    add_variant_option(
+        parser,
+        many=True,
+        help="two or more variant names or paths; repeat the option or give a comma list, "
+        "'all' for every shipped one (no default)",
+    )
+    add_variant_arguments(parser)
     add_run_options(parser, games=DEFAULT_GAMES)
-    parser.add_argument("--out", type=Path, default=None, help="also save the tables here")
+    add_out_option(parser, "also save the tables in this folder (default: print only)")
     parser.set_defaults(func=handle)
 
 
 def handle(args: argparse.Namespace) -> int:
     import polars as pl
 
-    if len(args.variants) < 2:
-        raise ValueError("compare needs at least two variants")
+    names = chosen_variants(args)
+    if names != ["all"] and len(names) < 2:
+        raise SimkitError(f"compare needs at least two variants, got {', '.join(names)}")
     with claim_out(args):
         result = simulate_args(args)
         with pl.Config(tbl_rows=100, tbl_cols=12, tbl_width_chars=140):

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any
 
-from simkit.variants import DEFAULT_VARIANT
+from simkit.commands._options import (
+    add_out_option,
+    add_variant_arguments,
+    add_variant_option,
+    chosen_variants,
+)
 
 
 def register(subparsers: Any) -> None:
@@ -16,12 +20,9 @@ def register(subparsers: Any) -> None:
         description="Print the exact special-hand table of each variant (per hand of 13 "
         "cards from one deck) and, with --out, write every exact table as parquet.",
     )
-    parser.add_argument(
-        "variants", nargs="*", default=[DEFAULT_VARIANT], help="variant names or paths, or 'all'"
-    )
-    parser.add_argument(
-        "--out", type=Path, default=None, help="folder for <variant>-<table>.parquet"
-    )
+    add_variant_option(parser, many=True)
+    add_variant_arguments(parser)
+    add_out_option(parser, "folder for <variant>-<table>.parquet (default: print only)")
     parser.set_defaults(func=handle)
 
 
@@ -29,19 +30,26 @@ def handle(args: argparse.Namespace) -> int:
     import polars as pl
 
     from simkit.exact import exact_tables
-    from simkit.files import atomic_write
-    from simkit.simulate import check_output_dir, resolve_variants
+    from simkit.files import atomic_write, check_output_dir
+    from simkit.variants import resolve_variants
 
-    variants = resolve_variants(args.variants)
+    variants = resolve_variants(chosen_variants(args))
     if args.out is not None:
         check_output_dir(args.out)
     for variant in variants:
         tables = exact_tables(variant)
         print(f"{variant.name} ({variant.key})")
-        with pl.Config(tbl_rows=40, tbl_cols=8, tbl_width_chars=140, fmt_str_lengths=40):
+        with pl.Config(tbl_rows=40, tbl_cols=9, tbl_width_chars=140, fmt_str_lengths=40):
+            # best_one_in: one hand in N has the special as its best one (the report's "one in").
             print(
                 tables["specials"].select(
-                    "special", "id", "count", "probability", "best_probability", "one_in"
+                    "special",
+                    "id",
+                    "count",
+                    "probability",
+                    "best_probability",
+                    "one_in",
+                    (1 / pl.col("best_probability")).alias("best_one_in"),
                 )
             )
         if args.out is not None:

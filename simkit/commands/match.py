@@ -5,6 +5,13 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from simkit.commands._options import (
+    add_players_option,
+    add_seed_option,
+    add_variant_option,
+    chosen_variant,
+)
+
 DEFAULT_GAMES = 20_000
 
 
@@ -13,28 +20,29 @@ def register(subparsers: Any) -> None:
         "match",
         help="points per hand between two strategies, duplicate format, with a 95%% CI",
         description="Deal once, play every deal with strategy A in each seat in turn and B in "
-        "the others (heads-up: seats swapped), and report A's points per hand with a 95%% "
+        "the others (heads-up: seats swapped), and report A's points per hand with a 95% "
         "confidence interval.  A strategy is max-ev, greedy, random-legal or a trained .npz "
         "table (max-ev with that table).",
     )
     parser.add_argument("a", help="strategy A")
     parser.add_argument("b", help="strategy B")
-    parser.add_argument("--variant", default=None, help="variant name or path (default guangxi)")
-    parser.add_argument("--players", type=int, default=2, help="players at the table (2-8)")
+    add_variant_option(parser)
+    add_players_option(parser)
     parser.add_argument("--games", type=int, default=DEFAULT_GAMES, help="deals to play")
-    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    add_seed_option(parser)
     parser.set_defaults(func=handle)
 
 
 def handle(args: argparse.Namespace) -> int:
+    from simkit.errors import SimkitError
     from simkit.train import duplicate_match, strategy_spec
     from simkit.variants import resolve_variant
 
     if args.games < 2:
-        raise ValueError(f"--games must be at least 2, got {args.games}")
+        raise SimkitError(f"--games must be at least 2, got {args.games}")
     strategy_a, tables_a = strategy_spec(args.a)
     strategy_b, tables_b = strategy_spec(args.b)
-    variant = resolve_variant(args.variant)
+    variant = resolve_variant(chosen_variant(args))
     r = duplicate_match(
         strategy_a,
         strategy_b,

@@ -6,12 +6,11 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from simkit.commands._options import add_out_option, add_variant_option, given_variants
 from simkit.commands.simulate import add_run_options, claim_out, run_kwargs
 
 
 def register(subparsers: Any) -> None:
-    from simkit.report import DEFAULT_GAMES, DEFAULT_SEED
-
     parser = subparsers.add_parser(
         "report",
         help="simulate every variant and write the report (README.md, tables, figures)",
@@ -19,15 +18,31 @@ def register(subparsers: Any) -> None:
         "with the other 食夹棍 setting), then write OUT/README.md, OUT/tables/*.parquet and "
         "OUT/figures/*.png|svg.  --games scales the run.",
     )
-    parser.add_argument("--out", type=Path, default=Path("results/report"), help="report folder")
-    parser.add_argument("--variants", nargs="+", default=None, help="variants (default: all)")
-    add_run_options(parser, games=DEFAULT_GAMES, seed=DEFAULT_SEED)
+    add_out_option(parser, "report folder", default=Path("results/report"))
+    add_variant_option(
+        parser,
+        many=True,
+        help="variant name or path; repeat it or give a comma list (default: every shipped one)",
+    )
+    # the older spelling, still read
+    parser.add_argument(
+        "--variants", dest="variant", nargs="+", action="extend", help=argparse.SUPPRESS
+    )
+    parser.add_argument(
+        "--games",
+        type=int,
+        default=None,
+        help="deals to play (default: {simkit.report.DEFAULT_GAMES:,})",
+    )
+    add_run_options(parser, games=None)
     parser.add_argument(
         "--from",
         dest="from_dir",
         type=Path,
         default=None,
-        help="redraw the figures and README from saved tables (no simulation)",
+        metavar="DIR",
+        help="redraw the figures and README from the tables saved in DIR, simulating nothing "
+        "(default: simulate)",
     )
     parser.set_defaults(func=handle)
 
@@ -39,7 +54,7 @@ def handle(args: argparse.Namespace) -> int:
 
     from simkit.files import staged_dir
     from simkit.locks import claim_output_dir
-    from simkit.report import report_variants, write_report
+    from simkit.report import DEFAULT_GAMES, report_variants, write_report
     from simkit.simulate import load_result, simulate
 
     start = time.perf_counter()
@@ -60,13 +75,16 @@ def handle(args: argparse.Namespace) -> int:
             write_report(result, stage)
             bar.update()
     else:
-        chosen, tables = report_variants(args.variants)
-        claim = claim_out(args, chosen, tables, provenance="tables/provenance.json")
+        n_games = DEFAULT_GAMES if args.games is None else args.games
+        chosen, tables = report_variants(given_variants(args) or None)
+        claim = claim_out(
+            args, chosen, tables, provenance="tables/provenance.json", n_games=n_games
+        )
         with claim, staged_dir(out) as stage, _stages(args, 3) as bar:
             bar.set_postfix_str("simulate")
             result = simulate(
                 chosen,
-                args.games,
+                n_games,
                 args.players,
                 args.strategy,
                 seed=args.seed,

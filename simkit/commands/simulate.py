@@ -7,40 +7,51 @@ from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Any
 
-from simkit.variants import DEFAULT_VARIANT
+from simkit.commands._options import (
+    add_jobs_option,
+    add_out_option,
+    add_players_option,
+    add_seed_option,
+    add_variant_arguments,
+    add_variant_option,
+    chosen_variants,
+)
 
 DEFAULT_GAMES = 10_000
-DEFAULT_SEED = 1
 
 
-def add_run_options(
-    parser: argparse.ArgumentParser, *, games: int, seed: int = DEFAULT_SEED
-) -> None:
-    """Options shared by the commands that simulate (simulate, compare, report)."""
-    parser.add_argument(
-        "--games", type=int, default=games, help=f"deals to play (default {games:,})"
-    )
-    parser.add_argument("--players", type=int, default=4, help="players per game (default 4)")
+def add_run_options(parser: argparse.ArgumentParser, *, games: int | None) -> None:
+    """Options shared by the commands that simulate (simulate, compare, report); ``games`` None
+    leaves ``--games`` to the library's default, which the command's help names."""
+    if games is not None:
+        parser.add_argument("--games", type=int, default=games, help="deals to play")
+    add_players_option(parser)
     parser.add_argument(
         "--strategy",
         default="max-ev",
         choices=("max-ev", "greedy", "random-legal"),
-        help="how hands are set (default max-ev)",
+        help="how hands are set",
     )
+    add_seed_option(parser)
+    add_jobs_option(parser)
     parser.add_argument(
-        "--seed",
+        "--chunk-size",
         type=int,
-        default=seed,
-        help=f"random seed (default {seed}; same seed, same tables)",
+        default=None,
+        help="games per task (default: sized to the workers)",
     )
-    parser.add_argument("--jobs", type=int, default=-1, help="worker processes (-1: every core)")
-    parser.add_argument("--chunk-size", type=int, default=None, help="games per task")
     parser.add_argument(
         "--scheduler",
         default=None,
-        help="run on the Dask cluster at this address (tcp://host:port) via joblib's dask backend",
+        help="run on the Dask cluster at this address (tcp://host:port) (default: local processes)",
     )
-    parser.add_argument("--checkpoint", type=Path, default=None, help="checkpoint file (resume)")
+    parser.add_argument(
+        "--checkpoint",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="save progress here; the same command again resumes (default: none)",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.add_argument(
         "--overwrite",
@@ -66,6 +77,7 @@ def claim_out(
     variants: Any = None,
     win_tables: Any = None,
     provenance: str = "provenance.json",
+    n_games: int | None = None,
 ) -> AbstractContextManager[Any]:
     """Lock ``--out`` for this run and refuse other runs' results there (before any work)."""
     if args.out is None:
@@ -74,8 +86,8 @@ def claim_out(
     from simkit.simulate import make_config, run_identity
 
     config = make_config(
-        args.variants if variants is None else variants,
-        args.games,
+        chosen_variants(args) if variants is None else variants,
+        args.games if n_games is None else n_games,
         args.players,
         args.strategy,
         seed=args.seed,
@@ -88,12 +100,13 @@ def claim_out(
 
 def simulate_args(args: argparse.Namespace) -> Any:
     """Check ``--out`` (if given), then run :func:`simkit.simulate.simulate` on the options."""
-    from simkit.simulate import check_output_dir, simulate
+    from simkit.files import check_output_dir
+    from simkit.simulate import simulate
 
     if args.out is not None:
         check_output_dir(args.out)
     return simulate(
-        args.variants,
+        chosen_variants(args),
         args.games,
         args.players,
         args.strategy,
@@ -109,11 +122,10 @@ def register(subparsers: Any) -> None:
         description="Play --games deals, the same deals under every variant given, and save "
         "the result tables (parquet + provenance.json) in --out.",
     )
-    parser.add_argument(
-        "variants", nargs="*", default=[DEFAULT_VARIANT], help="variant names or paths, or 'all'"
-    )
+    add_variant_option(parser, many=True)
+    add_variant_arguments(parser)
     add_run_options(parser, games=DEFAULT_GAMES)
-    parser.add_argument("--out", type=Path, default=None, help="folder for the tables")
+    add_out_option(parser, "folder for the tables (default: print only)")
     parser.set_defaults(func=handle)
 
 

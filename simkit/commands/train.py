@@ -6,7 +6,14 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from simkit.train import DEFAULT_BLEND, DEFAULT_GAMES, DEFAULT_ITERATIONS
+from simkit.commands._options import (
+    add_out_option,
+    add_players_option,
+    add_seed_option,
+    add_variant_option,
+    chosen_variant,
+)
+from simkit.errors import SimkitError
 
 
 def register(subparsers: Any) -> None:
@@ -17,21 +24,31 @@ def register(subparsers: Any) -> None:
         "wins, blend, repeat; prints the change per iteration and saves an .npz table. "
         "The shipped tables in simkit/data/ were made with the defaults and --seed 0.",
     )
-    parser.add_argument("--variant", required=True, help="variant name or path")
-    parser.add_argument("--players", type=int, default=4, help="players at the table (2-8)")
-    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    add_variant_option(parser)
+    add_players_option(parser)
+    add_seed_option(parser)
     parser.add_argument(
         "--games",
         type=int,
         default=None,
-        help=f"games per iteration (default {DEFAULT_GAMES} hands / players)",
+        help="games per iteration (default: {simkit.train.DEFAULT_GAMES:,} hands / players)",
     )
-    parser.add_argument("--iterations", type=int, default=DEFAULT_ITERATIONS)
-    parser.add_argument("--blend", type=float, default=DEFAULT_BLEND)
     parser.add_argument(
-        "--out", type=Path, default=None, help="output .npz file (default <variant>-<players>p.npz)"
+        "--iterations",
+        type=int,
+        default=None,
+        help="fictitious-play iterations after the greedy start "
+        "(default: {simkit.train.DEFAULT_ITERATIONS})",
     )
-    parser.add_argument("--overwrite", action="store_true", help="replace an existing output file")
+    parser.add_argument(
+        "--blend",
+        type=float,
+        default=None,
+        help="share of the running counts each iteration replaces: old × (1 - blend) + new "
+        "(default: {simkit.train.DEFAULT_BLEND})",
+    )
+    add_out_option(parser, "output .npz table (default: <variant>-<players>p.npz)", file=True)
+    parser.add_argument("--overwrite", action="store_true", help="replace an existing table file")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(func=handle)
 
@@ -45,17 +62,20 @@ def handle(args: argparse.Namespace) -> int:
     from simkit.arrange import table_name
     from simkit.files import check_output_file
     from simkit.kernel_cache import notice_if_cold
-    from simkit.train import train
+    from simkit.train import DEFAULT_ITERATIONS, train
     from simkit.variants import resolve_variant
 
-    variant = resolve_variant(args.variant)
+    variant = resolve_variant(chosen_variant(args))
     if args.games is not None and args.games < 1:
-        raise ValueError(f"--games must be at least 1, got {args.games}")
+        raise SimkitError(f"--games must be at least 1, got {args.games}")
     out = args.out if args.out is not None else Path(table_name(variant.name, args.players))
     check_output_file(out, suffix=".npz", overwrite=args.overwrite)  # before training
     notice_if_cold()
     shown = not args.quiet and sys.stderr.isatty() and not os.environ.get("CI")
-    with tqdm(total=args.iterations, desc="train", unit="iteration", disable=not shown) as bar:
+    # options not given leave the library's defaults in place
+    given = {"iterations": args.iterations, "blend": args.blend}
+    iterations = DEFAULT_ITERATIONS if args.iterations is None else args.iterations
+    with tqdm(total=iterations, desc="train", unit="iteration", disable=not shown) as bar:
 
         def progress(message: str) -> None:
             bar.update()
@@ -69,9 +89,8 @@ def handle(args: argparse.Namespace) -> int:
             args.players,
             seed=args.seed,
             n_games=args.games,
-            iterations=args.iterations,
-            blend=args.blend,
             progress=progress,
+            **{name: value for name, value in given.items() if value is not None},
         )
     out.parent.mkdir(parents=True, exist_ok=True)
     tables.save(out)

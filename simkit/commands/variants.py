@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import Any
+
+from simkit.commands._options import add_out_option
 
 
 def register(subparsers: Any) -> None:
@@ -18,7 +19,7 @@ def register(subparsers: Any) -> None:
     show = actions.add_parser("show", help="print a variant's resolved rules")
     show.add_argument("variant", help="a shipped name or the path of a .toml file")
     docs = actions.add_parser("docs", help="write the side-by-side variant document")
-    docs.add_argument("--out", type=Path, default=None, help="file to write (default: stdout)")
+    add_out_option(docs, "file to write (default: stdout)", file=True)
     docs.add_argument(
         "--check", action="store_true", help="exit 1 if --out is not current (write nothing)"
     )

@@ -10,13 +10,24 @@ A file may start from another with ``extends = "NAME"`` (a shipped name or a pat
 the file) in its ``[variant]`` table; its tables are merged key by key over the base, lists and
 scalars replacing the base's.  Unknown keys, wrong types and unknown special names are errors
 that name the file, the key and the valid choices.
+
+The layer's parts: :mod:`~simkit.variants.schema` (the one strict loader of every table),
+:mod:`~simkit.variants.rules` (the sections and the :class:`Variant`, whose name and key are
+derived), :mod:`~simkit.variants.scoring_rules` (``[scoring]``),
+:mod:`~simkit.variants.special_kinds` (the registry of special hands) and
+:mod:`~simkit.variants.transforms` (rule transforms ``Variant → Variant`` such as
+:func:`with_compare`).
+
+Files written before ``[deal]`` and before ``[scoring].transforms`` became the one switch keep
+loading: ``[scoring] pass_rounds`` / ``pass_direction`` are read as ``[deal.passing] rounds`` /
+``direction``, and an ``enabled`` key in a transform's table (``mode = "none"`` for the scoop)
+is accepted when it agrees with the list, otherwise an error that names the key and the fix.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import tomllib
+from collections.abc import Sequence
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -24,34 +35,48 @@ from typing import Any
 
 from simkit.variants.rules import (
     SPECIAL_KINDS,
+    CardPass,
+    Deal,
     Header,
     Ranking,
     SpecialKind,
     SpecialRule,
     Specials,
     Variant,
-    parse_rank_list,
+    variant_key,
 )
-from simkit.variants.schema import FrozenMap, VariantError, build, to_plain
-from simkit.variants.scoring_rules import Scoring
+from simkit.variants.schema import VariantError, build
+from simkit.variants.scoring_rules import TRANSFORM_TABLES, Scoring
+from simkit.variants.special_kinds import ExactMethod, SpecialCode
+from simkit.variants.transforms import derive, with_compare
 
 __all__ = [
+    "DEFAULT_VARIANT",
     "SPECIAL_KINDS",
+    "CardPass",
+    "Deal",
+    "ExactMethod",
     "Ranking",
     "Scoring",
+    "SpecialCode",
     "SpecialKind",
     "SpecialRule",
     "Specials",
     "Variant",
     "VariantError",
+    "derive",
+    "has_banker",
     "load_variant",
     "resolve_variant",
+    "resolve_variants",
     "variant_key",
     "variant_names",
+    "with_compare",
 ]
 
 DEFAULT_VARIANT = "guangxi"
-_SECTIONS = ("variant", "ranking", "specials", "scoring")
+_SECTIONS = ("variant", "ranking", "deal", "specials", "scoring")
+_OLD_DEAL_KEYS = {"pass_rounds": "rounds", "pass_direction": "direction"}
 
 
 def _builtin_dir() -> Path:
@@ -107,6 +132,7 @@ def _read_raw(path: Path, chain: tuple[Path, ...] = ()) -> dict[str, Any]:
             f"{path.name}: unknown section [{unknown[0]}]; valid sections are: "
             + ", ".join(f"[{s}]" for s in _SECTIONS)
         )
+    _move_old_deal_keys(raw, path.name)
     header = raw.get("variant", {})
     base_name = header.get("extends") if isinstance(header, dict) else None
     if base_name is None:
@@ -122,41 +148,84 @@ def _read_raw(path: Path, chain: tuple[Path, ...] = ()) -> dict[str, Any]:
     return merged
 
 
-def _build_special(special_id: str, table: Any, where: str) -> SpecialRule:
-    kind = SPECIAL_KINDS[special_id]
-    if not isinstance(table, dict):
-        raise VariantError(f"{where}: expected a table with at least 'payout'")
-    fixed = {"payout", "source"}
-    valid = sorted(fixed | set(kind.options))
-    unknown = sorted(set(table) - set(valid))
-    if unknown:
-        raise VariantError(
-            f"{where}: unknown key {unknown[0]!r} for {kind.name} ({special_id}); "
-            f"valid keys are: {', '.join(valid)}"
-        )
-    if "payout" not in table:
-        raise VariantError(f"{where}: missing required key 'payout' (waters won per opponent)")
-    payout = table["payout"]
-    if isinstance(payout, bool) or not isinstance(payout, int | float) or payout < 0:
-        raise VariantError(f"{where}.payout: expected a non-negative number, got {payout!r}")
-    options: dict[str, Any] = {}
-    for opt_name, spec in kind.options.items():
-        value = table.get(opt_name, spec.default)
-        if opt_name == "ranks":
-            options[opt_name] = parse_rank_list(value, f"{where}.ranks")
-            continue
-        if spec.choices is not None and value not in spec.choices:
-            raise VariantError(
-                f"{where}.{opt_name}: {value!r} is not valid; choose one of "
-                + ", ".join(repr(c) for c in spec.choices)
-            )
-        options[opt_name] = value
-    source = table.get("source", "")
-    if not isinstance(source, str):
-        raise VariantError(f"{where}.source: expected a string")
-    return SpecialRule(
-        id=special_id, payout=float(payout), options=FrozenMap(options), source=source
+def _move_old_deal_keys(raw: dict[str, Any], fname: str) -> None:
+    """``[scoring] pass_rounds`` / ``pass_direction`` (the old place) → ``[deal.passing]``.
+
+    Done per file before merging, so a file's own value overrides its base's wherever either
+    wrote it; the moved values are checked here, under their old names.
+    """
+    scoring = raw.get("scoring")
+    if not isinstance(scoring, dict) or not set(_OLD_DEAL_KEYS) & set(scoring):
+        return
+    where = (
+        f"{fname}: [scoring] (pass_rounds / pass_direction are [deal.passing] rounds / "
+        "direction now)"
     )
+    deal = raw.setdefault("deal", {})
+    passing = deal.setdefault("passing", {}) if isinstance(deal, dict) else None
+    if not isinstance(passing, dict):
+        raise VariantError(f"{where}: [deal.passing] must be a table")
+    moved = {new: scoring.pop(old) for old, new in _OLD_DEAL_KEYS.items() if old in scoring}
+    for new in moved:
+        if new in passing:
+            raise VariantError(
+                f"{where}: both [scoring].pass_{new} and "
+                f"[deal.passing].{new} are set; keep only [deal.passing].{new}"
+            )
+    build(CardPass, moved, where)
+    passing.update(moved)
+
+
+def _check_old_switches(scoring: Any, fname: str) -> Any:
+    """The transform tables without their old switches, which must agree with the list.
+
+    ``enabled`` in ``[scoring.home_run]``, ``[scoring.t_formula]`` or ``[scoring.horse]``, and
+    ``mode = "none"`` in ``[scoring.scoop]``, said once more what ``[scoring].transforms`` says.
+    """
+    if not isinstance(scoring, dict):
+        return scoring
+    listed = scoring.get("transforms", [])
+    if not isinstance(listed, list | tuple):
+        return scoring  # the schema names the error
+    out = dict(scoring)
+    where = f"{fname}: [scoring]"
+    for name, attr in TRANSFORM_TABLES.items():
+        table = out.get(attr)
+        if not isinstance(table, dict):
+            continue
+        table = dict(table)
+        if attr == "scoop" and table.get("mode") == "none":
+            if name in listed:
+                raise VariantError(
+                    f"{where}: transforms lists 'scoop' but [scoring.scoop].mode = 'none'; "
+                    "set mode to 'add' or 'double' (the list alone puts the scoop in play)"
+                )
+            del table["mode"]
+        if "enabled" in table:
+            enabled = table.pop("enabled")
+            if not isinstance(enabled, bool):
+                raise VariantError(
+                    f"{where}.{attr}.enabled: expected true or false, got {enabled!r}"
+                )
+            if enabled and name not in listed:
+                raise VariantError(
+                    f"{where}: {name} is enabled but not listed in transforms "
+                    f"([scoring.{attr}].enabled = true); [scoring].transforms is the one switch: "
+                    f"list {name!r} there and remove 'enabled'"
+                )
+            if not enabled and name in listed:
+                raise VariantError(
+                    f"{where}: transforms lists {name!r} but [scoring.{attr}].enabled = false; "
+                    f"[scoring].transforms is the one switch: remove 'enabled' (and {name!r} from "
+                    "the list to turn it off)"
+                )
+        out[attr] = table
+    return out
+
+
+def _build_special(special_id: str, table: Any, where: str) -> SpecialRule:
+    payout, options, source = SPECIAL_KINDS[special_id].read_table(table, where)
+    return SpecialRule(id=special_id, payout=payout, options=options, source=source)
 
 
 def _build_specials(table: Any, where: str) -> Specials:
@@ -198,39 +267,27 @@ def _resolve(raw: dict[str, Any], path: Path) -> Variant:
     fname = path.name
     header = build(Header, raw.get("variant", {}), f"{fname}: [variant]")
     ranking = build(Ranking, raw.get("ranking", {}), f"{fname}: [ranking]")
+    deal = build(Deal, raw.get("deal", {}), f"{fname}: [deal]")
     specials = _build_specials(raw.get("specials", {}), f"{fname}: [specials]")
-    scoring = build(Scoring, raw.get("scoring", {}), f"{fname}: [scoring]")
+    scoring_table = _check_old_switches(raw.get("scoring", {}), fname)
+    scoring = build(Scoring, scoring_table, f"{fname}: [scoring]")
     return Variant(
-        name=header.name,
+        origin=header.name,
         title=header.title,
         summary=header.summary,
         sources=header.sources,
         notes=header.notes,
         ranking=ranking,
+        deal=deal,
         specials=specials,
         scoring=scoring,
         path=str(path),
-        key=variant_key(header.name, ranking, specials, scoring),
     )
 
 
 @lru_cache(maxsize=64)
 def _load_path(path: Path, mtime_ns: int) -> Variant:
     return _resolve(_read_raw(path), path)
-
-
-def variant_key(name: str, ranking: Ranking, specials: Specials, scoring: Scoring) -> str:
-    """``name@digest``: the digest hashes the resolved rules, so two variants with one key play
-    alike whatever their files look like (results record it)."""
-    resolved = {
-        "ranking": to_plain(ranking),
-        "specials": to_plain(specials),
-        "scoring": to_plain(scoring),
-    }
-    digest = hashlib.sha256(
-        json.dumps(resolved, sort_keys=True, ensure_ascii=False).encode()
-    ).hexdigest()[:10]
-    return f"{name}@{digest}"
 
 
 def load_variant(name_or_path: str | Path = DEFAULT_VARIANT) -> Variant:
@@ -252,3 +309,33 @@ def resolve_variant(variant: str | Path | Variant | None) -> Variant:
     if isinstance(variant, str | Path):
         return load_variant(variant)
     raise TypeError(f"variant must be a name, a path or a Variant, got {type(variant).__name__}")
+
+
+def resolve_variants(
+    variants: str | Path | Variant | Sequence[str | Path | Variant] | None,
+) -> tuple[Variant, ...]:
+    """Variants argument → tuple of :class:`Variant`; ``"all"`` (alone, or as the only item of
+    a list, as a command line gives it) or None is every shipped one."""
+    if (
+        variants is None
+        or variants == "all"
+        or (isinstance(variants, list | tuple) and list(variants) == ["all"])
+    ):
+        items: list[str | Path | Variant] = list(variant_names())
+    elif isinstance(variants, str | Path | Variant):
+        items = [variants]
+    else:
+        items = list(variants)
+    if not items:
+        raise VariantError("no variants given")
+    resolved = tuple(resolve_variant(v) for v in items)
+    names = [v.name for v in resolved]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise VariantError(f"variant {dupes[0]!r} is given twice; each variant is played once")
+    return resolved
+
+
+def has_banker(variant: Variant) -> bool:
+    """Whether the variant's players compare only against a banker (seat 0 here)."""
+    return variant.scoring.topology == "banker"

@@ -12,7 +12,7 @@ from typing import Any
 
 from simkit.cards import RANK_CHARS
 from simkit.variants import load_variant, variant_names
-from simkit.variants.rules import SPECIAL_KINDS, Variant
+from simkit.variants.rules import SPECIAL_KINDS, Deal, Variant
 from simkit.variants.schema import describe_schema, to_plain
 from simkit.variants.scoring_rules import CATEGORY_KEYS, Scoring
 
@@ -120,10 +120,16 @@ def _overview(variants: list[Variant]) -> list[str]:
         ("马牌 horse", describe_horse),
         ("specials meet", describe_specials),
         ("transforms", lambda s: " → ".join(s.transforms) or "–"),
-        ("3-card pass", lambda s: f"{s.pass_rounds} {s.pass_direction}" if s.pass_rounds else "–"),
     ]
     header = ["rule", *[v.name for v in variants]]
-    return _table(header, [[name, *[fn(v.scoring) for v in variants]] for name, fn in rows])
+    table = [[name, *[fn(v.scoring) for v in variants]] for name, fn in rows]
+    table.append(["[deal] 3-card pass", *[describe_pass(v.deal) for v in variants]])
+    return _table(header, table)
+
+
+def describe_pass(deal: Deal) -> str:
+    p = deal.passing
+    return f"{p.rounds} {p.direction}" if p.rounds else "–"
 
 
 def _dun_worths(variants: list[Variant]) -> list[str]:
@@ -172,7 +178,9 @@ def _sources(variant: Variant) -> list[str]:
     if variant.notes:
         out.append("")
     s = variant.scoring
-    cited = [("ranking", variant.ranking.source), ("specials", variant.specials.source)]
+    cited = [("ranking", variant.ranking.source), ("deal", variant.deal.source)]
+    cited.append(("deal.passing", variant.deal.passing.source))
+    cited.append(("specials", variant.specials.source))
     cited += [(f"specials.{rule.id}", rule.source) for rule in variant.specials.rules]
     cited.append(("scoring", s.source))
     for f in dataclasses.fields(s):  # every [scoring.X] table: a dataclass with its source
@@ -186,19 +194,20 @@ def _sources(variant: Variant) -> list[str]:
 
 def _schema() -> list[str]:
     rows = []
-    default = Scoring()
-    sections: list[tuple[str, Any]] = [("scoring", default)]
-    for f in dataclasses.fields(Scoring):
-        value = getattr(default, f.name)
-        if dataclasses.is_dataclass(value):
-            sections.append((f"scoring.{f.name}", value))
-    for section, obj in sections:
-        for key, type_name in describe_schema(type(obj)):
-            value = getattr(obj, key)
+    sections: list[tuple[str, Any]] = []
+    for name, default in (("deal", Deal()), ("scoring", Scoring())):
+        sections.append((name, default))
+        for f in dataclasses.fields(default):
+            value = getattr(default, f.name)
             if dataclasses.is_dataclass(value):
-                continue
-            shown = _value(to_plain(value))
-            rows.append([f"[{section}]", key, type_name, shown])
+                sections.append((f"{name}.{f.name}", value))
+    for section, obj in sections:
+        plain = to_plain(obj)
+        for key, type_name in describe_schema(type(obj)):
+            value = plain[key]
+            if isinstance(value, dict) and key not in ("front", "middle", "back"):
+                continue  # a sub-table: its own rows
+            rows.append([f"[{section}]", key, type_name, _value(value)])
     return _table(["section", "key", "type", "default"], rows)
 
 
@@ -229,10 +238,13 @@ def render_variants_doc() -> str:
         "",
         *_payouts(variants),
         "",
-        "## The `[scoring]` keys",
+        "## The `[deal]` and `[scoring]` keys",
         "",
-        "What each key means is documented on its dataclass in "
-        "`simkit/variants/scoring_rules.py`; an unknown key is an error that lists the valid ones.",
+        "What each key means is documented on its dataclass in `simkit/variants/rules.py` "
+        "(`[deal]`) and `simkit/variants/scoring_rules.py` (`[scoring]`); an unknown key is an "
+        "error that lists the valid ones.  `[scoring].transforms` alone puts a transform in "
+        "play (in its order); the tables `scoop`, `home_run`, `t_formula` and `horse` hold its "
+        "parameters.",
         "",
         *_schema(),
         "",
@@ -250,6 +262,7 @@ def render_variant(variant: Variant) -> str:
         lines.append(f"summary = {variant.summary!r}")
     lines += ["", "[ranking]"]
     lines += _plain_lines(to_plain(variant.ranking))
+    lines += ["", *_section_lines("deal", to_plain(variant.deal))]
     lines += ["", "[specials]", f"order = {list(variant.specials.ids)!r}"]
     for rule in variant.specials.rules:
         lines += ["", f"[specials.{rule.id}]  # {rule.name}", f"payout = {_num(rule.payout)}"]

@@ -7,7 +7,9 @@ found and what is allowed.  New sections only declare a dataclass: the checking 
 
 Supported annotations: ``bool``, ``int``, ``float`` (ints accepted), ``str``, ``Literal[...]``,
 ``tuple[T, ...]`` of those, ``FrozenMap[str, T]`` (a TOML table with free keys), ``T | None``,
-and nested dataclasses.
+nested dataclasses, and any class with a ``from_toml(value, where)`` classmethod that parses its
+own written form.  A field's key in the file is its name, or ``metadata["key"]`` when the Python
+name differs; fields with ``init=False`` are derived, never read from a file.
 """
 
 from __future__ import annotations
@@ -96,6 +98,8 @@ def _convert(tp: Any, value: Any, where: str) -> Any:
             raise VariantError(f"{where}: expected {_type_name(tp)}, got {value!r}")
         _key_tp, val_tp = get_args(tp)
         return FrozenMap({str(k): _convert(val_tp, v, f"{where}.{k}") for k, v in value.items()})
+    if isinstance(tp, type) and hasattr(tp, "from_toml"):
+        return tp.from_toml(value, where)
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         if not isinstance(value, Mapping):
             raise VariantError(f"{where}: expected a table, got {value!r}")
@@ -119,27 +123,42 @@ def _convert(tp: Any, value: Any, where: str) -> Any:
     raise TypeError(f"schema annotation {tp!r} at {where} is not supported")  # programming error
 
 
-def build(cls: type[T], table: Mapping[str, Any], where: str) -> T:
+def file_key(f: dataclasses.Field[Any]) -> str:
+    """The key a dataclass field is written under in a variant file."""
+    return str(f.metadata.get("key", f.name))
+
+
+def file_fields(cls: type) -> list[dataclasses.Field[Any]]:
+    """The fields of ``cls`` a file may set (derived ``init=False`` fields left out)."""
+    return [f for f in dataclasses.fields(cls) if f.init]
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls, globalns=vars(__import__(cls.__module__, fromlist=["_"])))
+
+
+def build(cls: type[T], table: Mapping[str, Any], where: str, *, label: str = "") -> T:
     """Build the frozen dataclass ``cls`` from ``table``, rejecting unknown keys and bad types.
 
-    ``where`` names the place for error messages, e.g. ``"guangxi.toml: [ranking]"``.
+    ``where`` names the place for error messages, e.g. ``"guangxi.toml: [ranking]"``; ``label``,
+    when given, names what the table describes in the unknown-key message.
     """
     if not isinstance(table, Mapping):
         raise VariantError(f"{where}: expected a table, got {table!r}")
-    hints = typing.get_type_hints(cls, globalns=vars(__import__(cls.__module__, fromlist=["_"])))
-    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    hints = _hints(cls)
+    fields = {file_key(f): f for f in file_fields(cls)}
     unknown = sorted(set(table) - set(fields))
     if unknown:
-        raise VariantError(
-            f"{where}: unknown key {unknown[0]!r}; valid keys are: {', '.join(sorted(fields))}"
-        )
+        what = f" for {label}" if label else ""
+        valid = ", ".join(sorted(fields))
+        raise VariantError(f"{where}: unknown key {unknown[0]!r}{what}; valid keys are: {valid}")
     kwargs: dict[str, Any] = {}
-    for name, field in fields.items():
-        if name in table:
-            kwargs[name] = _convert(hints[name], table[name], f"{where}.{name}")
+    for key, field in fields.items():
+        if key in table:
+            kwargs[field.name] = _convert(hints[field.name], table[key], f"{where}.{key}")
         elif field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING:
             raise VariantError(
-                f"{where}: missing required key {name!r} ({_type_name(hints[name])})"
+                f"{where}: missing required key {key!r} ({_type_name(hints[field.name])})"
             )
     try:
         return cls(**kwargs)
@@ -150,17 +169,22 @@ def build(cls: type[T], table: Mapping[str, Any], where: str) -> T:
 
 
 def describe_schema(cls: type) -> list[tuple[str, str]]:
-    """(key, type description) for each field of ``cls``, for docs and error messages."""
-    hints = typing.get_type_hints(cls, globalns=vars(__import__(cls.__module__, fromlist=["_"])))
-    return [(f.name, _type_name(hints[f.name])) for f in dataclasses.fields(cls)]
+    """(key, type description) for each field a file may set, for docs and error messages."""
+    hints = _hints(cls)
+    return [(file_key(f), _type_name(hints[f.name])) for f in file_fields(cls)]
 
 
-def to_plain(obj: Any) -> Any:
-    """A rule object as plain TOML-like data (dicts, lists, scalars), for hashing and display."""
+def to_plain(obj: Any, *, sources: bool = True) -> Any:
+    """A rule object as plain TOML-like data (dicts, lists, scalars), keyed as files write it,
+    for hashing and display; ``sources=False`` leaves out every ``source`` citation."""
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        return {f.name: to_plain(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+        return {
+            file_key(f): to_plain(getattr(obj, f.name), sources=sources)
+            for f in file_fields(type(obj))
+            if sources or f.name != "source"
+        }
     if isinstance(obj, Mapping):
-        return {str(k): to_plain(v) for k, v in obj.items()}
+        return {str(k): to_plain(v, sources=sources) for k, v in obj.items()}
     if isinstance(obj, tuple | list):
-        return [to_plain(v) for v in obj]
+        return [to_plain(v, sources=sources) for v in obj]
     return obj

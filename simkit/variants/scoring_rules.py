@@ -4,7 +4,8 @@ The section is one table with sub-tables, each a frozen keyword-only dataclass b
 a ``source`` string citing the rule text it encodes:
 
 * ``[scoring]``: ``topology`` (who compares with whom), ``compare`` (full ranking or 食夹棍),
-  ``transforms`` (the score-only rules applied over the core, in order), ``pass_rounds``.
+  ``transforms`` (the score-only rules applied over the core, in order: the one switch that
+  puts a transform in play; its own table holds its parameters only).
 * ``[scoring.foul]``: the order that must hold between duns, and what a fouled hand pays.
 * ``[scoring.duns]``: what a dun won is worth by position and category (totals or additions).
 * ``[scoring.majority]``: a point for winning more duns than the opponent (004, 2-4 scoring).
@@ -17,8 +18,9 @@ The scorer (:mod:`simkit.score`) reads these objects only; a rule is never chose
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from simkit.variants.schema import FrozenMap
 
@@ -36,8 +38,16 @@ CATEGORY_KEYS: tuple[str, ...] = (
     "five-of-a-kind",
 )
 
-#: Transform names, in the order a variant may list them in ``[scoring].transforms``.
-TRANSFORMS: tuple[str, ...] = ("scoop", "home-run", "t-formula", "horse")
+#: Each transform a variant may list in ``[scoring].transforms``, and the attribute of
+#: :class:`Scoring` (the ``[scoring.X]`` table) holding its parameters.
+TRANSFORM_TABLES: dict[str, str] = {
+    "scoop": "scoop",
+    "home-run": "home_run",
+    "t-formula": "t_formula",
+    "horse": "horse",
+}
+#: Transform names, as ``[scoring].transforms`` writes them.
+TRANSFORMS: tuple[str, ...] = tuple(TRANSFORM_TABLES)
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
@@ -51,6 +61,19 @@ def _check_table(table: FrozenMap[str, float], what: str) -> None:
             )
         if value < 0:
             raise ValueError(f"{what}.{key}: must be >= 0, got {value}")
+
+
+@dataclass(frozen=True, kw_only=True)
+class TransformTable:
+    """The parameters of one transform.  Whether it plays is ``[scoring].transforms``' to say:
+    :class:`Scoring` sets ``listed`` (derived, never read from a file) on its own copy."""
+
+    listed: bool = field(default=False, init=False, repr=False, compare=False)
+
+    @property
+    def enabled(self) -> bool:
+        """Whether the transform is in play (listed in ``[scoring].transforms``)."""
+        return self.listed
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -140,18 +163,20 @@ class Majority:
 
 
 @dataclass(frozen=True, kw_only=True)
-class Scoop:
+class Scoop(TransformTable):
     """打枪: one player wins all three duns against another.
 
-    ``mode``: ``"add"``: the scooper wins ``points[p - 2]`` more from the scooped player (p =
-    players at the table, 2..8); ``"double"``: the pair's points are doubled (``doubles``:
-    ``"base"`` the dun count only, 001 台湾 "基本注翻倍"; ``"all"`` duns with their bonuses);
-    ``"none"``: no extra.  ``with_ties``: one or two tied duns with the rest won also count
+    ``mode`` (how the scoop pays; read back as ``"none"`` when ``scoop`` is not listed in
+    ``[scoring].transforms``): ``"add"``: the scooper wins ``points[p - 2]`` more from the
+    scooped player (p = players at the table, 2..8); ``"double"``: the pair's points are doubled
+    (``doubles``: ``"base"`` the dun count only, 001 台湾 "基本注翻倍"; ``"all"`` duns with their
+    bonuses).  ``with_ties``: one or two tied duns with the rest won also count
     (002 "三墩1胜2和或2胜1和，按打枪处理").  ``requires_no_specials``: only when nobody at the table
     declared a special (002 "均无特殊牌型时才会执行").
     """
 
-    mode: Literal["add", "double", "none"] = "none"
+    # Written ``mode`` in files; the ``mode`` property reads "none" while the scoop is not listed.
+    pays: Literal["add", "double"] = field(default="add", metadata={"key": "mode"})
     points: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
     doubles: Literal["base", "all"] = "all"
     with_ties: bool = False
@@ -168,9 +193,14 @@ class Scoop:
         if any(v < 0 for v in self.points):
             raise ValueError("scoop.points: values must be >= 0")
 
+    @property
+    def mode(self) -> Literal["add", "double", "none"]:
+        """How the scoop pays, ``"none"`` when it is not in play."""
+        return self.pays if self.listed else "none"
+
 
 @dataclass(frozen=True, kw_only=True)
-class HomeRun:
+class HomeRun(TransformTable):
     """全垒打 / 通杀 / 红不让: one player scoops every other player at the table.
 
     ``extra_per_opponent``: each other player pays this much more (000/002 §3.1: 12, so the
@@ -182,7 +212,6 @@ class HomeRun:
     ``min_players``: the smallest table where it applies.
     """
 
-    enabled: bool = False
     extra_per_opponent: float = 0.0
     extra_two_players: float = 0.0
     factor: float | Literal["p-minus-1"] = 1.0
@@ -206,7 +235,7 @@ class HomeRun:
 
 
 @dataclass(frozen=True, kw_only=True)
-class TFormula:
+class TFormula(TransformTable):
     """The t-based p-player formula of 000/002 §1.1-1.4, replacing the per-dun count.
 
     t is the value of the round's biggest dun (``t = "biggest-dun"``: the largest dun worth, in
@@ -218,7 +247,6 @@ class TFormula:
     q >= ``min_players``; below that the pairwise count stands.
     """
 
-    enabled: bool = False
     rank_by: Literal["net-waters"] = "net-waters"
     t: Literal["biggest-dun"] = "biggest-dun"
     min_players: int = 3
@@ -230,12 +258,11 @@ class TFormula:
 
 
 @dataclass(frozen=True, kw_only=True)
-class Horse:
+class Horse(TransformTable):
     """马牌 (004): a marked card; each copy a player holds multiplies that player's pairwise
     results by ``multiplier`` (one copy doubles, 双马牌, two copies with two decks, doubles again).
     ``card`` is written as cards are parsed (``"AH"``, ``"♥A"``)."""
 
-    enabled: bool = False
     card: str = "AH"
     multiplier: float = 2.0
     source: str = ""
@@ -288,17 +315,15 @@ class Scoring:
     compares with the banker only).  ``compare``: ``"full"`` (category then ranks) or
     ``"top-card"`` (食夹棍: only the highest card of each dun, the banker winning ties; bonuses
     still go by the winner's category).  ``transforms``: the score-only rules applied over the
-    core pairwise scores, in order (any of ``scoop``, ``home-run``, ``t-formula``, ``horse``; a
-    transform listed must be enabled in its table and vice versa).  ``pass_rounds`` /
-    ``pass_direction``: the Philippine three-card pass (001) before arranging; it changes the
-    deal, not the scoring, and is read by the simulator.
+    core pairwise scores, in order (any of ``scoop``, ``home-run``, ``t-formula``, ``horse``):
+    the list alone puts a transform in play; its table (``scoop``, ``home_run``, ``t_formula``,
+    ``horse``) holds its parameters, and reads ``enabled`` from the list.  The Philippine
+    three-card pass is a deal rule: ``Variant.deal`` (the ``[deal]`` section).
     """
 
     topology: Literal["all-pairs", "banker"] = "all-pairs"
     compare: Literal["full", "top-card"] = "full"
     transforms: tuple[Literal["scoop", "home-run", "t-formula", "horse"], ...] = ()
-    pass_rounds: int = 0
-    pass_direction: Literal["clockwise", "counter-clockwise", "across"] = "clockwise"
     foul: Foul = field(default_factory=Foul)
     duns: Duns = field(default_factory=Duns)
     majority: Majority = field(default_factory=Majority)
@@ -317,20 +342,11 @@ class Scoring:
                 )
         if len(set(self.transforms)) != len(self.transforms):
             raise ValueError(f"transforms: a transform is listed twice: {list(self.transforms)}")
-        enabled = {
-            "scoop": self.scoop.mode != "none",
-            "home-run": self.home_run.enabled,
-            "t-formula": self.t_formula.enabled,
-            "horse": self.horse.enabled,
-        }
-        for name, on in enabled.items():
-            if on and name not in self.transforms:
-                raise ValueError(f"{name} is enabled but not listed in transforms")
-            if not on and name in self.transforms:
-                raise ValueError(
-                    f"transforms lists {name!r} but it is not enabled in its table "
-                    "(scoop.mode != 'none' / enabled = true)"
-                )
+        for name, attr in TRANSFORM_TABLES.items():
+            # A copy of our own, so a table shared with another Scoring keeps its own flag.
+            table = dataclasses.replace(getattr(self, attr))
+            object.__setattr__(table, "listed", name in self.transforms)
+            object.__setattr__(self, attr, table)
         order = {name: i for i, name in enumerate(self.transforms)}
         if "t-formula" in order and "scoop" in order:
             if self.scoop.mode == "double" and order["scoop"] > order["t-formula"]:
@@ -352,5 +368,10 @@ class Scoring:
                     "horse multiplies pairwise results: it cannot be combined "
                     "with the t-formula or an even-split home run"
                 )
-        if not 0 <= self.pass_rounds <= 2:
-            raise ValueError(f"pass_rounds must be 0, 1 or 2, got {self.pass_rounds}")
+
+    def __getattr__(self, name: str) -> Any:
+        if name in ("pass_rounds", "pass_direction"):
+            raise AttributeError(
+                f"Scoring.{name} is a deal rule now: read variant.deal.{name} ([deal.passing])"
+            )
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")

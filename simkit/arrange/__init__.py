@@ -1,0 +1,163 @@
+"""Setting 13 cards into front, middle and back: the arrangement strategies.
+
+:func:`arrange` returns, for every hand, the cards in the order [front 3 | middle 5 | back 5]
+and the special hand (报到) it declares.  No strategy ever fouls (倒水): front ≤ middle ≤ back
+by :func:`~simkit.evaluate.rank3` / :func:`~simkit.evaluate.rank5` (front < middle when the
+variant's scoring says so).
+
+Strategies (:mod:`~simkit.arrange.strategies`; each also named by a string)
+----------------------------------------------------------------------------
+``MaxEV(tables)``, ``"max-ev"``
+    The split with the largest expected score against opponents who play the same way, under
+    the variant's payouts, estimated from per-dun win tables (:class:`WinTables`, trained by
+    fictitious play in :mod:`simkit.train`; None takes the shipped ones).  This is the method
+    of Paul Hankin's near-optimal heads-up Chinese poker solver (2015): a split is valued by
+    table lookups of the win probability of each of its duns (:mod:`~simkit.arrange.value`).
+    The search is exact for that objective: it returns the same value as scoring every one of
+    the 72,072 splits, pruning whole backs by upper bounds (:mod:`~simkit.arrange.search`).
+``Greedy()``, ``"greedy"``
+    The strongest back, then the strongest middle of the other 8 cards, front = the rest
+    (lexicographic maximum of (back, middle, front) over legal splits).
+``RandomLegal()``, ``"random-legal"``
+    A uniformly random legal split (a baseline).
+``Objective(fn)``, a callable
+    A research objective: ``objective(ranks)`` with ``ranks`` an ``int32 (n_splits, 3)`` array of
+    (front, middle, back) dun ranks of one hand's legal splits returns ``(n_splits,)`` scores;
+    the best one is kept.
+
+The package, one job a module: :mod:`~simkit.arrange.classes` (dun classes),
+:mod:`~simkit.arrange.wintables` (win tables), :mod:`~simkit.arrange.value` (the expected-score
+model), :mod:`~simkit.arrange.subsets` (ranking a hand's subsets), :mod:`~simkit.arrange.search`
+(the kernels), :mod:`~simkit.arrange.strategies` and :mod:`~simkit.arrange.api`.
+"""
+
+from simkit.arrange.api import (
+    DECLARE_RULES,
+    Declare,
+    arrange,
+    arrange_variants,
+    legal_splits,
+    pareto_front,
+)
+from simkit.arrange.classes import (
+    CLASS_BITS,
+    CLASS_MASK,
+    DIGIT,
+    N_CLASSES,
+    N_DUNS,
+    dun_class,
+    dun_classes,
+)
+from simkit.arrange.search import (
+    Solver,
+    exhaustive_ids,
+    make_solver,
+    max_ev_ids,
+    max_ev_ids_many,
+    split_values,
+)
+from simkit.arrange.strategies import (
+    STRATEGIES,
+    STRATEGY_TYPES,
+    Greedy,
+    MaxEV,
+    Objective,
+    RandomLegal,
+    Strategy,
+    StrategyLike,
+    as_strategy,
+    strategy_from_name,
+)
+from simkit.arrange.subsets import rank_tables_of
+from simkit.arrange.value import (
+    N_PARAMS,
+    P_HOME,
+    P_HOME_ADD,
+    P_HOME_FACTOR,
+    P_MAJORITY,
+    P_MAJORITY_TWO,
+    P_N_OPP,
+    P_SCOOP_ADD,
+    P_SCOOP_DOUBLE,
+    P_SCOOP_RATE,
+    P_SCOOP_TIES,
+    Q_LE,
+    Q_LOSE,
+    Q_VW,
+    Q_WIN,
+    PayoutModel,
+    ev_quantities,
+    expected_points,
+    favourable_quantities,
+    foul_strict,
+    payout_model,
+)
+from simkit.arrange.wintables import (
+    WinTables,
+    default_tables,
+    shipped_table_path,
+    table_name,
+    uniform_tables,
+)
+from simkit.splits import N_FIVE, N_THREE
+
+__all__ = [
+    "CLASS_BITS",
+    "CLASS_MASK",
+    "DECLARE_RULES",
+    "DIGIT",
+    "N_CLASSES",
+    "N_DUNS",
+    "N_FIVE",
+    "N_PARAMS",
+    "N_THREE",
+    "P_HOME",
+    "P_HOME_ADD",
+    "P_HOME_FACTOR",
+    "P_MAJORITY",
+    "P_MAJORITY_TWO",
+    "P_N_OPP",
+    "P_SCOOP_ADD",
+    "P_SCOOP_DOUBLE",
+    "P_SCOOP_RATE",
+    "P_SCOOP_TIES",
+    "Q_LE",
+    "Q_LOSE",
+    "Q_VW",
+    "Q_WIN",
+    "STRATEGIES",
+    "STRATEGY_TYPES",
+    "Declare",
+    "Greedy",
+    "MaxEV",
+    "Objective",
+    "PayoutModel",
+    "RandomLegal",
+    "Solver",
+    "Strategy",
+    "StrategyLike",
+    "WinTables",
+    "arrange",
+    "arrange_variants",
+    "as_strategy",
+    "default_tables",
+    "dun_class",
+    "dun_classes",
+    "ev_quantities",
+    "exhaustive_ids",
+    "expected_points",
+    "favourable_quantities",
+    "foul_strict",
+    "legal_splits",
+    "make_solver",
+    "max_ev_ids",
+    "max_ev_ids_many",
+    "pareto_front",
+    "payout_model",
+    "rank_tables_of",
+    "shipped_table_path",
+    "split_values",
+    "strategy_from_name",
+    "table_name",
+    "uniform_tables",
+]

@@ -1,0 +1,508 @@
+"""The search kernels: greedy, random-legal, max-ev (pruned and exhaustive), legal splits.
+
+Every kernel ranks a hand's subsets once (:func:`~simkit.arrange.subsets._rank_subsets`) and
+then reads the ranks of its splits by gathering through the constant tables of
+:mod:`simkit.splits`.
+
+The max-ev search
+-----------------
+Backs are grouped by class and visited strongest class first; a bound at the favourable end
+of the tables (:func:`~simkit.arrange.value.favourable_quantities`) drops whole back classes
+(that bound never rises as the class falls, so the first class that fails ends the search),
+then single backs (capping the middle and front at the strongest legal ones the other 8 cards
+allow, one vectorized pass over the back's 56 splits; a back whose caps are no stronger than
+those of a back of its class that failed fails without its bound computed), then single splits
+(the separable part plus a bound on the rest).  The expected score never falls when a
+dun's win chance or worth rises, so every bound is valid and the answer equals the scan of
+all 72,072 splits, ties broken the same way (stronger back, middle, front, then lower ids).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numba as nb
+import numpy as np
+import numpy.typing as npt
+
+from simkit.arrange.classes import dun_class, dun_classes
+from simkit.arrange.subsets import _rank_subsets, rank_tables_of
+from simkit.arrange.value import (
+    P_N_OPP,
+    P_SCOOP_RATE,
+    Q_LE,
+    Q_LOSE,
+    Q_VW,
+    Q_WIN,
+    PayoutModel,
+    _ev,
+    _separable,
+    ev_quantities,
+    expected_points,
+    favourable_quantities,
+    payout_model,
+)
+from simkit.arrange.wintables import WinTables, default_tables
+from simkit.deal import check_players
+from simkit.splits import BACK_FRONT, BACK_MIDDLE, N_DISTINCT, N_FIVE, N_THREE, SPLIT_IDS
+from simkit.variants import Variant, resolve_variant
+
+
+@nb.njit(cache=True, inline="always")
+def _legal(rf, rm, rb, strict):  # type: ignore[no-untyped-def]
+    """Front ≤ middle ≤ back; bit 0 of ``strict`` makes it front < middle, bit 1 middle < back."""
+    if rm > rb or (strict & 2 and rm == rb):
+        return False
+    if strict & 1:
+        return rf < rm
+    return rf <= rm
+
+
+@nb.njit(cache=True)
+def _greedy_kernel(hands, rt, back_rest, strict, out):  # type: ignore[no-untyped-def]
+    r5 = np.empty(N_FIVE, dtype=np.int32)
+    r3 = np.empty(N_THREE, dtype=np.int32)
+    k5 = np.empty(N_FIVE, dtype=np.int32)
+    k3 = np.empty(N_THREE, dtype=np.int32)
+    for h in range(hands.shape[0]):
+        _rank_subsets(hands[h], rt, r5, r3, k5, k3)
+        best_b, best_m, best_f = -1, -1, -1
+        id_f, id_m, id_b = -1, -1, -1
+        for b in range(N_FIVE):
+            rb = r5[b]
+            if rb < best_b:
+                continue
+            for j in range(back_rest.shape[1]):
+                m = back_rest[b, j, 0]
+                f = back_rest[b, j, 1]
+                rm, rf = r5[m], r3[f]
+                if not _legal(rf, rm, rb, strict):
+                    continue
+                if rb > best_b or (
+                    rb == best_b and (rm > best_m or (rm == best_m and rf > best_f))
+                ):
+                    best_b, best_m, best_f = rb, rm, rf
+                    id_f, id_m, id_b = f, m, b
+        out[h, 0], out[h, 1], out[h, 2] = id_f, id_m, id_b
+
+
+@nb.njit(cache=True, inline="always")
+def _splitmix(state):  # type: ignore[no-untyped-def]
+    state = (state + np.uint64(0x9E3779B97F4A7C15)) & np.uint64(0xFFFFFFFFFFFFFFFF)
+    z = state
+    z = ((z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)) & np.uint64(0xFFFFFFFFFFFFFFFF)
+    z = ((z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)) & np.uint64(0xFFFFFFFFFFFFFFFF)
+    return state, z ^ (z >> np.uint64(31))
+
+
+@nb.njit(cache=True)
+def _random_kernel(hands, seeds, rt, split_ids, strict, out):  # type: ignore[no-untyped-def]
+    r5 = np.empty(N_FIVE, dtype=np.int32)
+    r3 = np.empty(N_THREE, dtype=np.int32)
+    k5 = np.empty(N_FIVE, dtype=np.int32)
+    k3 = np.empty(N_THREE, dtype=np.int32)
+    n_splits = np.uint64(split_ids.shape[0])
+    for h in range(hands.shape[0]):
+        _rank_subsets(hands[h], rt, r5, r3, k5, k3)
+        state = np.uint64(seeds[h])
+        chosen = -1
+        # Rejection sampling is exactly uniform over legal splits; after 64 misses (a hand
+        # with few legal splits) count them and draw one by index, also uniform.
+        for _ in range(64):
+            state, z = _splitmix(state)
+            s = np.int64(z % n_splits)
+            if _legal(r3[split_ids[s, 0]], r5[split_ids[s, 1]], r5[split_ids[s, 2]], strict):
+                chosen = s
+                break
+        if chosen < 0:
+            n_legal = 0
+            for s in range(split_ids.shape[0]):
+                if _legal(r3[split_ids[s, 0]], r5[split_ids[s, 1]], r5[split_ids[s, 2]], strict):
+                    n_legal += 1
+            state, z = _splitmix(state)
+            k = np.int64(z % np.uint64(n_legal))
+            for s in range(split_ids.shape[0]):
+                if _legal(r3[split_ids[s, 0]], r5[split_ids[s, 1]], r5[split_ids[s, 2]], strict):
+                    if k == 0:
+                        chosen = s
+                        break
+                    k -= 1
+        out[h, 0] = split_ids[chosen, 0]
+        out[h, 1] = split_ids[chosen, 1]
+        out[h, 2] = split_ids[chosen, 2]
+
+
+@nb.njit(cache=True, inline="always")
+def _beats(v, rf, rm, rb, f, m, b, best_v, key_b, key_m, key_f, id_b, id_m, id_f):  # type: ignore[no-untyped-def]
+    """Whether a split beats the best so far: higher value, then stronger back, middle and
+    front, then lower subset ids, so the answer does not depend on the visiting order.  The
+    best so far comes in scalars (a kernel keeps them in registers)."""
+    if v != best_v:
+        return v > best_v
+    if rb != key_b:
+        return rb > key_b
+    if rm != key_m:
+        return rm > key_m
+    if rf != key_f:
+        return rf > key_f
+    if b != id_b:
+        return b < id_b
+    if m != id_m:
+        return m < id_m
+    return f < id_f
+
+
+@nb.njit(cache=True, inline="always")
+def _best_duns(r5, r3, middles, fronts, rb):  # type: ignore[no-untyped-def]
+    """The strongest middle and front ranks over the splits ``(middles[j], fronts[j])`` of a
+    back of rank ``rb`` that are legal with non-strict order (-1 if none): caps on the middle
+    and front of every legal split with this back.
+
+    Branch-free over unsigned ids, so the loop compiles to vector gathers.
+    """
+    top_m = np.int32(-1)
+    top_f = np.int32(-1)
+    for j in range(middles.shape[0]):
+        rm = r5[middles[j]]
+        rf = r3[fronts[j]]
+        legal = (rm <= rb) & (rf <= rm)
+        top_m = max(top_m, rm if legal else np.int32(-1))
+        top_f = max(top_f, rf if legal else np.int32(-1))
+    return top_m, top_f
+
+
+@nb.njit(cache=True)
+def _eval_back(b, r5, r3, c5, c3, back_middle, back_front, q, sep, p, strict, rest_max, best, key):  # type: ignore[no-untyped-def]
+    """Score the legal splits with back ``b``, keeping the best in ``best`` / ``key``.
+
+    ``sep[d, c]`` is the separable part of the expected score of class ``c`` in dun ``d``
+    and ``rest_max`` bounds the rest (scoop, majority, home run) over this back's splits, so
+    a split whose separable part plus that bound cannot reach the best is not scored.  The
+    best so far lives in locals during the loop: stores to ``best`` would otherwise force the
+    back's quantities to be reloaded for every split.
+    """
+    rb = r5[b]
+    cb = c5[b]
+    n_opp = p[P_N_OPP]
+    sep_b = sep[2, cb]
+    w2, l2, v2, e2 = q[2, cb, 0], q[2, cb, 1], q[2, cb, 2], q[2, cb, 3]
+    best_v = best[0]
+    key_b, key_m, key_f, id_b, id_m, id_f = key[0], key[1], key[2], key[3], key[4], key[5]
+    n_scored = 0
+    for j in range(back_middle.shape[1]):
+        m = back_middle[b, j]
+        f = back_front[b, j]
+        rm = r5[m]
+        rf = r3[f]
+        if not _legal(rf, rm, rb, strict):
+            continue
+        cf = c3[f]
+        cm = c5[m]
+        # 1e-9: rounding must never drop a split that ties the best (the tie-break decides)
+        if n_opp * (sep[0, cf] + sep[1, cm] + sep_b) + rest_max + 1e-9 < best_v:
+            continue
+        n_scored += 1
+        v = expected_points(
+            q[0, cf, 0], q[1, cm, 0], w2,
+            q[0, cf, 1], q[1, cm, 1], l2,
+            q[0, cf, 2], q[1, cm, 2], v2,
+            q[0, cf, 3], q[1, cm, 3], e2,
+            p,
+        )  # fmt: skip
+        if _beats(v, rf, rm, rb, f, m, b, best_v, key_b, key_m, key_f, id_b, id_m, id_f):
+            best_v = v
+            key_b, key_m, key_f, id_b, id_m, id_f = rb, rm, rf, b, m, f
+    best[0] = best_v
+    key[0], key[1], key[2], key[3], key[4], key[5] = key_b, key_m, key_f, id_b, id_m, id_f
+    return n_scored
+
+
+@nb.njit(cache=True)
+def _max_ev_kernel(  # type: ignore[no-untyped-def]
+    hands, rt, back_middle, back_front, qs, favs, seps, ps, stricts, out, values, n_scored
+):
+    """Exact argmax of the expected score over legal splits, for one or more solvers at once.
+
+    ``qs``, ``favs``, ``seps``, ``ps``, ``stricts`` stack the quantities of ``S`` solvers that
+    share one ranking; ``out`` ``(S, n, 3)``, ``values`` and ``n_scored`` ``(S, n)``.  What
+    depends only on the cards (the ranks of the 1,573 subsets, the back classes and the caps
+    of each back) is computed once per hand and shared by the solvers: a simulation plays the
+    same deal under several variants.
+
+    Every split with back ``b`` has its front at most the hand's best front class and its
+    middle at most min(the hand's best 5-card class, the class of b): that bound depends only
+    on b's class and never rises as the class falls (the favourable quantities are monotone),
+    so back classes are visited strongest first and the search stops at the first class whose
+    bound cannot beat the best value found.  A back that passes gets a tighter bound from the
+    strongest legal middle and front its other 8 cards allow (:func:`_best_duns`) before its 56
+    splits are scored; that bound rises with both caps, so once it fails for one pair of caps
+    it fails for every back of the class whose caps are no stronger.
+    """
+    n_solvers = qs.shape[0]
+    n_classes = qs.shape[2]
+    r5 = np.empty(N_FIVE, dtype=np.int32)
+    r3 = np.empty(N_THREE, dtype=np.int32)
+    c5 = np.empty(N_FIVE, dtype=np.int32)
+    c3 = np.empty(N_THREE, dtype=np.int32)
+    head = np.full(n_classes, -2, dtype=np.int64)  # -2: class absent from this hand
+    next_back = np.empty(N_FIVE, dtype=np.int64)
+    class_list = np.empty(N_FIVE, dtype=np.int64)
+    # the caps of each back as dun classes (-1: no legal split), computed at most once per
+    # hand: ``cap_hand[b] == h`` marks them current
+    cap_m = np.empty(N_FIVE, dtype=np.int64)
+    cap_f = np.empty(N_FIVE, dtype=np.int64)
+    cap_hand = np.full(N_FIVE, -1, dtype=np.int64)
+    best = np.empty(1, dtype=np.float64)
+    key = np.empty(6, dtype=np.int64)
+    for h in range(hands.shape[0]):
+        _rank_subsets(hands[h], rt, r5, r3, c5, c3)
+        top_f = 0
+        for i in range(N_THREE):
+            top_f = max(top_f, c3[i])
+        top_5 = 0
+        for i in range(N_FIVE):
+            top_5 = max(top_5, c5[i])
+        # distinct back classes, and the backs of each class as a linked list
+        n_cls = 0
+        for b in range(N_FIVE):
+            cb = c5[b]
+            if head[cb] == -2:
+                head[cb] = -1
+                class_list[n_cls] = cb
+                n_cls += 1
+            next_back[b] = head[cb]
+            head[cb] = b
+        # strongest class first (insertion sort: a few dozen classes)
+        for k in range(1, n_cls):
+            c = class_list[k]
+            i = k - 1
+            while i >= 0 and class_list[i] < c:
+                class_list[i + 1] = class_list[i]
+                i -= 1
+            class_list[i + 1] = c
+        for s in range(n_solvers):
+            q, fav, sep, p, strict = qs[s], favs[s], seps[s], ps[s], stricts[s]
+            best[0] = -np.inf
+            key[:] = -1
+            scored = 0
+            for k in range(n_cls):
+                cb = class_list[k]
+                cm = min(top_5, cb)
+                if _ev(fav, p, min(top_f, cm), cm, cb) < best[0]:
+                    break
+                # a back of this class whose caps are no stronger than these fails too
+                failed_cm = -1
+                failed_cf = -1
+                b = head[cb]
+                while b >= 0:
+                    if cap_hand[b] != h:
+                        rm_top, rf_top = _best_duns(r5, r3, back_middle[b], back_front[b], r5[b])
+                        cap_hand[b] = h
+                        cap_m[b] = dun_class(rm_top) if rm_top >= 0 else -1
+                        cap_f[b] = dun_class(rf_top) if rm_top >= 0 else -1
+                    cm_top = cap_m[b]
+                    cf_cap = cap_f[b]
+                    if cm_top >= 0 and (cm_top > failed_cm or cf_cap > failed_cf):
+                        bound = _ev(fav, p, cf_cap, cm_top, cb)
+                        if bound >= best[0]:
+                            # the non-separable part is monotone too: bounded at the caps
+                            rest_max = bound - p[P_N_OPP] * _separable(fav, cf_cap, cm_top, cb)
+                            scored += _eval_back(
+                                b, r5, r3, c5, c3, back_middle, back_front,
+                                q, sep, p, strict, rest_max, best, key,
+                            )  # fmt: skip
+                        else:
+                            failed_cm = cm_top
+                            failed_cf = cf_cap
+                    b = next_back[b]
+            out[s, h, 0], out[s, h, 1], out[s, h, 2] = key[5], key[4], key[3]
+            values[s, h] = best[0]
+            n_scored[s, h] = scored
+        for k in range(n_cls):
+            head[class_list[k]] = -2
+
+
+@nb.njit(cache=True)
+def _exhaustive_kernel(hands, rt, split_ids, q, p, strict, out, values):  # type: ignore[no-untyped-def]
+    """Score every one of the 72,072 splits (the reference the pruned search must match)."""
+    r5 = np.empty(N_FIVE, dtype=np.int32)
+    r3 = np.empty(N_THREE, dtype=np.int32)
+    k5 = np.empty(N_FIVE, dtype=np.int32)
+    k3 = np.empty(N_THREE, dtype=np.int32)
+    for h in range(hands.shape[0]):
+        _rank_subsets(hands[h], rt, r5, r3, k5, k3)
+        best_v = -np.inf
+        key_b, key_m, key_f, id_b, id_m, id_f = -1, -1, -1, -1, -1, -1
+        for s in range(split_ids.shape[0]):
+            f, m, b = (
+                np.int64(split_ids[s, 0]),
+                np.int64(split_ids[s, 1]),
+                np.int64(split_ids[s, 2]),
+            )
+            rf, rm, rb = r3[f], r5[m], r5[b]
+            if not _legal(rf, rm, rb, strict):
+                continue
+            v = _ev(q, p, k3[f], k5[m], k5[b])
+            if _beats(v, rf, rm, rb, f, m, b, best_v, key_b, key_m, key_f, id_b, id_m, id_f):
+                best_v = v
+                key_b, key_m, key_f, id_b, id_m, id_f = rb, rm, rf, b, m, f
+        out[h, 0], out[h, 1], out[h, 2] = id_f, id_m, id_b
+        values[h] = best_v
+
+
+@nb.njit(cache=True)
+def _legal_ranks_kernel(hand, rt, back_rest, strict):  # type: ignore[no-untyped-def]
+    """All legal splits of one hand with the two 5-card duns unordered: ids and dun ranks."""
+    r5 = np.empty(N_FIVE, dtype=np.int32)
+    r3 = np.empty(N_THREE, dtype=np.int32)
+    k5 = np.empty(N_FIVE, dtype=np.int32)
+    k3 = np.empty(N_THREE, dtype=np.int32)
+    _rank_subsets(hand, rt, r5, r3, k5, k3)
+    ids = np.empty((N_DISTINCT, 3), dtype=np.int16)
+    ranks = np.empty((N_DISTINCT, 3), dtype=np.int32)
+    n = 0
+    for b in range(N_FIVE):
+        rb = r5[b]
+        for j in range(back_rest.shape[1]):
+            m = back_rest[b, j, 0]
+            f = back_rest[b, j, 1]
+            rm = r5[m]
+            # A split with equal 5-card duns appears twice (either may be the back): keep one.
+            if rm == rb and m < b:
+                continue
+            if not _legal(r3[f], rm, rb, strict):
+                continue
+            ids[n, 0], ids[n, 1], ids[n, 2] = f, m, b
+            ranks[n, 0], ranks[n, 1], ranks[n, 2] = r3[f], rm, rb
+            n += 1
+    return ids[:n].copy(), ranks[:n].copy()
+
+
+@nb.njit(cache=True)
+def _pareto_kernel(r, order, keep):  # type: ignore[no-untyped-def]
+    # Visited strongest back first: a split can only be dominated by one visited before it.
+    kept = np.empty((r.shape[0], 3), dtype=np.int64)
+    n = 0
+    for i in order:
+        dominated = False
+        for k in range(n):
+            if kept[k, 0] >= r[i, 0] and kept[k, 1] >= r[i, 1] and kept[k, 2] >= r[i, 2]:
+                dominated = True
+                break
+        if not dominated:
+            kept[n] = r[i]
+            n += 1
+            keep[i] = True
+
+
+# --------------------------------------------------------------------------------------------
+# Solvers: a variant's max-ev search, ready to run
+
+
+@dataclass(frozen=True)
+class Solver:
+    """Everything a search kernel needs for one variant, player count and set of tables."""
+
+    variant: Variant
+    n_players: int
+    tables: WinTables
+    model: PayoutModel
+    q: np.ndarray
+    fav: np.ndarray
+
+    @property
+    def sep(self) -> np.ndarray:
+        """Separable part of the expected score per dun and class (one opponent)."""
+        q = self.q
+        return np.ascontiguousarray(q[..., Q_WIN] * q[..., Q_VW] - q[..., Q_LOSE] * q[..., Q_LE])
+
+    @property
+    def strict(self) -> int:
+        return self.model.strict
+
+    @property
+    def rank_tables(self) -> tuple[np.ndarray, ...]:
+        return rank_tables_of(self.variant)
+
+
+def make_solver(
+    variant: str | Variant | None, n_players: int = 4, tables: WinTables | None = None
+) -> Solver:
+    """A :class:`Solver` for ``variant`` (shipped tables unless ``tables`` is given)."""
+    v = resolve_variant(variant)
+    check_players(n_players)
+    if tables is None:
+        tables = default_tables(v, n_players)
+    model = payout_model(v, n_players)
+    model.params[P_SCOOP_RATE] = tables.scoop_rate  # a fresh model: its own params array
+    q = ev_quantities(tables, model)
+    return Solver(v, n_players, tables, model, q, favourable_quantities(q))
+
+
+def max_ev_ids(rows: np.ndarray, solver: Solver) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Pruned max-ev search: split ids ``(n, 3)``, expected scores, splits scored per hand."""
+    return max_ev_ids_many(rows, [solver])[0]
+
+
+def max_ev_ids_many(
+    rows: np.ndarray, solvers: Sequence[Solver]
+) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """:func:`max_ev_ids` of the same hands under several solvers, in one pass over the hands.
+
+    The solvers must share a ranking (their variants rank duns alike); the work that depends
+    only on the cards is then done once per hand, not once per solver.
+    """
+    if not solvers:
+        return []
+    rt = solvers[0].rank_tables
+    for solver in solvers[1:]:
+        same = zip(solver.rank_tables, rt, strict=True)
+        if not all(a is b or np.array_equal(a, b) for a, b in same):
+            raise ValueError(
+                f"max_ev_ids_many: {solver.variant.name!r} ranks duns differently from "
+                f"{solvers[0].variant.name!r}; search them separately"
+            )
+    n = rows.shape[0]
+    k = len(solvers)
+    ids = np.empty((k, n, 3), dtype=np.int64)
+    values = np.empty((k, n), dtype=np.float64)
+    n_scored = np.empty((k, n), dtype=np.int64)
+    _max_ev_kernel(
+        rows, rt, BACK_MIDDLE, BACK_FRONT,
+        np.stack([s.q for s in solvers]),
+        np.stack([s.fav for s in solvers]),
+        np.stack([s.sep for s in solvers]),
+        np.stack([s.model.params for s in solvers]),
+        np.array([s.strict for s in solvers], dtype=np.int64),
+        ids, values, n_scored,
+    )  # fmt: skip
+    return [(ids[i], values[i], n_scored[i]) for i in range(k)]
+
+
+def exhaustive_ids(rows: np.ndarray, solver: Solver) -> tuple[np.ndarray, np.ndarray]:
+    """Max-ev by scoring all 72,072 splits: split ids ``(n, 3)`` and expected scores."""
+    rt = solver.rank_tables
+    n = rows.shape[0]
+    ids = np.empty((n, 3), dtype=np.int64)
+    values = np.empty(n, dtype=np.float64)
+    _exhaustive_kernel(
+        rows, rt, SPLIT_IDS,
+        solver.q, solver.model.params, solver.strict, ids, values,
+    )  # fmt: skip
+    return ids, values
+
+
+def split_values(ranks: npt.ArrayLike, solver: Solver) -> np.ndarray:
+    """Expected score of splits given their dun ranks ``int32 (..., 3)`` (front, middle, back)."""
+    classes = dun_classes(ranks).astype(np.int64)
+    flat = classes.reshape(-1, 3)
+    out = np.empty(flat.shape[0], dtype=np.float64)
+    _values_kernel(flat, solver.q, solver.model.params, out)
+    return out.reshape(classes.shape[:-1])
+
+
+@nb.njit(cache=True)
+def _values_kernel(classes, q, p, out):  # type: ignore[no-untyped-def]
+    for i in range(classes.shape[0]):
+        out[i] = _ev(q, p, classes[i, 0], classes[i, 1], classes[i, 2])

@@ -1,0 +1,176 @@
+"""Arrangement strategies as objects: each sets a batch of hands, one legal split per hand.
+
+A strategy has a ``name`` (what a command line calls it) and :meth:`Strategy.choose_splits`.
+:func:`as_strategy` turns what :func:`~simkit.arrange.arrange` accepts (a strategy, a name or a
+callable objective) into a strategy; :func:`strategy_from_name` reads one from a command line
+(a name, or a trained ``.npz`` table meaning max-ev with that table).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import ClassVar, Literal, TypeAlias
+
+import numpy as np
+
+from simkit.arrange.search import (
+    Solver,
+    _greedy_kernel,
+    _legal_ranks_kernel,
+    _random_kernel,
+    make_solver,
+    max_ev_ids,
+)
+from simkit.arrange.subsets import rank_tables_of
+from simkit.arrange.value import foul_strict
+from simkit.arrange.wintables import WinTables
+from simkit.deal import RngLike, as_generator
+from simkit.splits import BACK_REST, SPLIT_IDS
+from simkit.variants import Variant
+
+#: What a strategy chooses for ``n`` hands: split ids ``int64 (n, 3)`` (front, middle, back
+#: subset ids, :mod:`simkit.splits`) and each choice's expected score (None: no estimate).
+Choice: TypeAlias = tuple[np.ndarray, np.ndarray | None]
+
+
+class Strategy(ABC):
+    """How a player sets hands into [front 3 | middle 5 | back 5] without fouling."""
+
+    #: The strategy's name on a command line and in results.
+    name: ClassVar[str]
+
+    @abstractmethod
+    def choose_splits(
+        self, rows: np.ndarray, variant: Variant, *, n_players: int, rng: RngLike = None
+    ) -> Choice:
+        """The split of each hand in ``rows``, ``int8 (n, 13)`` card ints, each row sorted.
+
+        ``n_players`` is the table size (it sets payouts and tables); ``rng`` seeds a
+        strategy that draws.
+        """
+
+
+@dataclass(frozen=True, eq=False)
+class MaxEV(Strategy):
+    """The split with the largest expected score (:mod:`simkit.arrange.value`).
+
+    ``tables``: the win tables that estimate it; None takes the variant's shipped tables at
+    the table size (:func:`~simkit.arrange.wintables.default_tables`).
+    """
+
+    tables: WinTables | None = None
+    name: ClassVar[str] = "max-ev"
+
+    def solver(self, variant: str | Variant | None, n_players: int) -> Solver:
+        """The search of this strategy under ``variant`` at ``n_players``."""
+        return make_solver(variant, n_players, self.tables)
+
+    def choose_splits(
+        self, rows: np.ndarray, variant: Variant, *, n_players: int, rng: RngLike = None
+    ) -> Choice:
+        ids, values, _ = max_ev_ids(rows, self.solver(variant, n_players))
+        return ids, values
+
+    def __repr__(self) -> str:
+        if self.tables is None:
+            return "MaxEV()"
+        return f"MaxEV(tables={self.tables.meta.get('file', 'WinTables(...)')!r})"
+
+
+@dataclass(frozen=True)
+class Greedy(Strategy):
+    """The strongest back, then the strongest middle of the other 8 cards, front = the rest
+    (the lexicographic maximum of (back, middle, front) over legal splits)."""
+
+    name: ClassVar[str] = "greedy"
+
+    def choose_splits(
+        self, rows: np.ndarray, variant: Variant, *, n_players: int, rng: RngLike = None
+    ) -> Choice:
+        ids = np.empty((rows.shape[0], 3), dtype=np.int64)
+        _greedy_kernel(rows, rank_tables_of(variant), BACK_REST, foul_strict(variant), ids)
+        return ids, None
+
+
+@dataclass(frozen=True)
+class RandomLegal(Strategy):
+    """A uniformly random legal split (a baseline); ``rng`` seeds it."""
+
+    name: ClassVar[str] = "random-legal"
+
+    def choose_splits(
+        self, rows: np.ndarray, variant: Variant, *, n_players: int, rng: RngLike = None
+    ) -> Choice:
+        ids = np.empty((rows.shape[0], 3), dtype=np.int64)
+        seeds = as_generator(rng).integers(0, 2**63, size=rows.shape[0], dtype=np.uint64)
+        _random_kernel(rows, seeds, rank_tables_of(variant), SPLIT_IDS, foul_strict(variant), ids)
+        return ids, None
+
+
+@dataclass(frozen=True)
+class Objective(Strategy):
+    """A research objective: ``objective(ranks)`` with ``ranks`` an ``int32 (n_splits, 3)``
+    array of (front, middle, back) dun ranks of one hand's legal splits returns
+    ``(n_splits,)`` scores; the best one is kept (one call per hand: a research tool)."""
+
+    objective: Callable[[np.ndarray], np.ndarray]
+    name: ClassVar[str] = "objective"
+
+    def choose_splits(
+        self, rows: np.ndarray, variant: Variant, *, n_players: int, rng: RngLike = None
+    ) -> Choice:
+        rt = rank_tables_of(variant)
+        strict = foul_strict(variant)
+        out = np.empty((rows.shape[0], 3), dtype=np.int64)
+        for h in range(rows.shape[0]):
+            ids, ranks = _legal_ranks_kernel(rows[h], rt, BACK_REST, strict)
+            scores = np.asarray(self.objective(ranks), dtype=np.float64)
+            if scores.shape != (ranks.shape[0],):
+                raise ValueError(
+                    f"objective must return one score per split, shape ({ranks.shape[0]},), "
+                    f"got {scores.shape}"
+                )
+            out[h] = ids[int(np.argmax(scores))]
+        return out, None
+
+
+#: The strategies a name selects, by name.
+STRATEGY_TYPES: dict[str, type[Strategy]] = {cls.name: cls for cls in (MaxEV, Greedy, RandomLegal)}
+STRATEGIES = tuple(STRATEGY_TYPES)  # ("max-ev", "greedy", "random-legal")
+
+StrategyName: TypeAlias = Literal["max-ev", "greedy", "random-legal"]
+#: What :func:`~simkit.arrange.arrange` accepts as a strategy: a strategy, a name in
+#: :data:`STRATEGIES` (checked when used) or a callable objective.
+StrategyLike: TypeAlias = Strategy | StrategyName | str | Callable[[np.ndarray], np.ndarray]
+
+
+def as_strategy(strategy: StrategyLike) -> Strategy:
+    """A :class:`Strategy` from a strategy, a name in :data:`STRATEGIES` or a callable
+    objective (:class:`Objective`)."""
+    if isinstance(strategy, Strategy):
+        return strategy
+    if isinstance(strategy, str) and strategy in STRATEGY_TYPES:
+        return STRATEGY_TYPES[strategy]()
+    if callable(strategy):
+        return Objective(strategy)
+    raise ValueError(
+        f"unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)} or pass a "
+        "callable objective"
+    )
+
+
+def strategy_from_name(spec: str) -> Strategy:
+    """A strategy named on a command line: a name in :data:`STRATEGIES`, or an ``.npz`` table
+    file (max-ev with those tables)."""
+    if spec in STRATEGY_TYPES:
+        return STRATEGY_TYPES[spec]()
+    if spec.endswith(".npz"):
+        if not Path(spec).exists():
+            raise ValueError(f"no such table file: {spec}")
+        return MaxEV(WinTables.load(spec))
+    raise ValueError(
+        f"unknown strategy {spec!r}: use one of {', '.join(STRATEGIES)} or a trained .npz table"
+    )

@@ -1,0 +1,117 @@
+"""Ranking every 5-card and 3-card subset of a hand at once: the first step of every search.
+
+A hand's 1,287 5-card and 286 3-card subsets are ranked once, from rank-multiset tables small
+enough for L1 (:func:`rank_tables_of`); each entry packs a rank with its dun class, so one
+load gives both.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import combinations_with_replacement
+from math import comb
+
+import numba as nb
+import numpy as np
+
+from simkit.arrange.classes import CLASS_BITS, CLASS_MASK, dun_class, dun_classes
+from simkit.evaluate import RANK_KEYS, rank5_one, ranking_order, ranking_tables
+from simkit.variants import Ranking, Variant
+
+
+def _multiset_index(ranks: tuple[int, ...]) -> int:
+    """Combinatorial-number-system index of a non-decreasing rank multiset (5 or 3 ranks)."""
+    return sum(comb(r + i, i + 1) for i, r in enumerate(ranks))
+
+
+@lru_cache(maxsize=8)
+def _multiset_tables(ranking: Ranking) -> tuple[np.ndarray, np.ndarray]:
+    """``(multi5, multi3)``: ranks of non-flush 5-card duns and of fronts by the
+    :func:`_multiset_index` of their sorted ranks (-1 where no hand has that index)."""
+    table5, _, table3 = ranking_tables(ranking)
+    multi5 = np.full(comb(17, 5), -1, dtype=np.int32)
+    for combo in combinations_with_replacement(range(13), 5):
+        multi5[_multiset_index(combo)] = table5[int(RANK_KEYS[list(combo)].sum())]
+    multi3 = np.full(comb(15, 3), -1, dtype=np.int32)
+    for front in combinations_with_replacement(range(13), 3):
+        multi3[_multiset_index(front)] = table3[int(RANK_KEYS[list(front)].sum())]
+    return multi5, multi3
+
+
+def rank_tables_of(variant: Variant) -> tuple[np.ndarray, ...]:
+    """The tables every kernel here takes: ``(packed5, packed3, flush_table, table5)``.
+
+    ``packed5[i]`` is ``rank << CLASS_BITS | class`` of the non-flush 5-card hand whose sorted
+    ranks have multiset index ``i`` (C(17,5) = 6,188 entries, against the 472,726 of the
+    additive-key table: small enough for L1), ``packed3`` the same for fronts (C(15,3) = 455):
+    one load gives a subset both its rank and its :func:`dun_class`.  Variants whose
+    duns order alike get the same tuple (:func:`simkit.evaluate.ranking_order`).
+    """
+    return _rank_tables(ranking_order(variant.ranking))
+
+
+@lru_cache(maxsize=8)
+def _rank_tables(ranking: Ranking) -> tuple[np.ndarray, ...]:
+    table5, flush_table, _ = ranking_tables(ranking)
+    packed = []
+    for multi in _multiset_tables(ranking):
+        ranks = np.maximum(multi, 0).astype(np.int64)
+        packed.append(ranks << CLASS_BITS | dun_classes(ranks).astype(np.int64))
+    return packed[0], packed[1], flush_table, table5
+
+
+@nb.njit(cache=True)
+def _rank_subsets(hand, rt, r5, r3, k5, k3):  # type: ignore[no-untyped-def]
+    """Ranks of all 1,287 5-card and 286 3-card subsets of one rank-sorted hand.
+
+    Nested loops visit subsets in the order of :data:`~simkit.splits.FIVE_SUBSETS` and carry
+    partial sums of the multiset index (rank of position ``k``-th in the subset contributes
+    C(rank + k, k + 1)).  Suited 5-sets go to the flush path of ``rank5_one``.  ``k5``, ``k3``
+    receive the :func:`dun_class` of each rank.
+    """
+    packed5, packed3, flush_table, table5 = rt
+    scratch = np.empty((6, 13), dtype=np.int64)  # one allocation per hand, not six
+    suits = scratch[0]
+    # c[k][i] = C(rank_i + k, k + 1)
+    c1, c2, c3, c4, c5 = scratch[1], scratch[2], scratch[3], scratch[4], scratch[5]
+    for i in range(13):
+        suits[i] = hand[i] & 3
+        r = np.int64(hand[i] >> 2)
+        c1[i] = r
+        c2[i] = (r + 1) * r // 2
+        c3[i] = (r + 2) * (r + 1) * r // 6
+        c4[i] = (r + 3) * (r + 2) * (r + 1) * r // 24
+        c5[i] = (r + 4) * (r + 3) * (r + 2) * (r + 1) * r // 120
+    n = 0
+    for a in range(9):
+        ia = c1[a]
+        sa = suits[a]
+        for b in range(a + 1, 10):
+            ib = ia + c2[b]
+            fb = suits[b] == sa
+            for c in range(b + 1, 11):
+                ic = ib + c3[c]
+                fc = fb and suits[c] == sa
+                for d in range(c + 1, 12):
+                    idx = ic + c4[d]
+                    fd = fc and suits[d] == sa
+                    for e in range(d + 1, 13):
+                        if fd and suits[e] == sa:
+                            r5[n] = rank5_one(
+                                hand[a], hand[b], hand[c], hand[d], hand[e], table5, flush_table
+                            )
+                            k5[n] = dun_class(r5[n])
+                        else:
+                            v = packed5[idx + c5[e]]
+                            r5[n] = v >> CLASS_BITS
+                            k5[n] = v & CLASS_MASK
+                        n += 1
+    n = 0
+    for a in range(11):
+        for b in range(a + 1, 12):
+            ib = c1[a] + c2[b]
+            for c in range(b + 1, 13):
+                v = packed3[ib + c3[c]]
+                r3[n] = v >> CLASS_BITS
+                k3[n] = v & CLASS_MASK
+                n += 1

@@ -1,0 +1,121 @@
+"""Per-dun win tables of the ``max-ev`` strategy: the trained ones shipped in ``simkit/data``,
+the nearest shipped ones when none fit, and untrained (uniform) ones."""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from simkit.arrange.classes import N_CLASSES, N_DUNS
+from simkit.variants import DEFAULT_VARIANT, Variant
+
+
+@dataclass(frozen=True)
+class WinTables:
+    """Per-dun win tables of one variant and player count.
+
+    ``win``, ``tie``, ``lose_pay``: ``float64 (3, N_CLASSES)``, by dun (front, middle, back) and
+    :func:`dun_class` of my dun: the chance I win it against one opponent, the chance we tie,
+    and the points I pay on it when I lose.  ``count``: how many comparisons each class saw in
+    training.  ``scoop_rate``: the chance a player scoops a given opponent.  ``meta``: how the
+    tables were made (command, seed, games, iterations, change per iteration).
+    """
+
+    win: np.ndarray
+    tie: np.ndarray
+    lose_pay: np.ndarray
+    count: np.ndarray
+    scoop_rate: float = 0.0
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def save(self, path: str | Path) -> None:
+        import json
+
+        np.savez_compressed(
+            path,
+            win=self.win.astype(np.float32),
+            tie=self.tie.astype(np.float32),
+            lose_pay=self.lose_pay.astype(np.float32),
+            count=self.count.astype(np.int64),
+            scoop_rate=np.float64(self.scoop_rate),
+            meta=np.array(json.dumps(self.meta, ensure_ascii=False)),
+        )
+
+    @classmethod
+    def load(cls, path: str | Path) -> WinTables:
+        import json
+
+        with np.load(path, allow_pickle=False) as z:
+            return cls(
+                win=z["win"].astype(np.float64),
+                tie=z["tie"].astype(np.float64),
+                lose_pay=z["lose_pay"].astype(np.float64),
+                count=z["count"],
+                scoop_rate=float(z["scoop_rate"]),
+                meta=json.loads(str(z["meta"])),
+            )
+
+
+def table_name(variant_name: str, n_players: int) -> str:
+    """File name of a shipped table: ``<variant>-<players>p.npz``."""
+    return f"{variant_name}-{n_players}p.npz"
+
+
+def shipped_table_path(variant_name: str, n_players: int) -> Path:
+    return Path(str(resources.files("simkit"))) / "data" / table_name(variant_name, n_players)
+
+
+@lru_cache(maxsize=64)
+def _load_shipped(variant_name: str, n_players: int) -> WinTables | None:
+    path = shipped_table_path(variant_name, n_players)
+    if not path.exists():
+        return None
+    return WinTables.load(path)
+
+
+def default_tables(variant: Variant, n_players: int) -> WinTables:
+    """The shipped tables of ``variant`` at ``n_players``.
+
+    Tables ship for 2, 3 and 4 players.  Otherwise (5-8 players, or a variant file of one's
+    own) this warns and takes the nearest: the same variant at the nearest shipped player
+    count, then ``guangxi`` at that count, then untrained tables.
+    """
+    tables = _load_shipped(variant.name, n_players)
+    if tables is not None:
+        return tables
+    near = min(max(n_players, 2), 4)
+    candidates = [(variant.name, k) for k in sorted((2, 3, 4), key=lambda k: abs(k - near))]
+    candidates.append((DEFAULT_VARIANT, near))
+    for name, players in candidates:
+        tables = _load_shipped(name, players)
+        if tables is not None:
+            warnings.warn(
+                f"no trained win tables for {variant.name!r} at {n_players} players; using "
+                f"{table_name(name, players)} (train one with `simkit train`)",
+                stacklevel=3,
+            )
+            return tables
+    warnings.warn(
+        f"no trained win tables for {variant.name!r}; max-ev plays untrained tables",
+        stacklevel=3,
+    )
+    return uniform_tables()
+
+
+def uniform_tables() -> WinTables:
+    """Untrained tables: a dun wins as often as its rank's position in the class order says."""
+    frac = (np.arange(N_CLASSES, dtype=np.float64) + 0.5) / N_CLASSES
+    win = np.broadcast_to(frac, (N_DUNS, N_CLASSES)).copy()
+    return WinTables(
+        win=win,
+        tie=np.zeros_like(win),
+        lose_pay=np.ones_like(win),
+        count=np.zeros((N_DUNS, N_CLASSES), dtype=np.int64),
+        meta={"made": "uniform prior"},
+    )

@@ -1,0 +1,92 @@
+"""The options the commands share, spelled and defaulted once.
+
+``--variant NAME`` chooses a variant (commands that play several take it again, or a comma
+list, or ``all``); ``--players``, ``--seed``, ``--jobs`` and ``--out`` mean the same in every
+command.  Nothing here imports a numerical module.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+# The report's seed (simkit.report.DEFAULT_SEED): every command draws the same deals by default,
+# and ``simkit report`` without --seed writes the committed tables.
+DEFAULT_SEED = 20_260_101
+DEFAULT_PLAYERS = 4
+DEFAULT_JOBS = -1
+
+VARIANT_HELP = "variant name or path of a .toml file (default: {simkit.variants.DEFAULT_VARIANT})"
+
+
+def add_variant_option(
+    parser: argparse.ArgumentParser, *, many: bool = False, help: str | None = None
+) -> None:
+    """``--variant NAME``: one variant, or with ``many`` any number (repeat the option or give a
+    comma list; ``all`` is every shipped variant).  Read it with :func:`chosen_variant` or
+    :func:`chosen_variants`."""
+    if not many:
+        parser.add_argument("--variant", metavar="NAME", default=None, help=help or VARIANT_HELP)
+        return
+    parser.add_argument(
+        "--variant",
+        metavar="NAME",
+        action="append",
+        default=None,
+        help=help
+        or "variant name or path; repeat it or give a comma list, 'all' for every shipped one "
+        "(default: {simkit.variants.DEFAULT_VARIANT})",
+    )
+
+
+def add_variant_arguments(parser: argparse.ArgumentParser) -> None:
+    """Variant names as positional arguments: the older spelling of ``--variant``, still read."""
+    parser.add_argument("variants", nargs="*", default=[], help=argparse.SUPPRESS)
+
+
+def chosen_variant(args: argparse.Namespace) -> str:
+    """The variant of a one-variant command (the default variant if none is given)."""
+    from simkit.variants import DEFAULT_VARIANT
+
+    return str(args.variant) if args.variant is not None else DEFAULT_VARIANT
+
+
+def given_variants(args: argparse.Namespace) -> list[str]:
+    """The variant names given to a several-variant command, from ``--variant`` (repeated or
+    comma lists) and any positional names, in order; empty if none."""
+    given = [*getattr(args, "variants", []), *(args.variant or [])]
+    return [name.strip() for item in given for name in str(item).split(",") if name.strip()]
+
+
+def chosen_variants(args: argparse.Namespace) -> list[str]:
+    """:func:`given_variants`, or the default variant if none is given."""
+    from simkit.variants import DEFAULT_VARIANT
+
+    return given_variants(args) or [DEFAULT_VARIANT]
+
+
+def add_players_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--players", type=int, default=DEFAULT_PLAYERS, help="players at the table (2-8)"
+    )
+
+
+def add_seed_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--seed", type=int, default=DEFAULT_SEED, help="random seed: same seed, same results"
+    )
+
+
+def add_jobs_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--jobs", type=int, default=DEFAULT_JOBS, help="worker processes (-1: every core)"
+    )
+
+
+def add_out_option(
+    parser: argparse.ArgumentParser, help: str, *, default: Path | None = None, file: bool = False
+) -> None:
+    """``--out``: where results go (a folder, or with ``file`` one file)."""
+    parser.add_argument(
+        "--out", type=Path, default=default, metavar="FILE" if file else "DIR", help=help
+    )
