@@ -388,8 +388,10 @@ def simulate(
     for any ``n_jobs``, ``chunk_size`` (games per task, rounded up to whole blocks of
     :data:`BLOCK_GAMES`) and ``backend`` (None: local processes; ``"dask"``: joblib's Dask
     backend on the cluster at ``scheduler``, e.g. ``"tcp://host:8786"``).  ``checkpoint``: a
-    file that saves progress; an interrupted run called again with it resumes and ends with
-    exactly the tables of an uninterrupted run.  ``progress``: a tqdm bar (default: only on a
+    file that saves progress (the first chunk, then every :data:`CHECKPOINT_INTERVAL_S`, and on
+    Ctrl-C or SIGTERM); an interrupted run called again with it resumes and ends with exactly
+    the tables of an uninterrupted run.  An interrupt raises :class:`RunInterrupted` (a
+    ``KeyboardInterrupt`` that says what was saved).  ``progress``: a tqdm bar (default: only on a
     terminal, never when ``CI`` is set).  ``win_tables``: variant name → the shipped variant
     whose trained win tables ``max-ev`` uses for it (for variants derived from a shipped one).
 
@@ -405,6 +407,8 @@ def simulate(
         chunk_blocks = -(-chunk_size // config.block_games)
     else:
         chunk_blocks = default_chunk_blocks(config.n_blocks, jobs)
+        if checkpoint is not None:
+            chunk_blocks = 1  # a block a task: progress reaches the checkpoint block by block
     ckpt = Path(checkpoint) if checkpoint is not None else None
     state = _State()
     if ckpt is not None:
