@@ -133,7 +133,11 @@ def _check_results(folder: Path, identity: Mapping[str, Any] | None, provenance:
     if identity is not None and theirs is not None and dict(theirs) == dict(identity):
         return  # the same run again: it writes the same tables
     if theirs is None:
-        what = "files that are not simkit results" if not prov_path.exists() else "results"
+        what = (
+            "files that are not simkit results"
+            if not prov_path.exists()
+            else "results that do not record their run (an older simkit)"
+        )
         why = f"{what} ({', '.join(sorted(entries)[:3])}{', …' if len(entries) > 3 else ''})"
     else:
         diffs = [

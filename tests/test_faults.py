@@ -28,7 +28,7 @@ VARIANT = "western-2-4"
 #: Long enough that a run is still going when it is killed (it is never left to finish).
 LONG = str(40 * BLOCK_GAMES)
 #: The interrupted run, resumed to its end in this process.
-RUN_GAMES = 4 * BLOCK_GAMES
+RUN_GAMES = 6 * BLOCK_GAMES
 
 
 def start(log: Path, *args: str) -> subprocess.Popen[bytes]:
@@ -120,12 +120,14 @@ def test_a_run_holds_its_folder_and_ctrl_c_saves_and_says_how_to_resume(
     children: list[psutil.Process] = []
     try:
         wait_for(ckpt.exists, 90, "the first checkpoint (saved with the first chunk)")
+        os.killpg(proc.pid, signal.SIGSTOP)  # paused mid-run, its lock held, for the checks
         children = descendants(proc)
         started = time.monotonic()
         assert main([*args[:-4], "--jobs", "1", "--out", str(out)]) == 2
         assert time.monotonic() - started < 10
         assert "another simkit run" in capsys.readouterr().err
-        os.killpg(proc.pid, signal.SIGINT)
+        os.killpg(proc.pid, signal.SIGINT)  # delivered as the run goes on
+        os.killpg(proc.pid, signal.SIGCONT)
         proc.wait(timeout=30)
     finally:
         proc.kill()
