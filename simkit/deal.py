@@ -131,7 +131,7 @@ _DEBRUIJN_MAGIC = np.uint64(0x03F79D71B4CB0A89)
 
 
 @nb.njit(cache=True, inline="always")
-def _draw_below(raw_row, cursor, bound):  # type: ignore[no-untyped-def]
+def _draw_below(raw_row, cursor, bound):
     """Uniform integer in [0, bound) from the 32-bit draws of ``raw_row`` (Lemire's method
     with rejection, so exactly uniform); returns (value, next cursor)."""
     m = np.uint64(bound)
@@ -150,7 +150,7 @@ def _draw_below(raw_row, cursor, bound):  # type: ignore[no-untyped-def]
 
 
 @nb.njit(cache=True)
-def _deal_one_deck(raw, n_cards, out):  # type: ignore[no-untyped-def]
+def _deal_one_deck(raw, n_cards, out):
     n_games, n_players, hand_size = out.shape
     deck = np.empty(n_cards, dtype=np.int64)
     masks = np.empty(n_players, dtype=np.uint64)
@@ -186,7 +186,7 @@ def _deal_one_deck(raw, n_cards, out):  # type: ignore[no-untyped-def]
 
 
 @nb.njit(cache=True)
-def _deal_two_decks(raw, n_cards, out):  # type: ignore[no-untyped-def]
+def _deal_two_decks(raw, n_cards, out):
     n_games, n_players, hand_size = out.shape
     deck = np.empty(n_cards, dtype=np.int64)
     owner = np.empty(n_cards, dtype=np.int8)

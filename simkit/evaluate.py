@@ -180,7 +180,7 @@ def _ranking_tables(ranking: Ranking) -> tuple[np.ndarray, np.ndarray, np.ndarra
 
 
 @nb.njit(cache=True, inline="always")
-def rank5_one(c0, c1, c2, c3, c4, table5, flush_table):  # type: ignore[no-untyped-def]
+def rank5_one(c0, c1, c2, c3, c4, table5, flush_table):
     """Rank of one 5-card hand (card ints) with the tables of :func:`ranking_tables`."""
     suit = c0 & 3
     if (c1 & 3) == suit and (c2 & 3) == suit and (c3 & 3) == suit and (c4 & 3) == suit:
@@ -209,7 +209,7 @@ def rank5_one(c0, c1, c2, c3, c4, table5, flush_table):  # type: ignore[no-untyp
 
 
 @nb.njit(cache=True, inline="always")
-def rank3_one(c0, c1, c2, table3):  # type: ignore[no-untyped-def]
+def rank3_one(c0, c1, c2, table3):
     """Rank of one 3-card front (card ints)."""
     return table3[_CARD_KEYS_NB[c0] + _CARD_KEYS_NB[c1] + _CARD_KEYS_NB[c2]]
 
@@ -218,7 +218,7 @@ _CARD_KEYS_NB = CARD_KEYS  # a global array: numba freezes it into the compiled 
 
 
 @nb.njit(cache=True)
-def _rank5_rows(cards, table5, flush_table, out):  # type: ignore[no-untyped-def]
+def _rank5_rows(cards, table5, flush_table, out):
     for i in range(cards.shape[0]):
         out[i] = rank5_one(
             cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3], cards[i, 4], table5, flush_table
@@ -226,7 +226,7 @@ def _rank5_rows(cards, table5, flush_table, out):  # type: ignore[no-untyped-def
 
 
 @nb.njit(cache=True)
-def _rank3_rows(cards, table3, out):  # type: ignore[no-untyped-def]
+def _rank3_rows(cards, table3, out):
     for i in range(cards.shape[0]):
         out[i] = rank3_one(cards[i, 0], cards[i, 1], cards[i, 2], table3)
 

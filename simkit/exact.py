@@ -70,7 +70,7 @@ N_RANK_VECTORS = 3_598_180  # [x^13] (1 + x + x^2 + x^3 + x^4)^13
 
 
 @nb.njit(cache=True)
-def _enumerate_rank_vectors(vectors, hands, profiles):  # type: ignore[no-untyped-def]
+def _enumerate_rank_vectors(vectors, hands, profiles):
     """Fill every rank-count vector (odometer order), a hand with those ranks and its profile."""
     c = np.zeros(13, dtype=np.int64)
     n = 0
@@ -456,7 +456,7 @@ def all_combinations(k: int) -> np.ndarray:
 
 
 @nb.njit(cache=True)
-def _fill_combinations(out, n):  # type: ignore[no-untyped-def]
+def _fill_combinations(out, n):
     k = out.shape[1]
     combo = np.arange(k)
     for row in range(out.shape[0]):
@@ -579,7 +579,7 @@ def contains_counts() -> dict[Category, int]:
 
 
 @nb.njit(cache=True)
-def _vector_features(vectors):  # type: ignore[no-untyped-def]
+def _vector_features(vectors):
     """Per rank-count vector: hands (prod C(4, c_r)), ranks holding >= 2, >= 3 and 4 cards,
     and the bit masks of the ranks held and of the ranks held once."""
     n = vectors.shape[0]

@@ -162,7 +162,7 @@ def key_filter(keys: np.ndarray) -> np.ndarray:
 
 
 @nb.njit(cache=True, inline="always")
-def _maybe_in(filter_words, key):  # type: ignore[no-untyped-def]
+def _maybe_in(filter_words, key):
     h = (np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(48)
     return (filter_words[h >> np.uint64(6)] >> (h & np.uint64(63))) & np.uint64(1) != 0
 
@@ -186,7 +186,7 @@ _PARAMS: dict[SpecialCode, Callable[[SpecialRule], tuple[int, int]]] = {
 
 
 @nb.njit(cache=True, inline="always")
-def _has_key(keys, lo, hi, key):  # type: ignore[no-untyped-def]
+def _has_key(keys, lo, hi, key):
     """Binary search for ``key`` in the sorted slice ``keys[lo:hi]``."""
     end = hi
     while lo < hi:
@@ -211,22 +211,20 @@ SPLIT_SIZE_INDEX.setflags(write=False)
 
 
 @nb.njit(cache=True, inline="always")
-def _count_low_bits(x):  # type: ignore[no-untyped-def]
+def _count_low_bits(x):
     """How many nibbles of ``x`` have their low bit set (``x`` has no other bits)."""
     return ((x * 0x1111111111111) >> 48) & 15
 
 
 @nb.njit(cache=True, inline="always")
-def _count_nibbles_equal(key, value):  # type: ignore[no-untyped-def]
+def _count_nibbles_equal(key, value):
     """How many of the 13 nibbles of ``key`` equal ``value``."""
     z = ~(key ^ (value * 0x1111111111111))
     return _count_low_bits(z & (z >> 1) & (z >> 2) & (z >> 3) & 0x1111111111111)
 
 
 @nb.njit(cache=True)
-def _detect_kernel(  # type: ignore[no-untyped-def]
-    rows, kinds, params, sf_keys, sf_offsets, ts_keys, ts_filter, max_copies, out
-):
+def _detect_kernel(rows, kinds, params, sf_keys, sf_offsets, ts_keys, ts_filter, max_copies, out):
     """Write each hand's mask to ``out``; return -1, or the index of the first hand holding a
     card that is not 0..51 or that appears more than ``max_copies`` times (then stop)."""
     n_rules = kinds.shape[0]

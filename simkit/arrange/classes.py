@@ -28,7 +28,7 @@ CLASS_MASK = (1 << CLASS_BITS) - 1
 
 
 @nb.njit(cache=True, inline="always")
-def dun_class(rank):  # type: ignore[no-untyped-def]
+def dun_class(rank):
     """The class of a dun rank: category, first and second kicker digit (0..1959).
 
     Classes are ordered as ranks are.  The only rank whose kicker is not a left-aligned digit

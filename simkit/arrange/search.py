@@ -50,7 +50,7 @@ from simkit.variants import Variant, resolve_variant
 
 
 @nb.njit(cache=True, inline="always")
-def _legal(rf, rm, rb, strict):  # type: ignore[no-untyped-def]
+def _legal(rf, rm, rb, strict):
     """Front ≤ middle ≤ back; bit 0 of ``strict`` makes it front < middle, bit 1 middle < back."""
     if rm > rb or (strict & 2 and rm == rb):
         return False
@@ -60,7 +60,7 @@ def _legal(rf, rm, rb, strict):  # type: ignore[no-untyped-def]
 
 
 @nb.njit(cache=True)
-def _greedy_kernel(hands, rt, back_rest, strict, out):  # type: ignore[no-untyped-def]
+def _greedy_kernel(hands, rt, back_rest, strict, out):
     r5 = np.empty(N_FIVE, dtype=np.int32)
     r3 = np.empty(N_THREE, dtype=np.int32)
     k5 = np.empty(N_FIVE, dtype=np.int32)
@@ -88,7 +88,7 @@ def _greedy_kernel(hands, rt, back_rest, strict, out):  # type: ignore[no-untype
 
 
 @nb.njit(cache=True, inline="always")
-def _splitmix(state):  # type: ignore[no-untyped-def]
+def _splitmix(state):
     state = (state + np.uint64(0x9E3779B97F4A7C15)) & np.uint64(0xFFFFFFFFFFFFFFFF)
     z = state
     z = ((z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)) & np.uint64(0xFFFFFFFFFFFFFFFF)
@@ -97,7 +97,7 @@ def _splitmix(state):  # type: ignore[no-untyped-def]
 
 
 @nb.njit(cache=True)
-def _random_kernel(hands, seeds, rt, split_ids, strict, out):  # type: ignore[no-untyped-def]
+def _random_kernel(hands, seeds, rt, split_ids, strict, out):
     r5 = np.empty(N_FIVE, dtype=np.int32)
     r3 = np.empty(N_THREE, dtype=np.int32)
     k5 = np.empty(N_FIVE, dtype=np.int32)
@@ -134,7 +134,7 @@ def _random_kernel(hands, seeds, rt, split_ids, strict, out):  # type: ignore[no
 
 
 @nb.njit(cache=True, inline="always")
-def _beats(v, rf, rm, rb, f, m, b, best_v, key_b, key_m, key_f, id_b, id_m, id_f):  # type: ignore[no-untyped-def]
+def _beats(v, rf, rm, rb, f, m, b, best_v, key_b, key_m, key_f, id_b, id_m, id_f):
     """Whether a split beats the best so far: higher value, then stronger back, middle and
     front, then lower subset ids, so the answer does not depend on the visiting order.  The
     best so far comes in scalars (a kernel keeps them in registers)."""
@@ -154,7 +154,7 @@ def _beats(v, rf, rm, rb, f, m, b, best_v, key_b, key_m, key_f, id_b, id_m, id_f
 
 
 @nb.njit(cache=True, inline="always")
-def _best_duns(r5, r3, middles, fronts, rb):  # type: ignore[no-untyped-def]
+def _best_duns(r5, r3, middles, fronts, rb):
     """The strongest middle and front ranks over the splits ``(middles[j], fronts[j])`` of a
     back of rank ``rb`` that are legal with non-strict order (-1 if none): caps on the middle
     and front of every legal split with this back.
@@ -173,7 +173,7 @@ def _best_duns(r5, r3, middles, fronts, rb):  # type: ignore[no-untyped-def]
 
 
 @nb.njit(cache=True)
-def _eval_back(b, r5, r3, c5, c3, back_middle, back_front, q, sep, p, strict, rest_max, best, key):  # type: ignore[no-untyped-def]
+def _eval_back(b, r5, r3, c5, c3, back_middle, back_front, q, sep, p, strict, rest_max, best, key):
     """Score the legal splits with back ``b``, keeping the best in ``best`` / ``key``.
 
     ``sep[d, c]`` is the separable part of the expected score of class ``c`` in dun ``d``
@@ -219,7 +219,7 @@ def _eval_back(b, r5, r3, c5, c3, back_middle, back_front, q, sep, p, strict, re
 
 
 @nb.njit(cache=True)
-def _max_ev_kernel(  # type: ignore[no-untyped-def]
+def _max_ev_kernel(
     hands, rt, back_middle, back_front, qs, favs, seps, ps, stricts, out, values, n_scored
 ):
     """Exact argmax of the expected score over legal splits, for one or more solvers at once.
@@ -324,7 +324,7 @@ def _max_ev_kernel(  # type: ignore[no-untyped-def]
 
 
 @nb.njit(cache=True)
-def _exhaustive_kernel(hands, rt, split_ids, q, p, strict, out, values):  # type: ignore[no-untyped-def]
+def _exhaustive_kernel(hands, rt, split_ids, q, p, strict, out, values):
     """Score every one of the 72,072 splits (the reference the pruned search must match)."""
     r5 = np.empty(N_FIVE, dtype=np.int32)
     r3 = np.empty(N_THREE, dtype=np.int32)
@@ -352,7 +352,7 @@ def _exhaustive_kernel(hands, rt, split_ids, q, p, strict, out, values):  # type
 
 
 @nb.njit(cache=True)
-def _legal_ranks_kernel(hand, rt, back_rest, strict):  # type: ignore[no-untyped-def]
+def _legal_ranks_kernel(hand, rt, back_rest, strict):
     """All legal splits of one hand with the two 5-card duns unordered: ids and dun ranks."""
     r5 = np.empty(N_FIVE, dtype=np.int32)
     r3 = np.empty(N_THREE, dtype=np.int32)
@@ -380,7 +380,7 @@ def _legal_ranks_kernel(hand, rt, back_rest, strict):  # type: ignore[no-untyped
 
 
 @nb.njit(cache=True)
-def _pareto_kernel(r, order, keep):  # type: ignore[no-untyped-def]
+def _pareto_kernel(r, order, keep):
     # Visited strongest back first: a split can only be dominated by one visited before it.
     kept = np.empty((r.shape[0], 3), dtype=np.int64)
     n = 0
@@ -503,6 +503,6 @@ def split_values(ranks: npt.ArrayLike, solver: Solver) -> np.ndarray:
 
 
 @nb.njit(cache=True)
-def _values_kernel(classes, q, p, out):  # type: ignore[no-untyped-def]
+def _values_kernel(classes, q, p, out):
     for i in range(classes.shape[0]):
         out[i] = _ev(q, p, classes[i, 0], classes[i, 1], classes[i, 2])

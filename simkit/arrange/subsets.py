@@ -61,7 +61,7 @@ def _rank_tables(ranking: Ranking) -> tuple[np.ndarray, ...]:
 
 
 @nb.njit(cache=True)
-def _rank_subsets(hand, rt, r5, r3, k5, k3):  # type: ignore[no-untyped-def]
+def _rank_subsets(hand, rt, r5, r3, k5, k3):
     """Ranks of all 1,287 5-card and 286 3-card subsets of one rank-sorted hand.
 
     Nested loops visit subsets in the order of :data:`~simkit.splits.FIVE_SUBSETS` and carry

@@ -34,6 +34,8 @@ import numpy as np
 from simkit.arrange.classes import DIGIT, N_CLASSES, N_DUNS
 from simkit.arrange.wintables import WinTables
 from simkit.variants import Variant
+from simkit.variants.compiled import ScoopMode, compile_rules
+from simkit.variants.scoring_rules import MIN_PLAYERS
 
 # Quantities of the win tables, along the last axis of a ``(3, N_CLASSES, 4)`` array.
 Q_WIN, Q_LOSE, Q_VW, Q_LE = range(4)
@@ -75,28 +77,26 @@ def payout_model(variant: Variant, n_players: int) -> PayoutModel:
     positive multiplier) and the banker topology do not enter: the model maximizes the net
     waters against every other player, the quantity those rules rank or multiply.
     """
-    s = variant.scoring
-    n_opp = n_players - 1
-    worth = np.array(s.duns.values(), dtype=np.float64)  # (3, 10) by category
+    rules = compile_rules(variant, n_players)
     category_of_class = np.arange(N_CLASSES) // (DIGIT * DIGIT)
-    win_points = worth[:, category_of_class]
+    win_points = rules.dun_worth[:, category_of_class]  # (3, N_CLASSES), a fresh array
     params = np.zeros(N_PARAMS, dtype=np.float64)
-    params[P_N_OPP] = n_opp
-    if s.majority.enabled:
-        params[P_MAJORITY] = s.majority.points
-        params[P_MAJORITY_TWO] = s.majority.rule == "two-wins"
-        if s.majority.replaces_duns:
+    params[P_N_OPP] = rules.n_players - 1
+    if rules.majority:
+        params[P_MAJORITY] = rules.majority_points
+        params[P_MAJORITY_TWO] = rules.majority_two_wins
+        if rules.majority_replaces_duns:
             win_points = np.zeros_like(win_points)
-    if "scoop" in s.transforms:
-        params[P_SCOOP_TIES] = s.scoop.with_ties
-        if s.scoop.mode == "add":
-            params[P_SCOOP_ADD] = s.scoop.points[n_players - 2]
-        elif s.scoop.mode == "double":
-            params[P_SCOOP_DOUBLE] = 1.0 if s.scoop.doubles == "all" else 2.0
-    if "home-run" in s.transforms and n_players >= s.home_run.min_players:
+    if rules.scoop_mode != ScoopMode.NONE:
+        params[P_SCOOP_TIES] = rules.scoop_with_ties
+        if rules.scoop_mode == ScoopMode.ADD:
+            params[P_SCOOP_ADD] = rules.scoop_points
+        else:
+            params[P_SCOOP_DOUBLE] = 1.0 if rules.scoop_doubles_all else 2.0
+    if rules.home_run:
         params[P_HOME] = 1.0
-        params[P_HOME_ADD] = s.home_run.extra_for(n_players)
-        params[P_HOME_FACTOR] = s.home_run.factor_for(n_players)
+        params[P_HOME_ADD] = rules.home_run_extra
+        params[P_HOME_FACTOR] = rules.home_run_factor
     return PayoutModel(
         win_points=np.ascontiguousarray(win_points), params=params, strict=foul_strict(variant)
     )
@@ -105,8 +105,8 @@ def payout_model(variant: Variant, n_players: int) -> PayoutModel:
 def foul_strict(variant: Variant) -> int:
     """The variant's foul order as kernel bits: bit 0 front < middle, bit 1 middle < back
     (clear bits: ≤)."""
-    foul = variant.scoring.foul
-    return int(foul.front_middle == "<") | 2 * int(foul.middle_back == "<")
+    rules = compile_rules(variant, MIN_PLAYERS)  # the foul order is the same at any table
+    return int(rules.front_middle_strict) | 2 * int(rules.middle_back_strict)
 
 
 def ev_quantities(tables: WinTables, model: PayoutModel) -> np.ndarray:
@@ -138,7 +138,7 @@ def favourable_quantities(q: np.ndarray) -> np.ndarray:
 
 
 @nb.njit(cache=True, inline="always")
-def expected_points(w0, w1, w2, l0, l1, l2, v0, v1, v2, e0, e1, e2, p):  # type: ignore[no-untyped-def]
+def expected_points(w0, w1, w2, l0, l1, l2, v0, v1, v2, e0, e1, e2, p):
     """Expected score of a split from its per-dun win/lose chances (the module's model).
 
     ``w*``, ``l*``: chance of winning / losing each dun against one opponent; ``v*``: points
@@ -200,7 +200,7 @@ def expected_points(w0, w1, w2, l0, l1, l2, v0, v1, v2, e0, e1, e2, p):  # type:
 
 
 @nb.njit(cache=True, inline="always")
-def _ev(qa, p, cf, cm, cb):  # type: ignore[no-untyped-def]
+def _ev(qa, p, cf, cm, cb):
     """:func:`expected_points` of dun classes (cf, cm, cb) read from a quantity array.
 
     With the plain quantities (:func:`ev_quantities`) this is a split's expected score; with
@@ -218,7 +218,7 @@ def _ev(qa, p, cf, cm, cb):  # type: ignore[no-untyped-def]
 
 
 @nb.njit(cache=True, inline="always")
-def _separable(qa, cf, cm, cb):  # type: ignore[no-untyped-def]
+def _separable(qa, cf, cm, cb):
     """Σ over duns of (win chance × win points − lose chance × lose pay), one opponent."""
     return (
         qa[0, cf, 0] * qa[0, cf, 2] - qa[0, cf, 1] * qa[0, cf, 3]

@@ -1,0 +1,199 @@
+"""A variant's scoring rules for one table size, compiled once into one typed record.
+
+:func:`compile_rules` reads a :class:`~simkit.variants.Variant`'s ``[scoring]`` and
+``[specials]`` tables and returns a :class:`CompiledRules`: a ``typing.NamedTuple`` of scalars,
+:class:`~enum.IntEnum` codes and small read-only arrays.  numba passes a NamedTuple to a
+kernel by value and reads its fields as fast as it reads index-addressed arrays, so the
+scorer (:mod:`simkit.score`), its pairwise primitive and the strategy's value model
+(:mod:`simkit.arrange`) all read this one object instead of each packing the dataclasses
+into arrays of its own.  Every fact a kernel needs is computed here, once: which transforms
+apply at this table size, the scoop size for this many players, the home-run factor.
+
+A new rule is one field here plus one branch in the kernel that reads it.
+
+>>> from simkit.variants import load_variant
+>>> rules = compile_rules(load_variant("guangxi"), 4)
+>>> rules is compile_rules(load_variant("guangxi"), 4)
+True
+>>> rules.n_players, rules.foul_penalty.name
+(4, 'BIGGEST_HAND')
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from functools import lru_cache
+from typing import NamedTuple
+
+import numpy as np
+
+from simkit.variants.rules import Variant
+from simkit.variants.scoring_rules import MAX_PLAYERS, MIN_PLAYERS
+
+__all__ = [
+    "CompareMode",
+    "CompiledRules",
+    "FoulPenalty",
+    "ScoopMode",
+    "Transform",
+    "compile_rules",
+]
+
+
+class Transform(IntEnum):
+    """A score-only rule applied over the core pairwise scores (``[scoring].transforms``)."""
+
+    SCOOP = 0  #: 打枪: extra points to a pair's scooper
+    HOME_RUN = 1  #: 全垒打: the player who scoops everyone is paid more
+    T_FORMULA = 2  #: the t-based place payments of 000/002 §1
+    HORSE = 3  #: 马牌: the marked card's holder has its pairs multiplied
+
+
+#: The transform of each name a variant may list.
+TRANSFORM_OF_NAME: dict[str, Transform] = {
+    "scoop": Transform.SCOOP,
+    "home-run": Transform.HOME_RUN,
+    "t-formula": Transform.T_FORMULA,
+    "horse": Transform.HORSE,
+}
+
+
+class FoulPenalty(IntEnum):
+    """What a fouled hand (倒水) pays an opponent that did not foul (``[scoring.foul].penalty``)."""
+
+    LOSE_ALL = 0  #: every dun of the opponent, with its worth (and the majority point)
+    FIXED = 1  #: the fixed ``amount``
+    BIGGEST_HAND = 2  #: ``amount`` or, if larger, the worth of the round's biggest dun
+
+
+class ScoopMode(IntEnum):
+    """What a scoop (打枪) adds (``[scoring.scoop].mode``); NONE when scoop is not a transform."""
+
+    NONE = 0  #: nothing
+    ADD = 1  #: a fixed number of points, by table size
+    DOUBLE = 2  #: the pair's points again (all of them, or the dun count only)
+
+
+class CompareMode(IntEnum):
+    """How two duns are compared (``[scoring].compare``)."""
+
+    FULL = 0  #: by rank: category, then kickers
+    TOP_CARD = 1  #: 食夹棍: by the highest card's rank only, the banker winning ties
+
+
+_FOUL_PENALTY_OF_NAME = {
+    "lose-all": FoulPenalty.LOSE_ALL,
+    "fixed": FoulPenalty.FIXED,
+    "biggest-hand": FoulPenalty.BIGGEST_HAND,
+}
+_SCOOP_MODE_OF_NAME = {"none": ScoopMode.NONE, "add": ScoopMode.ADD, "double": ScoopMode.DOUBLE}
+_COMPARE_OF_NAME = {"full": CompareMode.FULL, "top-card": CompareMode.TOP_CARD}
+
+
+class CompiledRules(NamedTuple):
+    """The scoring rules of one variant at one table size, as kernels read them.
+
+    Arrays are read-only and C-contiguous.  Amounts are float64 points; flags are bools.
+    """
+
+    #: players at the table (2..8)
+    n_players: int
+    #: each player compares with the banker only (``topology = "banker"``); else all pairs
+    banker_topology: bool
+    #: full ranking or 食夹棍 (top card, the banker winning ties)
+    compare: CompareMode
+    #: the foul order: front < middle (else ≤), middle < back (else ≤)
+    front_middle_strict: bool
+    middle_back_strict: bool
+    #: what a fouled hand pays, and the amount of the fixed / biggest-hand penalties
+    foul_penalty: FoulPenalty
+    foul_amount: float
+    #: float64 ``(3, 10)``: worth of a dun won, by position (front, middle, back) and category
+    dun_worth: np.ndarray
+    #: the majority match point is played; it needs two duns won (else more won than lost);
+    #: its points; it replaces the dun count and bonuses (only when it is played)
+    majority: bool
+    majority_two_wins: bool
+    majority_points: float
+    majority_replaces_duns: bool
+    #: int64 ``(n_transforms,)``: the :class:`Transform` codes, in the variant's order
+    transforms: np.ndarray
+    #: the scoop's mode (NONE unless scoop is a transform), its points at this table size,
+    #: whether doubling doubles everything (else the dun count only), whether tied duns with
+    #: the rest won count as a scoop, whether it needs that nobody declared a special
+    scoop_mode: ScoopMode
+    scoop_points: float
+    scoop_doubles_all: bool
+    scoop_with_ties: bool
+    scoop_requires_no_specials: bool
+    #: the home run is a transform and this table is large enough for it; the increase is
+    #: split evenly among the others (else pair by pair); its factor and extra per opponent
+    home_run: bool
+    home_run_even: bool
+    home_run_factor: float
+    home_run_extra: float
+    #: the t-formula applies when at least this many hands are compared normally
+    t_formula_min_players: int
+    #: the 马牌 card (card int), -1 when the variant plays none; what each copy multiplies by
+    horse_card: int
+    horse_multiplier: float
+    #: float64 ``(n_specials,)``: each special's payout, in ``[specials].order``
+    special_payouts: np.ndarray
+    #: two specials meeting at a banker table: the banker pays the player (``banker-pays``)
+    specials_banker_pays: bool
+    #: when nobody holds a normal hand, specials are paid by places (000/002 §4.3)
+    specials_all_places: bool
+    #: a hand is paid every special it qualifies for, not only the declared one
+    specials_stack: bool
+
+
+def _frozen(array: np.ndarray) -> np.ndarray:
+    array = np.ascontiguousarray(array)
+    array.setflags(write=False)
+    return array
+
+
+@lru_cache(maxsize=128)
+def compile_rules(variant: Variant, n_players: int) -> CompiledRules:
+    """The :class:`CompiledRules` of ``variant`` at a table of ``n_players`` (cached)."""
+    if isinstance(n_players, bool) or not isinstance(n_players, int | np.integer):
+        raise TypeError(f"n_players must be an integer, got {n_players!r}")
+    if not MIN_PLAYERS <= n_players <= MAX_PLAYERS:
+        raise ValueError(f"n_players must be {MIN_PLAYERS}..{MAX_PLAYERS}, got {n_players}")
+    n_players = int(n_players)
+    s = variant.scoring
+    listed = set(s.transforms)
+    majority = bool(s.majority.enabled)
+    return CompiledRules(
+        n_players=n_players,
+        banker_topology=s.topology == "banker",
+        compare=_COMPARE_OF_NAME[s.compare],
+        front_middle_strict=s.foul.front_middle == "<",
+        middle_back_strict=s.foul.middle_back == "<",
+        foul_penalty=_FOUL_PENALTY_OF_NAME[s.foul.penalty],
+        foul_amount=float(s.foul.amount),
+        dun_worth=_frozen(np.array(s.duns.values(), dtype=np.float64)),
+        majority=majority,
+        majority_two_wins=s.majority.rule == "two-wins",
+        majority_points=float(s.majority.points),
+        majority_replaces_duns=majority and bool(s.majority.replaces_duns),
+        transforms=_frozen(np.array([TRANSFORM_OF_NAME[t] for t in s.transforms], np.int64)),
+        scoop_mode=_SCOOP_MODE_OF_NAME[s.scoop.mode] if "scoop" in listed else ScoopMode.NONE,
+        scoop_points=float(s.scoop.points[n_players - MIN_PLAYERS]),
+        scoop_doubles_all=s.scoop.doubles == "all",
+        scoop_with_ties=bool(s.scoop.with_ties),
+        scoop_requires_no_specials=bool(s.scoop.requires_no_specials),
+        home_run="home-run" in listed and n_players >= s.home_run.min_players,
+        home_run_even=s.home_run.split == "even",
+        home_run_factor=float(s.home_run.factor_for(n_players)),
+        home_run_extra=float(s.home_run.extra_for(n_players)),
+        t_formula_min_players=int(s.t_formula.min_players),
+        horse_card=s.horse.card_int if "horse" in listed else -1,
+        horse_multiplier=float(s.horse.multiplier),
+        special_payouts=_frozen(
+            np.array([r.payout for r in variant.specials.rules], dtype=np.float64)
+        ),
+        specials_banker_pays=s.specials.versus == "banker-pays" and s.topology == "banker",
+        specials_all_places=s.specials.all_special == "places",
+        specials_stack=bool(s.specials.stack),
+    )
