@@ -4,7 +4,8 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
-export NUMBA_CACHE_DIR ?= $(CURDIR)/.venv/numba-cache
+# Compiled kernels go to numba's default cache (__pycache__ beside the sources), the one a plain
+# `simkit` call uses too: no second compile after `make`.
 
 .PHONY: test lint report bench clean docs
 
@@ -22,7 +23,7 @@ test: lint
 	$(PY) -m pytest -q -n 2 --dist loadfile
 
 report: $(STAMP)
-	$(PY) -m simkit report --out results/report
+	$(PY) -m simkit report --out results/report --overwrite
 
 bench: $(STAMP)
 	$(PY) experiments/bench_rank.py

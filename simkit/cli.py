@@ -11,7 +11,9 @@ import argparse
 import importlib
 import pkgutil
 import re
+import signal
 import sys
+import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -95,11 +97,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    in_main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _terminated) if in_main else None
     try:
         return int(args.func(args) or 0)
+    except KeyboardInterrupt as exc:
+        # Ctrl-C or SIGTERM: one line saying what was saved, the shell's 128 + signal code.
+        print(f"simkit {args.command}: {str(exc) or 'interrupted'}", file=sys.stderr)
+        return int(getattr(exc, "exit_code", 130))
     except USER_ERRORS as exc:
         print(f"simkit {args.command}: error: {exc}", file=sys.stderr)
         return 2
+    finally:
+        if in_main:
+            signal.signal(signal.SIGTERM, previous)
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised like Ctrl-C so that a command stops (and cleans up) the same way."""
+
+    exit_code = 128 + signal.SIGTERM
+
+
+def _terminated(signum: int, frame: object) -> None:
+    raise Terminated
 
 
 if __name__ == "__main__":

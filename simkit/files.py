@@ -7,9 +7,15 @@ Each file is written under a hidden temporary name in its own folder and renamed
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+
+#: Hidden folders that writers stage files in, inside the output folder; one left behind by a
+#: killed run is removed by the next run that locks the folder (:mod:`simkit.locks`).
+STAGING_PREFIX = ".simkit-stage-"
 
 
 def atomic_write(path: str | Path, write: Callable[[Path], object]) -> Path:
@@ -41,3 +47,48 @@ def check_output_dir(out: Path) -> None:
         raise ValueError(f"output folder {out}: {probe} is not writable ({exc.strerror})") from None
     os.close(fd)
     os.unlink(name)
+
+
+@contextmanager
+def staged_dir(out: str | Path) -> Iterator[Path]:
+    """A hidden folder inside ``out`` to write into; its files move into ``out`` on success.
+
+    Everything a step writes goes to the staging folder first, so a step that fails half-way
+    (a broken table, a plot error, Ctrl-C) leaves ``out`` as it was; on success each file is
+    renamed into place (sub-folders included), each rename atomic.
+    """
+    final = Path(out)
+    final.mkdir(parents=True, exist_ok=True)
+    stage = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=final))
+    try:
+        yield stage
+        for path in sorted(stage.rglob("*")):
+            if path.is_file():
+                target = final / path.relative_to(stage)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                os.replace(path, target)
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+
+
+def check_output_file(path: str | Path, *, suffix: str | None = None, overwrite: bool) -> Path:
+    """Raise ``ValueError`` unless ``path`` can be written as a new file (before any work).
+
+    Its folder must exist or be creatable and be writable; an existing file is refused unless
+    ``overwrite``; ``suffix`` (such as ``".npz"``) is required when given.
+    """
+    target = Path(path)
+    if suffix is not None and target.suffix != suffix:
+        raise ValueError(f"output file {target} must end in {suffix}")
+    if target.is_dir():
+        raise ValueError(f"output file {target} is a folder")
+    if target.exists() and not overwrite:
+        raise ValueError(f"{target} exists; pass --overwrite to replace it")
+    probe = target.parent
+    while not probe.exists() and probe.parent != probe:
+        probe = probe.parent
+    if not probe.is_dir():
+        raise ValueError(f"output file {target}: {probe} exists and is not a folder")
+    if not os.access(probe, os.W_OK):
+        raise ValueError(f"output file {target}: {probe} is not writable")
+    return target

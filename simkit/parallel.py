@@ -4,16 +4,41 @@ The only module that imports joblib (and, on demand, dask.distributed): the rest
 it a function and a list of argument tuples.  Results come back as a generator *in task order*,
 at most a few tasks ahead of the consumer, so the caller can merge them as they arrive and
 memory stays flat however many tasks there are.
+
+Failure modes handled here, so that a run never outlives its user nor waits forever:
+
+- Local workers (loky) watch their parent and exit within :data:`PARENT_POLL_S` once it is gone,
+  however it ended (SIGKILL included); they ignore SIGINT, so Ctrl-C reaches the parent only
+  and is reported once.
+- A Dask scheduler that cannot be reached fails within :data:`DASK_CONNECT_TIMEOUT_S`; a cluster
+  with no workers for :data:`DASK_STALL_TIMEOUT_S` fails instead of waiting silently.
 """
 
 from __future__ import annotations
 
+import ctypes
 import os
-from collections.abc import Callable, Iterable, Iterator
+import signal
+import sys
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import ExitStack
 from typing import Any
 
 BACKENDS = ("loky", "threading", "dask")
+#: How often a local worker checks that its parent is still alive (seconds).
+PARENT_POLL_S = 0.5
+PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+#: How long to try to reach a Dask scheduler before giving up (seconds).
+DASK_CONNECT_TIMEOUT_S = 5.0
+#: How long a Dask cluster may have no worker at all before the run gives up (seconds).
+DASK_STALL_TIMEOUT_S = 60.0
+
+
+class ClusterError(ConnectionError):
+    """The Dask cluster cannot run the tasks (no workers, workers dying)."""
 
 
 def effective_jobs(n_jobs: int) -> int:
@@ -44,12 +69,13 @@ def run_ordered(
     n_jobs: int = 1,
     backend: str | None = None,
     scheduler: str | None = None,
-) -> Iterator[Any]:
+) -> Generator[Any, None, None]:
     """``func(*task)`` for every task, yielded in task order.
 
-    ``n_jobs=1`` without a backend runs in this process.  ``backend="dask"`` runs through
-    joblib's Dask backend on the cluster at ``scheduler`` (an address such as
-    ``tcp://host:8786``), or on the Dask client already active in this process.
+    ``n_jobs=1`` without a backend runs in this process.  ``backend="dask"`` submits the tasks
+    to the Dask cluster at ``scheduler`` (an address such as ``tcp://host:8786``), or through
+    the Dask client already active in this process, two tasks in flight per worker thread
+    (``n_jobs`` does not apply there).
     """
     check_backend(backend, scheduler)
     jobs = effective_jobs(n_jobs)
@@ -58,24 +84,114 @@ def run_ordered(
             yield func(*task)
         return
 
+    if backend == "dask":
+        with ExitStack() as stack:
+            client = _enter_dask(stack, scheduler)
+            yield from _run_on_dask(client, func, tasks, address=scheduler)
+        return
+
     import joblib
 
     with ExitStack() as stack:
-        if backend == "dask":
-            _enter_dask(stack, scheduler)
-            stack.enter_context(joblib.parallel_config(backend="dask"))
-            parallel = joblib.Parallel(n_jobs=n_jobs, return_as="generator")
-        else:
-            parallel = joblib.Parallel(
-                n_jobs=jobs,
-                backend=backend or "loky",
-                return_as="generator",
-                pre_dispatch="2*n_jobs",
+        if (backend or "loky") == "loky":
+            # Workers die with this process, even when it is killed (see _watch_parent).
+            stack.enter_context(
+                joblib.parallel_config(
+                    backend="loky", initializer=_watch_parent, initargs=(os.getpid(),)
+                )
             )
+        else:
+            stack.enter_context(joblib.parallel_config(backend=backend))
+        parallel = joblib.Parallel(n_jobs=jobs, return_as="generator", pre_dispatch="2*n_jobs")
         yield from parallel(joblib.delayed(func)(*task) for task in tasks)
 
 
-def _enter_dask(stack: ExitStack, scheduler: str | None) -> None:
+def _watch_parent(parent_pid: int) -> None:
+    """Worker initializer: ignore Ctrl-C (the parent handles it), exit when the parent is gone.
+
+    On Linux the kernel kills the worker when its parent ends, however it ends (SIGKILL too):
+    ``prctl(PR_SET_PDEATHSIG, SIGKILL)``; that works even while the worker is inside a numba
+    kernel, which holds the GIL for seconds.  The signal comes when the parent's *thread* that
+    started the worker ends; loky starts workers from the thread that submits work or from its
+    manager thread, both alive as long as the pool is.  Elsewhere (and as a fallback) a thread
+    polls the parent pid and exits once the worker has been re-parented.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent_pid:  # the parent died before the line above
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent_pid:
+            time.sleep(PARENT_POLL_S)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="simkit-parent-watch", daemon=True).start()
+
+
+def _run_on_dask(
+    client: Any,
+    func: Callable[..., Any],
+    tasks: Iterable[tuple[Any, ...]],
+    *,
+    address: str | None,
+) -> Iterator[Any]:
+    """Submit tasks a few at a time, yield results in task order; fail when workers are gone."""
+    where = address or "the active Dask client's cluster"
+    todo = iter(tasks)
+    pending: deque[Any] = deque()
+    no_workers_since: float | None = None
+
+    def fill() -> None:
+        workers = client.scheduler_info().get("workers", {}).values()
+        target = 2 * max(1, sum(w.get("nthreads", 1) for w in workers))
+        while len(pending) < target:
+            task = next(todo, None)
+            if task is None:
+                return
+            pending.append(client.submit(func, *task, pure=False))
+
+    try:
+        fill()
+        while pending:
+            future = pending[0]
+            try:
+                result = future.result(timeout=1.0)
+            except TimeoutError:
+                if client.scheduler_info().get("workers"):
+                    no_workers_since = None
+                    continue
+                now = time.monotonic()
+                no_workers_since = no_workers_since or now
+                if now - no_workers_since >= DASK_STALL_TIMEOUT_S:
+                    raise ClusterError(
+                        f"the Dask cluster at {where} has had no workers for "
+                        f"{DASK_STALL_TIMEOUT_S:.0f} s, so the run cannot go on; start workers "
+                        f"(dask worker {address or 'ADDRESS'}) and run the same command again "
+                        "(with --checkpoint it resumes), or run without --scheduler"
+                    ) from None
+                continue
+            except Exception as exc:
+                if type(exc).__name__ == "KilledWorker":
+                    raise ClusterError(
+                        f"Dask workers at {where} died while running a task ({exc}); check "
+                        "their memory and logs, then run the same command again"
+                    ) from exc
+                raise
+            pending.popleft()
+            fill()
+            yield result
+    finally:
+        for future in pending:
+            future.cancel()
+
+
+def _enter_dask(stack: ExitStack, scheduler: str | None) -> Any:
     try:
         from dask.distributed import Client, default_client
     except ImportError as exc:  # pragma: no cover - dask is an optional extra
@@ -83,10 +199,17 @@ def _enter_dask(stack: ExitStack, scheduler: str | None) -> None:
             "backend='dask' needs dask.distributed: pip install 'simkit[dask]'"
         ) from exc
     if scheduler is not None:
-        stack.enter_context(Client(scheduler, set_as_default=True))
-        return
+        try:
+            client = Client(scheduler, set_as_default=True, timeout=DASK_CONNECT_TIMEOUT_S)
+        except (OSError, TimeoutError) as exc:
+            raise ValueError(
+                f"cannot reach a Dask scheduler at {scheduler} within "
+                f"{DASK_CONNECT_TIMEOUT_S:.0f} s ({exc.__class__.__name__}); check the address "
+                "and that `dask scheduler` is running there, or run without --scheduler"
+            ) from None
+        return stack.enter_context(client)
     try:
-        default_client()
+        return default_client()
     except ValueError as exc:
         raise ValueError(
             "backend='dask' needs a scheduler address (scheduler='tcp://host:port') or a "

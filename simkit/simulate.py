@@ -27,13 +27,18 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import pickle
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
-from collections.abc import Mapping
+import warnings
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -43,7 +48,7 @@ import polars as pl
 
 from simkit.arrange import arrangements, default_tables
 from simkit.deal import check_players, deal, pass_cards
-from simkit.files import atomic_write, check_output_dir
+from simkit.files import STAGING_PREFIX, atomic_write, check_output_dir
 from simkit.parallel import check_backend, effective_jobs, run_ordered
 from simkit.score import score
 from simkit.statistics import SCHEMA_VERSION, Key, convergence_rows, record_block
@@ -54,9 +59,10 @@ from simkit.variants import Variant, has_banker, resolve_variant, resolve_varian
 #: Games per block, the unit of randomness.  Changing it changes every result; it is recorded
 #: in the provenance of each run.
 BLOCK_GAMES = 2048
-#: A checkpoint is rewritten at most this often (seconds); the final state is always written.
+#: A checkpoint is written when the first chunk is in, then at most this often (seconds), on
+#: an interrupt (Ctrl-C, SIGTERM) and at the end.
 CHECKPOINT_INTERVAL_S = 10.0
-CHECKPOINT_FORMAT = 1
+CHECKPOINT_FORMAT = 2
 STRATEGIES = ("greedy", "random-legal", "max-ev")
 
 
@@ -111,13 +117,16 @@ class SimulationResult:
     tables: dict[str, pl.DataFrame]
     summary: Summary | None = None
     config: SimulationConfig | None = None
+    #: The folder it was loaded from (:func:`load_result`), None for a fresh run.
+    source: Path | None = None
 
     def __getitem__(self, name: str) -> pl.DataFrame:
         try:
             return self.tables[name]
         except KeyError:
-            raise KeyError(
-                f"no table {name!r}; tables are: {', '.join(sorted(self.tables))}"
+            where = f" in {self.source} (no {name}.parquet)" if self.source else ""
+            raise MissingTableError(
+                f"no table {name!r}{where}; tables are: {', '.join(sorted(self.tables))}"
             ) from None
 
     @property
@@ -143,7 +152,7 @@ class SimulationResult:
         out = Path(out_dir)
         check_output_dir(out)
         out.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=".simkit-", dir=out))
+        staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=out))
         try:
             for name, table in self.tables.items():
                 table.write_parquet(staging / f"{name}.parquet")
@@ -159,15 +168,61 @@ class SimulationResult:
         return out
 
 
+class MissingTableError(KeyError, ValueError):
+    """A result has no table of that name (a ``KeyError``, and a ``ValueError`` for the CLI)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+class _SavedTables(dict[str, pl.DataFrame]):
+    """Tables read from a folder: a missing one is a :class:`MissingTableError` naming it."""
+
+    def __init__(self, folder: Path, tables: dict[str, pl.DataFrame]) -> None:
+        super().__init__(tables)
+        self.folder = folder
+
+    def __missing__(self, name: str) -> pl.DataFrame:
+        raise MissingTableError(
+            f"no table {name!r} in {self.folder} (no {name}.parquet); tables there: "
+            f"{', '.join(sorted(self))}"
+        )
+
+
+#: Provenance keys that every saved result has (and the report reads).
+PROVENANCE_KEYS = ("seed", "n_games", "n_players", "strategy", "variants")
+
+
 def load_result(out_dir: str | Path) -> SimulationResult:
-    """Read the tables and provenance that :meth:`SimulationResult.save` wrote."""
+    """Read the tables and provenance that :meth:`SimulationResult.save` wrote.
+
+    Everything is read and checked first: a missing or broken ``provenance.json`` or table
+    raises ``ValueError`` naming the file.
+    """
     out = Path(out_dir)
+    if not out.is_dir():
+        raise ValueError(f"{out}: no such folder of simulation results")
     prov_path = out / "provenance.json"
     if not prov_path.is_file():
         raise ValueError(f"{out} holds no simulation results (no provenance.json)")
-    provenance = json.loads(prov_path.read_text(encoding="utf-8"))
-    tables = {p.stem: pl.read_parquet(p) for p in sorted(out.glob("*.parquet"))}
-    return SimulationResult(provenance=provenance, tables=tables)
+    try:
+        provenance = json.loads(prov_path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ValueError(f"{prov_path} cannot be read: {exc}") from None
+    if not isinstance(provenance, dict):
+        raise ValueError(f"{prov_path} is not a simkit provenance (not a JSON object)")
+    missing = [k for k in PROVENANCE_KEYS if k not in provenance]
+    if missing or not isinstance(provenance["variants"], list):
+        raise ValueError(f"{prov_path} is not a simkit provenance (no {', '.join(missing)})")
+    tables = {}
+    for path in sorted(out.glob("*.parquet")):
+        try:
+            tables[path.stem] = pl.read_parquet(path)
+        except Exception as exc:  # polars raises its own error types for broken files
+            raise ValueError(f"{path} is not a readable table ({exc})") from None
+    if not tables:
+        raise ValueError(f"{out} holds no tables (no *.parquet beside provenance.json)")
+    return SimulationResult(provenance=provenance, tables=_SavedTables(out, tables), source=out)
 
 
 # --------------------------------------------------------------------------- validation
@@ -317,8 +372,10 @@ def simulate(
     for any ``n_jobs``, ``chunk_size`` (games per task, rounded up to whole blocks of
     :data:`BLOCK_GAMES`) and ``backend`` (None: local processes; ``"dask"``: joblib's Dask
     backend on the cluster at ``scheduler``, e.g. ``"tcp://host:8786"``).  ``checkpoint``: a
-    file that saves progress; an interrupted run called again with it resumes and ends with
-    exactly the tables of an uninterrupted run.  ``progress``: a tqdm bar (default: only on a
+    file that saves progress (the first chunk, then every :data:`CHECKPOINT_INTERVAL_S`, and on
+    Ctrl-C or SIGTERM); an interrupted run called again with it resumes and ends with exactly
+    the tables of an uninterrupted run.  An interrupt raises :class:`RunInterrupted` (a
+    ``KeyboardInterrupt`` that says what was saved).  ``progress``: a tqdm bar (default: only on a
     terminal, never when ``CI`` is set).  ``win_tables``: variant name → the shipped variant
     whose trained win tables ``max-ev`` uses for it (for variants derived from a shipped one).
 
@@ -334,12 +391,17 @@ def simulate(
         chunk_blocks = -(-chunk_size // config.block_games)
     else:
         chunk_blocks = default_chunk_blocks(config.n_blocks, jobs)
+        if checkpoint is not None:
+            chunk_blocks = 1  # a block a task: progress reaches the checkpoint block by block
     ckpt = Path(checkpoint) if checkpoint is not None else None
     state = _State()
     if ckpt is not None:
+        if ckpt.is_dir():
+            raise ValueError(f"checkpoint {ckpt} is a folder; give a file name")
         check_output_dir(ckpt.parent)
         if ckpt.exists():
             state = _load_checkpoint(ckpt, config)
+        ckpt.parent.mkdir(parents=True, exist_ok=True)  # the folder is there before any work
 
     points = trace_points(config.n_blocks)
     start = state.summary.n_blocks
@@ -347,25 +409,101 @@ def simulate(
         (config, b, min(chunk_blocks, config.n_blocks - b))
         for b in range(start, config.n_blocks, chunk_blocks)
     )
+    from simkit.kernel_cache import notice_if_cold
+
+    notice_if_cold()
     bar = _progress_bar(config, state.summary.n_games, progress)
-    last_save = time.monotonic()
+    saved_blocks = state.summary.n_blocks
+    last_save = -math.inf  # the first chunk in is saved at once
+    outputs = run_ordered(play_chunk, tasks, n_jobs=jobs, backend=backend, scheduler=scheduler)
     try:
-        for output in run_ordered(
-            play_chunk, tasks, n_jobs=jobs, backend=backend, scheduler=scheduler
-        ):
-            _merge(state, output, config, points)
-            if bar is not None:
-                bar.update(sum(output.n_games))
-            if ckpt is not None and (
-                time.monotonic() - last_save >= CHECKPOINT_INTERVAL_S
-                or state.summary.n_blocks == config.n_blocks
-            ):
-                _save_checkpoint(ckpt, config, state)
-                last_save = time.monotonic()
+        with _checkpoint_held(ckpt), _interrupts_raised():
+            for output in outputs:
+                _merge(state, output, config, points)
+                if bar is not None:
+                    bar.update(sum(output.n_games))
+                if ckpt is not None and (
+                    time.monotonic() - last_save >= CHECKPOINT_INTERVAL_S
+                    or state.summary.n_blocks == config.n_blocks
+                ):
+                    _save_checkpoint(ckpt, config, state)
+                    saved_blocks = state.summary.n_blocks
+                    last_save = time.monotonic()
+    except KeyboardInterrupt as exc:
+        outputs.close()  # stop the workers before saving
+        if ckpt is not None and state.summary.n_blocks > saved_blocks:
+            _save_checkpoint(ckpt, config, state)
+        signum = getattr(exc, "signum", signal.SIGINT)
+        raise RunInterrupted(signum, state.summary.n_games, config.n_games, ckpt) from None
     finally:
+        outputs.close()
         if bar is not None:
             bar.close()
     return _result(config, state)
+
+
+@contextmanager
+def _checkpoint_held(ckpt: Path | None) -> Iterator[None]:
+    """One run at a time per checkpoint file (a lock file beside it, removed at the end)."""
+    if ckpt is None:
+        yield
+        return
+    from simkit.locks import held_lock
+
+    with held_lock(ckpt.with_name(f".{ckpt.name}.lock"), f"using the checkpoint {ckpt}"):
+        yield
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """A run stopped by Ctrl-C or SIGTERM; ``str()`` says what was saved and how to resume."""
+
+    def __init__(self, signum: int, done: int, total: int, checkpoint: Path | None) -> None:
+        super().__init__(signum, done, total, checkpoint)
+        self.signum = int(signum)
+        self.done = done
+        self.total = total
+        self.checkpoint = checkpoint
+
+    @property
+    def exit_code(self) -> int:
+        """The shell's code for death by this signal: 130 for SIGINT, 143 for SIGTERM."""
+        return 128 + self.signum
+
+    def __str__(self) -> str:
+        if self.checkpoint is not None:
+            return (
+                f"interrupted: {self.done} of {self.total} games saved in {self.checkpoint}; "
+                "run the same command to resume"
+            )
+        return (
+            f"interrupted after {self.done} of {self.total} games; nothing was saved "
+            "(give --checkpoint FILE, or checkpoint= in Python, to make a run resumable)"
+        )
+
+
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, raised like Ctrl-C so that the run stops the same way."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextmanager
+def _interrupts_raised() -> Iterator[None]:
+    """While running: SIGTERM raises like Ctrl-C (only the main thread can set handlers)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def terminated(signum: int, frame: Any) -> None:
+        raise _Terminated(signum)
+
+    previous = signal.signal(signal.SIGTERM, terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _merge(state: _State, output: BlockOutput, config: SimulationConfig, points: set[int]) -> None:
@@ -407,7 +545,7 @@ def _progress_bar(config: SimulationConfig, done: int, progress: bool | None) ->
 def _save_checkpoint(path: Path, config: SimulationConfig, state: _State) -> None:
     payload = {
         "format": CHECKPOINT_FORMAT,
-        "fingerprint": config.fingerprint(),
+        "fingerprint": run_identity(config),
         "summary": state.summary,
         "trace": state.trace,
     }
@@ -429,10 +567,11 @@ def _load_checkpoint(path: Path, config: SimulationConfig) -> _State:
         raise ValueError(f"checkpoint {path} cannot be read: {exc}") from exc
     if not isinstance(payload, dict) or payload.get("format") != CHECKPOINT_FORMAT:
         raise ValueError(
-            f"checkpoint {path} is not a simkit checkpoint (format {CHECKPOINT_FORMAT})"
+            f"checkpoint {path} is not a simkit checkpoint of this version (format "
+            f"{CHECKPOINT_FORMAT}); delete it or use another checkpoint file"
         )
     saved = payload["fingerprint"]
-    wanted = config.fingerprint()
+    wanted = run_identity(config)
     if saved != wanted:
         diffs = [
             f"{k}: {saved.get(k)!r} there, {wanted[k]!r} here"
@@ -471,10 +610,47 @@ def _file_hash(path: str) -> str | None:
         return None
 
 
+def _tables_hash(tables: Any) -> str:
+    digest = hashlib.sha256()
+    for name in ("win", "tie", "lose_pay", "count"):
+        digest.update(np.ascontiguousarray(getattr(tables, name)).tobytes())
+    digest.update(repr(float(tables.scoop_rate)).encode())
+    return digest.hexdigest()
+
+
+def win_tables_hashes(config: SimulationConfig) -> dict[str, str]:
+    """Per variant, the sha256 of the win tables ``max-ev`` plays it with (empty otherwise).
+
+    The hash is of the tables' arrays, so it changes whenever the tables do, whichever file
+    they come from (a variant's own, a shipped fallback, or retrained ones).
+    """
+    if config.strategy != "max-ev":
+        return {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # a fallback is warned about when the run plays it
+        return {
+            variant.name: _tables_hash(
+                default_tables(resolve_variant(config.tables_of(v) or variant), config.n_players)
+            )
+            for v, variant in enumerate(config.variants)
+        }
+
+
+def run_identity(config: SimulationConfig) -> dict[str, Any]:
+    """What makes a run's numbers: the configuration and its win tables' hashes.
+
+    Equal identities give equal tables; a checkpoint resumes only a run of its identity, and
+    a results folder is recorded with it (``provenance.json``, key ``run``).
+    """
+    return config.fingerprint() | {"win_tables_sha256": win_tables_hashes(config)}
+
+
 def provenance(config: SimulationConfig) -> dict[str, Any]:
-    """Where a result comes from: version, commit, variants (key, file hash), seed, size."""
+    """Where a result comes from: version, commit, variants (key, file hash), seed, size, and
+    the run's identity (:func:`run_identity`: configuration and win tables' hashes)."""
     import simkit
 
+    identity = run_identity(config)
     return {
         "simkit_version": simkit.__version__,
         "git_commit": _git_commit(),
@@ -495,6 +671,8 @@ def provenance(config: SimulationConfig) -> dict[str, Any]:
             }
             for v in config.variants
         ],
+        "win_tables_sha256": identity["win_tables_sha256"],
+        "run": identity,
     }
 
 

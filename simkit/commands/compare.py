@@ -11,7 +11,7 @@ from simkit.commands._options import (
     add_variant_option,
     chosen_variants,
 )
-from simkit.commands.simulate import add_run_options, simulate_args
+from simkit.commands.simulate import add_run_options, claim_out, simulate_args
 from simkit.errors import SimkitError
 
 DEFAULT_GAMES = 10_000
@@ -43,15 +43,16 @@ def handle(args: argparse.Namespace) -> int:
     names = chosen_variants(args)
     if names != ["all"] and len(names) < 2:
         raise SimkitError(f"compare needs at least two variants, got {', '.join(names)}")
-    result = simulate_args(args)
-    with pl.Config(tbl_rows=100, tbl_cols=12, tbl_width_chars=140):
-        print(
-            result["scores"]
-            .filter(pl.col("seat").is_in(["0", "all"]))
-            .select("variant", "seat", "n", "mean", "se", "sd", "sd_se")
-        )
-        print(result["paired"].filter(pl.col("seat").is_in(["0", "all"])))
-        print(result["events"].select("variant", "event", "rate", "se"))
-    if args.out is not None:
-        print(f"tables written to {result.save(args.out)}")
+    with claim_out(args):
+        result = simulate_args(args)
+        with pl.Config(tbl_rows=100, tbl_cols=12, tbl_width_chars=140):
+            print(
+                result["scores"]
+                .filter(pl.col("seat").is_in(["0", "all"]))
+                .select("variant", "seat", "n", "mean", "se", "sd", "sd_se")
+            )
+            print(result["paired"].filter(pl.col("seat").is_in(["0", "all"])))
+            print(result["events"].select("variant", "event", "rate", "se"))
+        if args.out is not None:
+            print(f"tables written to {result.save(args.out)}")
     return 0

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from simkit.commands._options import add_out_option, add_variant_option, given_variants
-from simkit.commands.simulate import add_run_options, run_kwargs
+from simkit.commands.simulate import add_run_options, claim_out, run_kwargs
 
 
 def register(subparsers: Any) -> None:
@@ -48,23 +48,67 @@ def register(subparsers: Any) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
+    """Every stage writes into a staging folder inside ``--out``, moved into place at the end:
+    a run that fails or is interrupted leaves the folder as it was."""
     import time
 
-    from simkit.report import build_report, write_report
+    from simkit.files import staged_dir
+    from simkit.locks import claim_output_dir
+    from simkit.report import DEFAULT_GAMES, report_variants, write_report
+    from simkit.simulate import load_result, simulate
 
     start = time.perf_counter()
+    out = Path(args.out)
     if args.from_dir is not None:
-        path = write_report(args.from_dir, args.out)
-    else:
-        games = {} if args.games is None else {"n_games": args.games}
-        path = build_report(
-            args.out,
-            seed=args.seed,
-            variants=given_variants(args) or None,
-            n_players=args.players,
-            strategy=args.strategy,
-            **games,
-            **run_kwargs(args),
+        result = load_result(args.from_dir)  # every file read and checked before writing
+        in_place = Path(args.from_dir).resolve() == (out / "tables").resolve()
+        claim: Any = claim_output_dir(
+            out,
+            result.provenance.get("run"),
+            overwrite=args.overwrite or in_place,
+            provenance="tables/provenance.json",
         )
+        with claim, staged_dir(out) as stage, _stages(args, 2) as bar:
+            if not in_place:  # the tables travel with the README and figures drawn from them
+                result.save(stage / "tables")
+            bar.update()
+            write_report(result, stage)
+            bar.update()
+    else:
+        n_games = DEFAULT_GAMES if args.games is None else args.games
+        chosen, tables = report_variants(given_variants(args) or None)
+        claim = claim_out(
+            args, chosen, tables, provenance="tables/provenance.json", n_games=n_games
+        )
+        with claim, staged_dir(out) as stage, _stages(args, 3) as bar:
+            bar.set_postfix_str("simulate")
+            result = simulate(
+                chosen,
+                n_games,
+                args.players,
+                args.strategy,
+                seed=args.seed,
+                win_tables=tables,
+                **run_kwargs(args),
+            )
+            bar.update()
+            bar.set_postfix_str("tables")
+            result.save(stage / "tables")
+            bar.update()
+            bar.set_postfix_str("figures and README")
+            write_report(result, stage)
+            bar.update()
+    path = out / "README.md"
     print(f"report written to {path} in {time.perf_counter() - start:.0f} s")
     return 0
+
+
+def _stages(args: argparse.Namespace, total: int) -> Any:
+    """A progress bar over the report's stages (a terminal only, as the simulation's)."""
+    import os
+    import sys
+
+    from tqdm import tqdm
+
+    shown = not args.quiet and sys.stderr.isatty() and not os.environ.get("CI")
+    return tqdm(total=total, desc="report", unit="stage", disable=not shown, position=1)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -42,8 +43,7 @@ def add_run_options(parser: argparse.ArgumentParser, *, games: int | None) -> No
     parser.add_argument(
         "--scheduler",
         default=None,
-        help="run on the Dask cluster at this address (tcp://host:port) via joblib's dask "
-        "backend (default: local processes)",
+        help="run on the Dask cluster at this address (tcp://host:port) (default: local processes)",
     )
     parser.add_argument(
         "--checkpoint",
@@ -53,6 +53,11 @@ def add_run_options(parser: argparse.ArgumentParser, *, games: int | None) -> No
         help="save progress here; the same command again resumes (default: none)",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace results of another run in the output folder (default: refuse)",
+    )
 
 
 def run_kwargs(args: argparse.Namespace) -> dict[str, Any]:
@@ -65,6 +70,32 @@ def run_kwargs(args: argparse.Namespace) -> dict[str, Any]:
         "checkpoint": args.checkpoint,
         "progress": False if args.quiet else None,
     }
+
+
+def claim_out(
+    args: argparse.Namespace,
+    variants: Any = None,
+    win_tables: Any = None,
+    provenance: str = "provenance.json",
+    n_games: int | None = None,
+) -> AbstractContextManager[Any]:
+    """Lock ``--out`` for this run and refuse other runs' results there (before any work)."""
+    if args.out is None:
+        return nullcontext()
+    from simkit.locks import claim_output_dir
+    from simkit.simulate import make_config, run_identity
+
+    config = make_config(
+        chosen_variants(args) if variants is None else variants,
+        args.games if n_games is None else n_games,
+        args.players,
+        args.strategy,
+        seed=args.seed,
+        win_tables=win_tables,
+    )
+    return claim_output_dir(
+        args.out, run_identity(config), overwrite=args.overwrite, provenance=provenance
+    )
 
 
 def simulate_args(args: argparse.Namespace) -> Any:
@@ -101,10 +132,11 @@ def register(subparsers: Any) -> None:
 def handle(args: argparse.Namespace) -> int:
     import polars as pl
 
-    result = simulate_args(args)
-    with pl.Config(tbl_rows=50, tbl_cols=12, tbl_width_chars=120):
-        print(result["scores"].select("variant", "seat", "n", "mean", "se", "sd", "sd_se"))
-    if args.out is not None:
-        out = result.save(args.out)
-        print(f"tables written to {out}")
+    with claim_out(args):
+        result = simulate_args(args)
+        with pl.Config(tbl_rows=50, tbl_cols=12, tbl_width_chars=120):
+            print(result["scores"].select("variant", "seat", "n", "mean", "se", "sd", "sd_se"))
+        if args.out is not None:
+            out = result.save(args.out)
+            print(f"tables written to {out}")
     return 0

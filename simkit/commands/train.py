@@ -13,6 +13,7 @@ from simkit.commands._options import (
     add_variant_option,
     chosen_variant,
 )
+from simkit.errors import SimkitError
 
 
 def register(subparsers: Any) -> None:
@@ -46,27 +47,52 @@ def register(subparsers: Any) -> None:
         help="share of the running counts each iteration replaces: old × (1 - blend) + new "
         "(default: {simkit.train.DEFAULT_BLEND})",
     )
-    add_out_option(parser, "output table (default: <variant>-<players>p.npz)", file=True)
+    add_out_option(parser, "output .npz table (default: <variant>-<players>p.npz)", file=True)
+    parser.add_argument("--overwrite", action="store_true", help="replace an existing table file")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(func=handle)
 
 
 def handle(args: argparse.Namespace) -> int:
+    import os
+    import sys
+
+    from tqdm import tqdm
+
     from simkit.arrange import table_name
-    from simkit.train import train
+    from simkit.files import check_output_file
+    from simkit.kernel_cache import notice_if_cold
+    from simkit.train import DEFAULT_ITERATIONS, train
     from simkit.variants import resolve_variant
 
     variant = resolve_variant(chosen_variant(args))
+    if args.games is not None and args.games < 1:
+        raise SimkitError(f"--games must be at least 1, got {args.games}")
+    out = args.out if args.out is not None else Path(table_name(variant.name, args.players))
+    check_output_file(out, suffix=".npz", overwrite=args.overwrite)  # before training
+    notice_if_cold()
+    shown = not args.quiet and sys.stderr.isatty() and not os.environ.get("CI")
     # options not given leave the library's defaults in place
     given = {"iterations": args.iterations, "blend": args.blend}
-    tables = train(
-        variant,
-        args.players,
-        seed=args.seed,
-        n_games=args.games,
-        progress=print,
-        **{name: value for name, value in given.items() if value is not None},
-    )
-    out = args.out if args.out is not None else Path(table_name(variant.name, args.players))
+    iterations = DEFAULT_ITERATIONS if args.iterations is None else args.iterations
+    with tqdm(total=iterations, desc="train", unit="iteration", disable=not shown) as bar:
+
+        def progress(message: str) -> None:
+            bar.update()
+            if shown:
+                bar.write(message)
+            else:
+                print(message)
+
+        tables = train(
+            variant,
+            args.players,
+            seed=args.seed,
+            n_games=args.games,
+            progress=progress,
+            **{name: value for name, value in given.items() if value is not None},
+        )
+    out.parent.mkdir(parents=True, exist_ok=True)
     tables.save(out)
     meta = tables.meta
     print(
