@@ -1,7 +1,8 @@
 """simkit: Monte Carlo simulation and rule-balance research for 十三水 (Thirteen Water).
 
 The pipeline, one module a stage:
-``cards → variants → deal → evaluate → specials → arrange → score → simulate → tables/plots``.
+``cards → variants → deal → evaluate → specials → arrange → score → statistics → tables/plots``,
+run by ``simulate`` and written up by ``report`` (docs/architecture.md).
 
 >>> import simkit
 >>> hands = simkit.deal(1000, 4, rng=1)

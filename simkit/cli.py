@@ -22,9 +22,8 @@ import simkit.commands
 from simkit.errors import SimkitError
 
 # Errors a user can fix, printed as one line with exit status 2: simkit's own, and a path that
-# cannot be read or written.  ValueError is listed while some modules still raise it for bad
-# input; every other exception is a bug and keeps its traceback.
-USER_ERRORS: tuple[type[Exception], ...] = (SimkitError, ValueError, OSError)
+# cannot be read or written.  Every other exception is a bug and keeps its traceback.
+USER_ERRORS: tuple[type[Exception], ...] = (SimkitError, OSError)
 
 # A help text may name a library constant as {simkit.module.NAME} or {simkit.module.NAME:,}; it
 # is read only when help is shown, so the parser never imports the module that defines it.

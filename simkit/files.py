@@ -13,6 +13,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from simkit.errors import SimkitError
+
 #: Hidden folders that writers stage files in, inside the output folder; one left behind by a
 #: killed run is removed by the next run that locks the folder (:mod:`simkit.locks`).
 STAGING_PREFIX = ".simkit-stage-"
@@ -39,12 +41,14 @@ def check_output_dir(out: Path) -> None:
             break
         probe = probe.parent
     if probe.exists() and not probe.is_dir():
-        raise ValueError(f"output folder {out}: {probe} exists and is not a folder")
+        raise SimkitError(f"output folder {out}: {probe} exists and is not a folder")
     # Try it: permission bits do not tell (root, read-only mounts, /proc).
     try:
         fd, name = tempfile.mkstemp(prefix=".simkit-probe-", dir=probe)
     except OSError as exc:
-        raise ValueError(f"output folder {out}: {probe} is not writable ({exc.strerror})") from None
+        raise SimkitError(
+            f"output folder {out}: {probe} is not writable ({exc.strerror})"
+        ) from None
     os.close(fd)
     os.unlink(name)
 
@@ -79,16 +83,16 @@ def check_output_file(path: str | Path, *, suffix: str | None = None, overwrite:
     """
     target = Path(path)
     if suffix is not None and target.suffix != suffix:
-        raise ValueError(f"output file {target} must end in {suffix}")
+        raise SimkitError(f"output file {target} must end in {suffix}")
     if target.is_dir():
-        raise ValueError(f"output file {target} is a folder")
+        raise SimkitError(f"output file {target} is a folder")
     if target.exists() and not overwrite:
-        raise ValueError(f"{target} exists; pass --overwrite to replace it")
+        raise SimkitError(f"{target} exists; pass --overwrite to replace it")
     probe = target.parent
     while not probe.exists() and probe.parent != probe:
         probe = probe.parent
     if not probe.is_dir():
-        raise ValueError(f"output file {target}: {probe} exists and is not a folder")
+        raise SimkitError(f"output file {target}: {probe} exists and is not a folder")
     if not os.access(probe, os.W_OK):
-        raise ValueError(f"output file {target}: {probe} is not writable")
+        raise SimkitError(f"output file {target}: {probe} is not writable")
     return target

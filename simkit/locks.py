@@ -20,12 +20,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from simkit.errors import SimkitError
 from simkit.files import STAGING_PREFIX
 
 LOCK_NAME = ".simkit.lock"
 
 
-class OutputLocked(ValueError):
+class OutputLocked(SimkitError):
     """Another run is writing to the folder."""
 
 
@@ -47,12 +48,12 @@ def claim_output_dir(
     """
     folder = Path(out)
     if folder.exists() and not folder.is_dir():
-        raise ValueError(f"output folder {folder} exists and is not a folder")
+        raise SimkitError(f"output folder {folder} exists and is not a folder")
     created = _missing_parents(folder)
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise ValueError(f"output folder {folder} cannot be created ({exc.strerror})") from None
+        raise SimkitError(f"output folder {folder} cannot be created ({exc.strerror})") from None
     try:
         with held_lock(folder / LOCK_NAME, f"writing to {folder}"):
             for stale in folder.glob(STAGING_PREFIX + "*"):  # left by a killed run
@@ -97,7 +98,7 @@ def _lock(path: Path, doing: str) -> int:
         try:
             fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as exc:
-            raise ValueError(f"{path.parent} is not writable ({exc.strerror})") from None
+            raise SimkitError(f"{path.parent} is not writable ({exc.strerror})") from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as exc:
@@ -148,7 +149,7 @@ def _check_results(folder: Path, identity: Mapping[str, Any] | None, provenance:
         if identity and theirs.get("win_tables_sha256") != identity.get("win_tables_sha256"):
             diffs.append("other win tables")
         why = "results of another run" + (f" ({'; '.join(diffs)})" if diffs else "")
-    raise ValueError(
+    raise SimkitError(
         f"{folder} already holds {why}; pass --overwrite to replace them, or choose another "
         "output folder"
     )

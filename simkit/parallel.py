@@ -27,6 +27,8 @@ from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import ExitStack
 from typing import Any
 
+from simkit.errors import SimkitError
+
 BACKENDS = ("loky", "threading", "dask")
 #: How often a local worker checks that its parent is still alive (seconds).
 PARENT_POLL_S = 0.5
@@ -44,7 +46,7 @@ class ClusterError(ConnectionError):
 def effective_jobs(n_jobs: int) -> int:
     """``n_jobs`` as a count of local workers: -1 is every core, -2 all but one, and so on."""
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, int) or n_jobs == 0:
-        raise ValueError(f"n_jobs must be a non-zero integer (-1 for every core), got {n_jobs!r}")
+        raise SimkitError(f"n_jobs must be a non-zero integer (-1 for every core), got {n_jobs!r}")
     cores = os.cpu_count() or 1
     return n_jobs if n_jobs > 0 else max(1, cores + 1 + n_jobs)
 
@@ -52,12 +54,12 @@ def effective_jobs(n_jobs: int) -> int:
 def check_backend(backend: str | None, scheduler: str | None = None) -> None:
     """Raise ``ValueError`` for an unknown backend or a scheduler given without ``dask``."""
     if backend is not None and backend not in BACKENDS:
-        raise ValueError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
+        raise SimkitError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
     if scheduler is not None:
         if backend != "dask":
-            raise ValueError("a scheduler address needs backend='dask'")
+            raise SimkitError("a scheduler address needs backend='dask'")
         if not isinstance(scheduler, str) or "://" not in scheduler:
-            raise ValueError(
+            raise SimkitError(
                 f"scheduler must be an address like 'tcp://host:8786', got {scheduler!r}"
             )
 
@@ -195,14 +197,14 @@ def _enter_dask(stack: ExitStack, scheduler: str | None) -> Any:
     try:
         from dask.distributed import Client, default_client
     except ImportError as exc:  # pragma: no cover - dask is an optional extra
-        raise ValueError(
+        raise SimkitError(
             "backend='dask' needs dask.distributed: pip install 'simkit[dask]'"
         ) from exc
     if scheduler is not None:
         try:
             client = Client(scheduler, set_as_default=True, timeout=DASK_CONNECT_TIMEOUT_S)
         except (OSError, TimeoutError) as exc:
-            raise ValueError(
+            raise SimkitError(
                 f"cannot reach a Dask scheduler at {scheduler} within "
                 f"{DASK_CONNECT_TIMEOUT_S:.0f} s ({exc.__class__.__name__}); check the address "
                 "and that `dask scheduler` is running there, or run without --scheduler"
@@ -211,7 +213,7 @@ def _enter_dask(stack: ExitStack, scheduler: str | None) -> Any:
     try:
         return default_client()
     except ValueError as exc:
-        raise ValueError(
+        raise SimkitError(
             "backend='dask' needs a scheduler address (scheduler='tcp://host:port') or a "
             "dask.distributed Client created beforehand in this process"
         ) from exc

@@ -48,6 +48,7 @@ import polars as pl
 
 from simkit.arrange import arrangements, default_tables
 from simkit.deal import check_players, deal, pass_cards
+from simkit.errors import SimkitError
 from simkit.files import STAGING_PREFIX, atomic_write, check_output_dir
 from simkit.parallel import check_backend, effective_jobs, run_ordered
 from simkit.score import score
@@ -168,8 +169,8 @@ class SimulationResult:
         return out
 
 
-class MissingTableError(KeyError, ValueError):
-    """A result has no table of that name (a ``KeyError``, and a ``ValueError`` for the CLI)."""
+class MissingTableError(KeyError, SimkitError):
+    """A result has no table of that name: a ``KeyError``, and a SimkitError for the CLI."""
 
     def __str__(self) -> str:
         return str(self.args[0])
@@ -201,27 +202,27 @@ def load_result(out_dir: str | Path) -> SimulationResult:
     """
     out = Path(out_dir)
     if not out.is_dir():
-        raise ValueError(f"{out}: no such folder of simulation results")
+        raise SimkitError(f"{out}: no such folder of simulation results")
     prov_path = out / "provenance.json"
     if not prov_path.is_file():
-        raise ValueError(f"{out} holds no simulation results (no provenance.json)")
+        raise SimkitError(f"{out} holds no simulation results (no provenance.json)")
     try:
         provenance = json.loads(prov_path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ValueError(f"{prov_path} cannot be read: {exc}") from None
+        raise SimkitError(f"{prov_path} cannot be read: {exc}") from None
     if not isinstance(provenance, dict):
-        raise ValueError(f"{prov_path} is not a simkit provenance (not a JSON object)")
+        raise SimkitError(f"{prov_path} is not a simkit provenance (not a JSON object)")
     missing = [k for k in PROVENANCE_KEYS if k not in provenance]
     if missing or not isinstance(provenance["variants"], list):
-        raise ValueError(f"{prov_path} is not a simkit provenance (no {', '.join(missing)})")
+        raise SimkitError(f"{prov_path} is not a simkit provenance (no {', '.join(missing)})")
     tables = {}
     for path in sorted(out.glob("*.parquet")):
         try:
             tables[path.stem] = pl.read_parquet(path)
         except Exception as exc:  # polars raises its own error types for broken files
-            raise ValueError(f"{path} is not a readable table ({exc})") from None
+            raise SimkitError(f"{path} is not a readable table ({exc})") from None
     if not tables:
-        raise ValueError(f"{out} holds no tables (no *.parquet beside provenance.json)")
+        raise SimkitError(f"{out} holds no tables (no *.parquet beside provenance.json)")
     return SimulationResult(provenance=provenance, tables=_SavedTables(out, tables), source=out)
 
 
@@ -230,7 +231,7 @@ def load_result(out_dir: str | Path) -> SimulationResult:
 
 def _check_int(value: Any, what: str, minimum: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < minimum:
-        raise ValueError(f"{what} must be an integer >= {minimum}, got {value!r}")
+        raise SimkitError(f"{what} must be an integer >= {minimum}, got {value!r}")
     return int(value)
 
 
@@ -247,7 +248,7 @@ def make_config(
     n_games = _check_int(n_games, "n_games", 1)
     check_players(n_players)
     if strategy not in STRATEGIES:
-        raise ValueError(f"unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
+        raise SimkitError(f"unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
     if isinstance(seed, np.random.SeedSequence):
         raise TypeError("seed must be a non-negative integer (it is recorded with the results)")
     seed = _check_int(seed, "seed", 0)
@@ -255,7 +256,7 @@ def make_config(
     win_tables = dict(win_tables or {})
     unknown = sorted(set(win_tables) - {v.name for v in resolved})
     if unknown:
-        raise ValueError(f"win_tables names {unknown[0]!r}, which is not a variant of this run")
+        raise SimkitError(f"win_tables names {unknown[0]!r}, which is not a variant of this run")
     for source in win_tables.values():
         resolve_variant(source)  # the tables' variant must exist
     return SimulationConfig(
@@ -379,9 +380,9 @@ def simulate(
     terminal, never when ``CI`` is set).  ``win_tables``: variant name → the shipped variant
     whose trained win tables ``max-ev`` uses for it (for variants derived from a shipped one).
 
-    >>> result = simulate("guangxi", 2048, seed=1, n_jobs=1)  # doctest: +SKIP
-    >>> result["scores"].columns[:4]  # doctest: +SKIP
-    ['variant', 'seat', 'n', 'mean']
+    >>> result = simulate("western-2-4", 256, seed=1, n_jobs=1, progress=False)
+    >>> result["scores"].columns[:5]
+    ['variant', 'seat', 'banker', 'n', 'mean']
     """
     config = make_config(variants, n_games, n_players, strategy, seed=seed, win_tables=win_tables)
     jobs = effective_jobs(n_jobs)
@@ -397,7 +398,7 @@ def simulate(
     state = _State()
     if ckpt is not None:
         if ckpt.is_dir():
-            raise ValueError(f"checkpoint {ckpt} is a folder; give a file name")
+            raise SimkitError(f"checkpoint {ckpt} is a folder; give a file name")
         check_output_dir(ckpt.parent)
         if ckpt.exists():
             state = _load_checkpoint(ckpt, config)
@@ -564,9 +565,9 @@ def _load_checkpoint(path: Path, config: SimulationConfig) -> _State:
         with path.open("rb") as fh:
             payload = pickle.load(fh)
     except Exception as exc:
-        raise ValueError(f"checkpoint {path} cannot be read: {exc}") from exc
+        raise SimkitError(f"checkpoint {path} cannot be read: {exc}") from exc
     if not isinstance(payload, dict) or payload.get("format") != CHECKPOINT_FORMAT:
-        raise ValueError(
+        raise SimkitError(
             f"checkpoint {path} is not a simkit checkpoint of this version (format "
             f"{CHECKPOINT_FORMAT}); delete it or use another checkpoint file"
         )
@@ -578,7 +579,7 @@ def _load_checkpoint(path: Path, config: SimulationConfig) -> _State:
             for k in wanted
             if saved.get(k) != wanted[k]
         ]
-        raise ValueError(
+        raise SimkitError(
             f"checkpoint {path} belongs to a different run ({'; '.join(diffs)}); "
             "use another checkpoint file or delete this one"
         )

@@ -24,6 +24,8 @@ from typing import Any
 
 import numpy as np
 
+from simkit.errors import SimkitError
+
 #: Two-sided 95% normal quantile.
 Z95 = 1.959963984540054
 
@@ -65,7 +67,7 @@ def _add_into(target: dict[Any, np.ndarray], source: Mapping[Any, np.ndarray], d
         arr: np.ndarray = np.asarray(value, dtype=dtype)
         if key in target:
             if target[key].shape != arr.shape:
-                raise ValueError(
+                raise SimkitError(
                     f"cannot merge {key!r}: shapes {target[key].shape} and {arr.shape} differ"
                 )
             target[key] = target[key] + arr

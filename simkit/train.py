@@ -273,7 +273,7 @@ def train(
     if n_games is None:
         n_games = DEFAULT_GAMES // n_players
     if isinstance(n_games, bool) or not isinstance(n_games, int | np.integer) or n_games < 1:
-        raise ValueError(f"n_games must be an integer >= 1, got {n_games!r}")
+        raise SimkitError(f"n_games must be an integer >= 1, got {n_games!r}")
     if not 0.0 < blend <= 1.0:
         raise SimkitError(f"blend must be in (0, 1], got {blend}")
     if iterations < 1:
