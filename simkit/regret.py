@@ -345,8 +345,9 @@ def rollout_values(
     ``candidates``: its settings, arranged cards ``(c, 13)`` [front 3 | middle 5 | back 5];
     ``declared``: ``(c,)``, the index into ``variant.specials.rules`` of the special each
     candidate declares (-1 or None: plays it); ``seat``: ``"banker"`` or ``"player"`` (a player
-    facing the banker) in a banker variant.  ``chunk`` bounds the rollouts scored at once; the
-    figures do not depend on it.  The same ``seed`` gives the same figures.
+    facing the banker) in a banker variant.  ``chunk`` bounds the rollouts scored at once (the
+    figures do not depend on it, unless the opponents play at random).  The same ``seed``
+    gives the same figures.
 
     Returns ``(mean, se)``, float64 ``(c,)``: the mean points per game and its standard error.
 
