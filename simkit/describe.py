@@ -75,6 +75,8 @@ def describe_splits(
         raise SimkitError(f"top must be at least 1, got {top}")
     if rollouts is not None and (isinstance(rollouts, bool) or rollouts < 2):
         raise SimkitError(f"rollouts must be at least 2, got {rollouts}")
+    if rollouts is not None and not 2 <= n_players <= 4:
+        raise SimkitError(f"rollouts deal one deck (2-4 players), got {n_players}")
     v = resolve_variant(variant)
     banker_variant = v.scoring.topology == "banker"
     if isinstance(hand, str):
