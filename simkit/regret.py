@@ -31,11 +31,12 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from simkit.arrange import arrange, legal_splits, pareto_front
 from simkit.cards import DECK_SIZE
@@ -151,6 +152,56 @@ def _rollout_hands(
     return np.sort(dealt, axis=2)
 
 
+def _banker_seat(v: Variant, seat: str) -> int:
+    """The banker's seat in games whose measured hand sits at seat 0: seat 0 itself for the
+    banker (or where nobody banks), else seat 1, so that seat 0 faces the banker."""
+    if seat not in SEATS:
+        raise SimkitError(f"seat must be one of {', '.join(SEATS)}, got {seat!r}")
+    return 0 if (seat == "banker" or v.scoring.topology != "banker") else 1
+
+
+def _points_on_rollouts(
+    settings: Sequence[tuple[np.ndarray, np.ndarray]],
+    opponent_hands: np.ndarray,
+    v: Variant,
+    opponents: Any,
+    n_players: int,
+    banker: int,
+) -> list[np.ndarray]:
+    """Seat 0's points for every candidate setting of each hand on each of its rollouts.
+
+    ``settings``: per hand, its candidates as arranged cards ``int8 (c, 13)`` and the special
+    each declares ``(c,)`` (-1 for none); ``opponent_hands``: the other seats' cards of each
+    hand's rollouts, ``int8 (b, R, p - 1, 13)``, set here by ``opponents``.  Every candidate
+    of a hand meets the same opponents (common random numbers).  One call arranges every
+    opponent and one call scores every game.  Returns, per hand, float64 ``(c, R)``.
+    """
+    b, n_roll = opponent_hands.shape[0], opponent_hands.shape[1]
+    opp_cards, opp_decl = arrange(
+        opponent_hands.reshape(-1, HAND), v, opponents, n_players=n_players, rng=0
+    )
+    opp_cards = opp_cards.reshape(b, n_roll, n_players - 1, HAND)
+    opp_decl = opp_decl.reshape(b, n_roll, n_players - 1)
+    games, decls, sizes = [], [], []
+    for k, (cand, cand_decl) in enumerate(settings):
+        c = len(cand)
+        g = np.empty((c, n_roll, n_players, HAND), dtype=np.int8)
+        g[:, :, 0] = cand[:, None]
+        g[:, :, 1:] = opp_cards[k][None]
+        d = np.empty((c, n_roll, n_players), dtype=np.int8)
+        d[:, :, 0] = np.asarray(cand_decl)[:, None]
+        d[:, :, 1:] = opp_decl[k][None]
+        games.append(g.reshape(-1, n_players, HAND))
+        decls.append(d.reshape(-1, n_players))
+        sizes.append(c)
+    points = score(np.concatenate(games), v, declared=np.concatenate(decls), banker=banker)[:, 0]
+    out, offset = [], 0
+    for c in sizes:
+        out.append(points[offset : offset + c * n_roll].reshape(c, n_roll))
+        offset += c * n_roll
+    return out
+
+
 def regret(
     strategy: Any = "max-ev",
     variant: str | Variant | None = None,
@@ -183,8 +234,7 @@ def regret(
     check_players(n_players)
     if n_players > 4:
         raise SimkitError(f"regret is measured with one deck (2-4 players), got {n_players}")
-    if seat not in SEATS:
-        raise SimkitError(f"seat must be one of {', '.join(SEATS)}, got {seat!r}")
+    _banker_seat(v, seat)  # checks the seat
     given = None if isinstance(hands, int | np.integer) else np.asarray(hands)
     if given is not None:
         if given.ndim != 2 or given.shape[1] != HAND or given.shape[0] < 1:
@@ -214,14 +264,13 @@ def regret(
     n_roll = r_sel + r_eval
     opponents = strategy if opponents is None else opponents
     banker_topology = v.scoring.topology == "banker"
-    me = 0
-    banker = 0 if (seat == "banker" or not banker_topology) else 1
+    banker = _banker_seat(v, seat)
     specials = len(v.specials.rules) > 0
 
     root = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
     deal_seed, roll_seed = root.spawn(2)
     if given is None:
-        dealt = deal(int(n_hands), n_players, rng=as_generator(deal_seed))[:, me]
+        dealt = deal(int(n_hands), n_players, rng=as_generator(deal_seed))[:, 0]
     else:
         dealt = np.sort(given, axis=1).astype(np.int8)
     own_cards, own_decl = arrange(dealt, v, strategy, n_players=n_players, rng=0)
@@ -240,42 +289,23 @@ def regret(
                 for h in idx
             ]
         )  # (b, R, p-1, 13)
-        opp_cards, opp_decl = arrange(
-            opp.reshape(-1, HAND), v, opponents, n_players=n_players, rng=0
-        )
-        opp_cards = opp_cards.reshape(len(idx), n_roll, n_players - 1, HAND)
-        opp_decl = opp_decl.reshape(len(idx), n_roll, n_players - 1)
-        games, decls, sizes = [], [], []
-        for k, h in enumerate(idx):
+        settings = []
+        for h in idx:
             # candidate 0 is the strategy's own choice (declaring if it declares)
             cand = np.concatenate([own_cards[h][None], _candidates(dealt[h], v)])
             cand_decl = np.concatenate([[own_decl[h]], np.full(len(cand) - 1, -1)])
             if best_spec[h] >= 0 and own_decl[h] < 0:
                 cand = np.concatenate([cand, own_cards[h][None]])
                 cand_decl = np.concatenate([cand_decl, [best_spec[h]]])
-            c = len(cand)
-            g = np.empty((c, n_roll, n_players, HAND), dtype=np.int8)
-            g[:, :, me] = cand[:, None]
-            g[:, :, me + 1 :] = opp_cards[k][None]
-            d = np.empty((c, n_roll, n_players), dtype=np.int8)
-            d[:, :, me] = cand_decl[:, None]
-            d[:, :, me + 1 :] = opp_decl[k][None]
-            games.append(g.reshape(-1, n_players, HAND))
-            decls.append(d.reshape(-1, n_players))
-            sizes.append(c)
-        points = score(np.concatenate(games), v, declared=np.concatenate(decls), banker=banker)[
-            :, me
-        ]
-        offset = 0
-        for k, h in enumerate(idx):
-            c = sizes[k]
-            values = points[offset : offset + c * n_roll].reshape(c, n_roll)
-            offset += c * n_roll
+            settings.append((cand, cand_decl))
+        for h, values in zip(
+            idx, _points_on_rollouts(settings, opp, v, opponents, n_players, banker), strict=True
+        ):
             pick = int(np.argmax(values[:, :r_sel].mean(axis=1)))
             evaluation = values[:, r_sel:].mean(axis=1)
             per_hand[h] = evaluation[pick] - evaluation[0]
             differs[h] = pick != 0
-            n_cand[h] = c
+            n_cand[h] = len(values)
         if progress is not None:
             progress(min(lo + batch, n_hands), n_hands)
     seconds = time.perf_counter() - start
@@ -290,3 +320,94 @@ def regret(
         candidates=n_cand,
         seconds=seconds,
     )
+
+
+def rollout_values(
+    hand: npt.ArrayLike,
+    candidates: npt.ArrayLike,
+    variant: str | Variant | None = None,
+    n_players: int = 4,
+    *,
+    rollouts: int = 1000,
+    seed: int | np.random.SeedSequence | None = 0,
+    seat: str = "player",
+    opponents: Any = "max-ev",
+    declared: npt.ArrayLike | None = None,
+    chunk: int = 2000,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each candidate setting's expected score under the variant's full rules, by rollouts.
+
+    The cards not in ``hand`` are dealt ``rollouts`` times at random to the ``n_players - 1``
+    opponents, who set them with ``opponents`` (a strategy as :func:`simkit.arrange.arrange`
+    takes it, declaring as it declares); every candidate is scored by :func:`simkit.score.score`
+    on the *same* deals (common random numbers: the candidates' differences are sharper than
+    their own standard errors).  ``hand``: 13 card ints (one deck, 2-4 players);
+    ``candidates``: its settings, arranged cards ``(c, 13)`` [front 3 | middle 5 | back 5];
+    ``declared``: ``(c,)``, the index into ``variant.specials.rules`` of the special each
+    candidate declares (-1 or None: plays it); ``seat``: ``"banker"`` or ``"player"`` (a player
+    facing the banker) in a banker variant.  ``chunk`` bounds the rollouts scored at once (the
+    figures do not depend on it, unless the opponents play at random).  The same ``seed``
+    gives the same figures.
+
+    Returns ``(mean, se)``, float64 ``(c,)``: the mean points per game and its standard error.
+
+    >>> from simkit.cards import parse_cards
+    >>> from simkit.arrange import arrange
+    >>> hand = parse_cards("As Ks Qs Js Ts 9h 9d 9c 2h 3h 4d 5c 7s")
+    >>> mine, _ = arrange(hand, "western-2-4", n_players=2)
+    >>> mean, se = rollout_values(hand, mine[None], "western-2-4", 2, rollouts=200)
+    >>> bool(mean[0] > 0), se.shape
+    (True, (1,))
+    """
+    v = resolve_variant(variant)
+    check_players(n_players)
+    if n_players > 4:
+        raise SimkitError(f"rollouts deal one deck (2-4 players), got {n_players}")
+    banker = _banker_seat(v, seat)
+    for what, value in (("rollouts", rollouts), ("chunk", chunk)):
+        if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
+            raise SimkitError(f"{what} must be an integer ≥ 1, got {value!r}")
+    cards = np.asarray(hand)
+    if (
+        cards.shape != (HAND,)
+        or not np.issubdtype(cards.dtype, np.integer)
+        or cards.min() < 0
+        or cards.max() >= DECK_SIZE
+        or np.unique(cards).size != HAND
+    ):
+        raise SimkitError("hand must be 13 different card ints (0..51)")
+    cards = np.sort(cards).astype(np.int8)
+    cand = np.asarray(candidates)
+    if cand.ndim != 2 or cand.shape[1] != HAND or cand.shape[0] < 1:
+        raise SimkitError(f"candidates must be settings of shape (c, 13), got {cand.shape}")
+    if not np.issubdtype(cand.dtype, np.integer) or (np.sort(cand, axis=1) != cards).any():
+        raise SimkitError("every candidate must set the 13 cards of the hand")
+    cand = cand.astype(np.int8)
+    if declared is None:
+        decl = np.full(len(cand), -1, dtype=np.int8)
+    else:
+        decl = np.asarray(declared)
+        if decl.shape != (len(cand),) or not np.issubdtype(decl.dtype, np.integer):
+            raise SimkitError(f"declared must be {len(cand)} special indices, got {decl!r}")
+        mask = int(detect_specials(cards, v))
+        bad = [int(d) for d in decl if d >= 0 and not (d < 32 and mask >> int(d) & 1)]
+        if bad or (decl < -1).any():
+            raise SimkitError(f"declared names a special the hand does not qualify for: {bad}")
+        decl = decl.astype(np.int8)
+    root = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    opp = _rollout_hands(cards, n_players, int(rollouts), np.random.default_rng(root))
+    points = np.concatenate(
+        [
+            _points_on_rollouts(
+                [(cand, decl)], opp[lo : lo + chunk][None], v, opponents, n_players, banker
+            )[0]
+            for lo in range(0, int(rollouts), int(chunk))
+        ],
+        axis=1,
+    )
+    se = (
+        points.std(axis=1, ddof=1) / math.sqrt(rollouts)
+        if rollouts > 1
+        else np.full(len(cand), math.nan)
+    )
+    return points.mean(axis=1), se

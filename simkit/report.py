@@ -10,6 +10,7 @@ under ``figures/`` and writes ``README.md``, the page a reader opens first.
 from __future__ import annotations
 
 import functools
+import json
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -31,6 +32,12 @@ DEFAULT_SEED = 20_260_101
 #: The cell of a rule a variant does not have, or of something never seen in the run.
 NEVER = "–"
 TOP_CARD = "top-card"
+#: The measured regret of the strategy (``experiments/regret.py``), read where the package sits
+#: in its repository; an installed package has none, and its report says how to make it.
+REGRET_JSON = Path(__file__).resolve().parent.parent / "results" / "strategy" / "regret.json"
+REGRET_COMMAND = (
+    "python experiments/regret.py --strategy max-ev --hands 200 --rollouts 300 300 --seed 0"
+)
 
 
 def report_variants(
@@ -220,6 +227,107 @@ def header_section(page: Page) -> list[str]:
         )
         + "\n",
     ]
+
+
+def _regret_rows() -> tuple[dict[str, Any], list[dict[str, Any]]] | str:
+    """The meta and rows of :data:`REGRET_JSON`, or why there are none."""
+    try:
+        data = json.loads(REGRET_JSON.read_text(encoding="utf-8"))
+        return dict(data["meta"]), list(data["rows"])
+    except FileNotFoundError:
+        return "no regret measurement sits beside this copy of simkit"
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        return f"`{REGRET_JSON.name}` could not be read ({exc})"
+
+
+def _edge_against_regret(page: Page, by_variant: dict[str, list[dict[str, Any]]]) -> str:
+    """Each banker's edge on this page beside what the strategy gives away as the banker."""
+    edges = page.tables["banker_edge"]
+    said = []
+    for r in edges.iter_rows(named=True):
+        banker = [row for row in by_variant.get(r["variant"], []) if row["seat"] == "banker"]
+        if banker and banker[0]["regret"] > 0:
+            said.append(
+                f"{r['variant']} {est(r['mean'], r['se'])} against {banker[0]['regret']:.3f}"
+            )
+    if not said:
+        return ""
+    return "  The banker's edge (§8) beside the banker's regret: " + "; ".join(said) + "."
+
+
+def regret_section(page: Page) -> list[str]:
+    """What the strategy that set the hands gives away per hand, and what that means here."""
+    heading = "### How much the strategy gives away\n"
+    strategy = page.provenance["strategy"]
+    read = _regret_rows()
+    if isinstance(read, str):
+        return [
+            heading,
+            f"Every figure below is a property of the game as `{strategy}` plays it; its regret "
+            f"(the points per hand it gives away against the best setting of the same cards, "
+            f"by rollouts under each variant's full rules) is not shown: {read}.  Make "
+            f"`results/strategy/regret.json` in the repository with `{REGRET_COMMAND}` "
+            "(about 15 minutes on 2 cores), or measure one variant with "
+            "`simkit regret --variant NAME --players 4 --seat banker|player`.\n",
+        ]
+    meta, rows = read
+    measured = {str(r["players"]) for r in rows}
+    players = page.provenance["n_players"]
+    players = players if str(players) in measured else 4
+    by_variant: dict[str, list[dict[str, Any]]] = {}
+    for r in rows:
+        if r["players"] == players:
+            by_variant.setdefault(r["variant"], []).append(r)
+    table = [
+        [
+            name,
+            "" if r["seat"] == "any" else r["seat"],
+            f"{r['regret']:.3f}",
+            f"{r['ci_low']:.3f} to {r['ci_high']:.3f}",
+            f"{r['share_differs']:.0%}",
+        ]
+        for name in page.names
+        for r in sorted(by_variant.get(name, []), key=lambda r: r["seat"])
+    ]
+    unmeasured = [name for name in page.names if name not in by_variant]
+    sel, ev = meta["rollouts"]
+    lines = [
+        heading,
+        f"Every figure below is a property of the game as `{meta['strategy']}` plays it, and "
+        f"`{meta['strategy']}` gives points away: for one seat's hand, every setting on its "
+        "Pareto front (and declaring, where the hand qualifies) is scored on the same random "
+        "deals of the other cards to opponents who play it, under the variant's full rules; "
+        f"the best is picked on {sel} deals and valued against the strategy's own on {ev} "
+        f"others ({meta['hands']} hands per row, an estimate that errs low).  Regret in points "
+        f"per hand at {players} players, 95% CI; `seat` in banker variants:\n",
+        markdown_table(["variant", "seat", "regret", "95% CI", "best setting differs"], table)
+        + "\n",
+    ]
+    if meta["strategy"] != strategy:
+        lines.append(
+            f"This page's hands are set by `{strategy}`; the regret measured is that of "
+            f"`{meta['strategy']}`.\n"
+        )
+    lines.append(
+        "So an expected score, a banker's edge or a rule's worth on this page is that of the "
+        "game as played by a strategy that gives away that much per hand: a figure of the "
+        "same size as the regret (a banker's edge, a paired difference) could move under "
+        "better play."
+        + _edge_against_regret(page, by_variant)
+        + (
+            f"  Not measured: {_names(unmeasured)} (only the shipped variants are)."
+            if unmeasured
+            else ""
+        )
+        + (
+            f"  This page plays {page.provenance['n_players']} players, a count the regret "
+            f"was not measured at; the rows are those of {players}."
+            if players != page.provenance["n_players"]
+            else ""
+        )
+        + f"  All rows: `results/strategy/regret.md`; reproduce with `{REGRET_COMMAND}`.\n"
+    )
+    return lines
 
 
 def scores_section(page: Page) -> list[str]:
@@ -559,6 +667,7 @@ def reproduce_section(page: Page) -> list[str]:
 #: The report page, section by section: each returns its Markdown blocks.
 SECTIONS: list[Callable[[Page], list[str]]] = [
     header_section,
+    regret_section,
     scores_section,
     paired_section,
     components_section,

@@ -5,7 +5,7 @@ import pytest
 
 from simkit.arrange import arrange, legal_splits, pareto_front
 from simkit.cards import parse_cards
-from simkit.regret import regret
+from simkit.regret import regret, rollout_values
 from simkit.score import score
 
 # Found by search: every legal split of this hand is dominated by one split (its Pareto front
@@ -125,3 +125,91 @@ def test_command_prints_the_estimate(capsys):
     )
     out = capsys.readouterr().out
     assert "regret" in out and "95% CI" in out and "3 hands, 10 + 10 rollouts" in out
+
+
+README_HAND = parse_cards("As Ks Qs Js Ts 9h 9d 9c 2h 3h 4d 5c 7s")
+
+
+@pytest.mark.parametrize(
+    ("variant", "n_players", "seat"),
+    [("guangxi", 3, "player"), ("taiwan", 4, "banker"), ("taiwan", 4, "player")],
+)
+def test_rollout_values_agree_with_a_direct_computation(variant, n_players, seat):
+    # Two settings of one hand: max-ev's and the weakest back.  The direct computation deals
+    # the other cards by its own generator, sets them with max-ev and scores whole games.
+    hand = np.sort(README_HAND)
+    settings = np.stack(
+        [
+            arrange(hand, variant, "max-ev", n_players=n_players)[0],
+            arrange(hand, variant, _worst_back, n_players=n_players)[0],
+        ]
+    )
+    mean, se = rollout_values(
+        hand, settings, variant, n_players, rollouts=1500, seed=2, seat=seat, chunk=700
+    )
+    rng = np.random.default_rng(99)
+    rest = np.setdiff1d(np.arange(52), hand)
+    need = (n_players - 1) * 13
+    opp = np.stack([rng.permutation(rest)[:need] for _ in range(1500)])
+    opp = np.sort(opp.reshape(1500, n_players - 1, 13), axis=2).astype(np.int8)
+    opp_set, opp_decl = arrange(opp, variant, "max-ev", n_players=n_players)
+    banker = 0 if seat == "banker" else 1
+    for k, mine in enumerate(settings):
+        games = np.concatenate([np.broadcast_to(mine, (1500, 1, 13)), opp_set], axis=1)
+        declared = np.concatenate([np.full((1500, 1), -1, np.int8), opp_decl], axis=1)
+        points = score(games, variant, declared=declared, banker=banker)[:, 0]
+        direct, direct_se = points.mean(), points.std(ddof=1) / np.sqrt(points.size)
+        assert abs(mean[k] - direct) < 4 * np.hypot(se[k], direct_se)
+    assert mean[0] > mean[1]  # the weakest back is worse
+
+
+def test_rollout_values_seat_each_setting_on_the_same_deals():
+    hand = np.sort(README_HAND)
+    mine, _ = arrange(hand, "guangxi", n_players=3)
+    twice = np.stack([mine, mine])
+    mean, se = rollout_values(hand, twice, "guangxi", 3, rollouts=300, seed=4)
+    assert mean[0] == mean[1] and se[0] == se[1] > 0
+    again, _ = rollout_values(hand, mine[None], "guangxi", 3, rollouts=300, seed=4, chunk=64)
+    assert again[0] == mean[0]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"candidates": np.zeros((1, 13), dtype=np.int8)}, "13 cards of the hand"),
+        ({"declared": [0]}, "does not qualify"),
+        ({"rollouts": 0}, "rollouts must be"),
+        ({"seat": "dealer"}, "seat must be one of"),
+        ({"n_players": 5}, "one deck"),
+    ],
+)
+def test_rollout_values_name_bad_arguments(kwargs, message):
+    hand = np.sort(README_HAND)
+    mine, _ = arrange(hand, "western-2-4", n_players=2)
+    args = {"candidates": mine[None], "variant": "western-2-4", "n_players": 2, **kwargs}
+    with pytest.raises(ValueError, match=message):
+        rollout_values(hand, **args)
+
+
+def test_arrange_command_prints_rollouts_with_their_ci(capsys):
+    from simkit.cli import main
+
+    hand = "As Ks Qs Js Ts 9h 9d 9c 2h 3h 4d 5c 7s"
+    args = ["arrange", hand, "--variant", "guangxi", "--players", "3", "--top", "2"]
+    assert main([*args, "--rollouts", "200", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "EV(model)" in out and "not the expected score" in out
+    assert out.count("full rules +") == 2 and out.count("95% CI") == 2
+    assert "on 200 random deals" in out
+    assert main(args) == 0
+    assert "95% CI" not in capsys.readouterr().out
+
+
+def test_arrange_rollouts_value_declaring_where_the_hand_qualifies():
+    from simkit.describe import describe_splits
+
+    dragon = "2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Kd Ad"  # 一条龙, 36 a player in taiwan
+    lines = describe_splits(dragon, "taiwan", 4, top=1, rollouts=100, seat="player")
+    declaring = [line for line in lines if line.startswith("declaring")]
+    assert len(declaring) == 1 and "95% CI" in declaring[0]
+    assert "player seat" in lines[0]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import re
 from pathlib import Path
 
 import polars as pl
@@ -200,3 +201,49 @@ def test_grid_pivots_a_long_table_in_the_given_order() -> None:
         ["a", "0.25", "0.5", "–"],
         ["c", "–", "–", "–"],
     ]
+
+
+def test_regret_section_reads_the_repository_measurement(
+    report_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import simkit.report as report
+
+    assert report.REGRET_JSON == (
+        Path(report.__file__).resolve().parent.parent / "results" / "strategy" / "regret.json"
+    )
+    rows = [
+        {"variant": "guangxi", "players": 4, "seat": "any", "regret": 0.157, "ci_low": 0.086,
+         "ci_high": 0.228, "share_differs": 0.55},
+        {"variant": "hongkong", "players": 4, "seat": "banker", "regret": 0.074,
+         "ci_low": 0.052, "ci_high": 0.097, "share_differs": 0.54},
+        {"variant": "hongkong", "players": 4, "seat": "player", "regret": 0.023,
+         "ci_low": 0.015, "ci_high": 0.032, "share_differs": 0.5},
+        {"variant": "guangxi", "players": 2, "seat": "any", "regret": 9.0, "ci_low": 8.0,
+         "ci_high": 10.0, "share_differs": 0.5},
+    ]  # fmt: skip
+    meta = {"strategy": "max-ev", "hands": 200, "rollouts": [300, 300]}
+    measured = tmp_path / "regret.json"
+    measured.write_text(json.dumps({"meta": meta, "rows": rows}), encoding="utf-8")
+    monkeypatch.setattr(report, "REGRET_JSON", measured)
+    readme = render_markdown(load_result(report_dir / "tables"))
+    section = readme.split("### How much the strategy gives away")[1].split("## 1.")[0]
+    assert "| guangxi |  | 0.157 | 0.086 to 0.228 | 55% |" in section
+    assert "| hongkong | banker | 0.074 | 0.052 to 0.097 | 54% |" in section
+    assert "| hongkong | player | 0.023 |" in section
+    assert "9.000" not in section  # the 2-player row: this page plays 4
+    assert "gives away that much per hand" in section
+    assert re.search(r"hongkong -?[\d.]+ ± [\d.]+ against 0\.074", section)  # edge and regret
+    assert "Not measured: hongkong+top-card" in section
+
+
+def test_regret_section_says_how_to_make_a_missing_measurement(
+    report_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import simkit.report as report
+
+    monkeypatch.setattr(report, "REGRET_JSON", tmp_path / "absent.json")
+    readme = render_markdown(load_result(report_dir / "tables"))
+    section = readme.split("### How much the strategy gives away")[1].split("## 1.")[0]
+    assert "no regret measurement sits beside this copy of simkit" in section
+    assert "experiments/regret.py --strategy max-ev" in section
+    assert "simkit regret --variant NAME" in section

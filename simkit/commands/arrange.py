@@ -1,20 +1,28 @@
-"""``simkit arrange``: the best ways to set one hand, with their expected scores."""
+"""``simkit arrange``: the best ways to set one hand, by max-ev's value model and by rollouts."""
 
 from __future__ import annotations
 
 import argparse
 from typing import Any
 
-from simkit.commands._options import add_players_option, add_variant_option, chosen_variant
+from simkit.commands._options import (
+    add_players_option,
+    add_seed_option,
+    add_variant_option,
+    chosen_variant,
+)
 
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "arrange",
-        help="show the best splits of a 13-card hand with their expected scores",
-        description="Rank every legal split of a hand by its max-ev expected score (against "
-        "opponents playing max-ev, from the shipped win tables) and print the best, with "
-        "the special hands it qualifies for and what max-ev declares.",
+        help="show the best splits of a 13-card hand, with their values",
+        description="Rank every legal split of a hand by max-ev's value model (EV(model): its "
+        "estimate from the shipped win tables, not the expected score under the variant's "
+        "full rules) and print the best, with the special hands it qualifies for and what "
+        "max-ev declares.  --rollouts N also scores each split shown, and declaring where the "
+        "hand qualifies, on N random deals of the other cards to opponents playing max-ev "
+        "(the same deals for every setting) under the full rules: the mean and its 95%% CI.",
     )
     parser.add_argument("cards", help='13 cards, e.g. "As Ks Qs Js Ts 9h 9d 9c 2h 3h 4d 5c 7s"')
     add_variant_option(parser)
@@ -25,6 +33,22 @@ def register(subparsers: Any) -> None:
         default=None,
         help="how many splits to show (default: {simkit.describe.DEFAULT_TOP})",
     )
+    parser.add_argument(
+        "--rollouts",
+        type=int,
+        default=None,
+        metavar="N",
+        help="score each split on N random deals under the full rules, 2-4 players "
+        "(default: none, the model value only)",
+    )
+    parser.add_argument(
+        "--seat",
+        choices=("banker", "player"),
+        default="player",
+        help="in a banker variant, the rollouts seat the hand as the banker or as a player "
+        "facing the banker (default: player)",
+    )
+    add_seed_option(parser)
     parser.set_defaults(func=handle)
 
 
@@ -32,6 +56,15 @@ def handle(args: argparse.Namespace) -> int:
     from simkit.describe import DEFAULT_TOP, describe_splits
 
     top = DEFAULT_TOP if args.top is None else args.top
-    for line in describe_splits(args.cards, chosen_variant(args), args.players, top):
+    lines = describe_splits(
+        args.cards,
+        chosen_variant(args),
+        args.players,
+        top,
+        rollouts=args.rollouts,
+        seat=args.seat,
+        seed=args.seed,
+    )
+    for line in lines:
         print(line)
     return 0
