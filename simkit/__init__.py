@@ -42,6 +42,7 @@ _EXPORTS = {
     "exact_tables": "simkit.exact",
     "special_probabilities": "simkit.exact",
     "regret": "simkit.regret",
+    "rollout_values": "simkit.regret",
     "RegretResult": "simkit.regret",
     "build_report": "simkit.report",
     "COMPONENTS": "simkit.score",
@@ -120,7 +121,7 @@ if TYPE_CHECKING:  # the same names, eagerly, for type checkers and editors
     from simkit.errors import SimkitError
     from simkit.evaluate import Category, category_of, rank3, rank5
     from simkit.exact import compare_with_exact, exact_tables, special_probabilities
-    from simkit.regret import RegretResult, regret
+    from simkit.regret import RegretResult, regret, rollout_values
     from simkit.report import build_report
     from simkit.score import COMPONENTS, fouled, pair_points, score
     from simkit.simulate import SimulationResult, load_result, simulate
