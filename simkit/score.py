@@ -5,7 +5,8 @@ read from the variant's :class:`~simkit.variants.compiled.CompiledRules` (one ty
 variant and table size, also read by the strategy's value model):
 
 1. **Per player**: the three dun ranks, whether the hand fouls (:func:`_is_foul`), what each
-   dun would be worth if won, and what it compares by (rank, or 食夹棍's top card).
+   dun would be worth if won, and what it compares by (rank, or 食夹棍's category and top
+   card).
 2. **Core, pair by pair.**  Every pair that compares (all pairs, or each player with the
    banker) settles one of three ways: a declared special hand against anyone
    (:func:`_special_pair`: its payout; special against special by the variant's ``versus``
@@ -666,10 +667,12 @@ def _kernel(
             worth[i, 0] = w0
             worth[i, 1] = w1
             worth[i, 2] = w2
-            if top_card:  # 食夹棍: the rank of each dun's highest card
-                cmpv[i, 0] = max(h[0], h[1], h[2]) >> 2
-                cmpv[i, 1] = max(max(h[3], h[4]), max(h[5], h[6]), h[7]) >> 2
-                cmpv[i, 2] = max(max(h[8], h[9]), max(h[10], h[11]), h[12]) >> 2
+            if top_card:  # 食夹棍: the category first, then only the highest card's rank
+                cmpv[i, 0] = ((r0 >> 20) << 4) | (max(h[0], h[1], h[2]) >> 2)
+                cmpv[i, 1] = ((r1 >> 20) << 4) | (max(max(h[3], h[4]), max(h[5], h[6]), h[7]) >> 2)
+                cmpv[i, 2] = ((r2 >> 20) << 4) | (
+                    max(max(h[8], h[9]), max(h[10], h[11]), h[12]) >> 2
+                )
             else:
                 cmpv[i, 0] = r0
                 cmpv[i, 1] = r1

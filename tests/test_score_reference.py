@@ -129,8 +129,10 @@ def reference_score(hands, variant, declared=None, banker=0, horse_card=None) ->
         result = []
         for d in range(3):
             if s.compare == "top-card":
-                a = max(c >> 2 for c in hands[i][[0, 3, 8][d] : [3, 8, 13][d]])
-                b = max(c >> 2 for c in hands[j][[0, 3, 8][d] : [3, 8, 13][d]])
+                # category first, then only the highest card's rank
+                cut = slice([0, 3, 8][d], [3, 8, 13][d])
+                a = (ranks[i][d] >> 20, max(c >> 2 for c in hands[i][cut]))
+                b = (ranks[j][d] >> 20, max(c >> 2 for c in hands[j][cut]))
                 if a == b and s.topology == "banker":
                     result.append(1 if i == banker else -1)
                     continue

@@ -98,14 +98,14 @@ def test_001_hongkong_front_must_be_strictly_below_middle() -> None:
 
 
 def test_001_shijiagun_top_card_only_banker_wins_ties(tmp_path) -> None:
-    """001 "只比点数最大的一只牌。倘若相同,一律由庄家胜" (食夹棍, compare = 'top-card'): the
-    player's pair of kings front (top K) ties the banker's K-high front → banker; the player's
-    A-high middle beats the banker's K-high pair middle; backs: both top A → banker.  Player
-    1 - 2 = -1."""
+    """001 "先比牌型。牌型相同时,再比点数 … 只比点数最大的一只牌。倘若相同,一律由庄家胜" (食夹棍,
+    compare = 'top-card'): fronts K-Q-2 and K-5-3, both high card, top K and K → banker; the
+    player's A-high middle is a smaller category than the banker's pair of kings → banker;
+    backs: two pair each, top A and A → banker.  Player -3."""
     variant = over(tmp_path, "hongkong", '[scoring]\ncompare = "top-card"')
     banker = "Kc 5d 3c | Kd Kh 4c 6d 9c | Ac Qc Qd Jc Jd"
     player = "Ks Qs 2c | Ad 2d 4d 7h 8h | Ah 9h 9s 6h 6s"
-    assert score(table(banker, player), variant).tolist() == [[1.0, -1.0]]
+    assert score(table(banker, player), variant).tolist() == [[3.0, -3.0]]
     # With the full comparison the player wins the front (K-Q-2 over K-5-3) instead, and
     # loses the middle (KK) and the back (QQJJ over 9966): -1 as well, by other duns.
     full = score(table(banker, player), "hongkong").tolist()

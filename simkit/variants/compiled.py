@@ -79,7 +79,8 @@ class CompareMode(IntEnum):
     """How two duns are compared (``[scoring].compare``)."""
 
     FULL = 0  #: by rank: category, then kickers
-    TOP_CARD = 1  #: 食夹棍: by the highest card's rank only, the banker winning ties
+    #: 食夹棍: by category, then by the highest card's rank only, the banker winning ties
+    TOP_CARD = 1
 
 
 _FOUL_PENALTY_OF_NAME = {
@@ -101,7 +102,7 @@ class CompiledRules(NamedTuple):
     n_players: int
     #: each player compares with the banker only (``topology = "banker"``); else all pairs
     banker_topology: bool
-    #: full ranking or 食夹棍 (top card, the banker winning ties)
+    #: full ranking or 食夹棍 (category, then top card, the banker winning ties)
     compare: CompareMode
     #: the foul order: front < middle (else ≤), middle < back (else ≤)
     front_middle_strict: bool

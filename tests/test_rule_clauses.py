@@ -1,0 +1,51 @@
+"""Clause tests for readings of the sources that were once scored wrong: each quotes its clause
+and works the figure by hand.
+
+Hands are written ``"front | middle | back"``; seat 0 is the banker unless a test says otherwise.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simkit.cards import parse_cards
+from simkit.score import score
+from simkit.variants import load_variant
+
+
+def table(*hands: str) -> np.ndarray:
+    """One game: each hand 'front | middle | back' → int8 (1, n_players, 13)."""
+    rows = []
+    for hand in hands:
+        front, middle, back = (parse_cards(part) for part in hand.split("|"))
+        assert (len(front), len(middle), len(back)) == (3, 5, 5), hand
+        rows.append(np.concatenate([front, middle, back]))
+    out = np.array([rows], dtype=np.int8)
+    assert len(np.unique(out)) == out.size, "a card is dealt twice"
+    return out
+
+
+def over(tmp_path, base: str, text: str):
+    path = tmp_path / "v.toml"
+    path.write_text(f'[variant]\nname = "v"\nextends = "{base}"\n{text}\n', encoding="utf-8")
+    return load_variant(path)
+
+
+# --- 001 香港 / 台式: 食夹棍 ------------------------------------------------------------------
+
+
+def test_001_shijiagun_compares_the_category_before_the_top_card(tmp_path) -> None:
+    """001 香港 and 台式: "比较时,先比牌型。牌型相同时,再比点数 … 部分玩法的规则订成对庄家稍为
+    有利:只比点数最大的一只牌。倘若相同,一律由庄家胜(俗称食夹棍)".
+
+    Banker J53 | Q-high | AA88, player K64 | 22 | AA99.  Front: both high card, K over J →
+    player.  Middle: the player's pair of 2s is a bigger category than the banker's Q-high →
+    player (comparing the top card alone, Q over 9, gave it to the banker).  Back: two pair
+    each, top card A and A → tied → banker.  Player +1 (the full comparison: +3, the back's
+    99 over 88 won too; the top card alone: -1)."""
+    variant = over(tmp_path, "hongkong", '[scoring]\ncompare = "top-card"')
+    banker = "Jc 5d 3c | Qh Jd 9c 7s 4h | Ac Ad 8c 8d 6h"
+    player = "Ks 6d 4c | 2h 2s 9d 7d 3h | Ah As 9s 9h 4d"
+    arranged = table(banker, player)
+    assert score(arranged, variant, banker=0).tolist() == [[-1.0, 1.0]]
+    assert score(arranged, "hongkong", banker=0).tolist() == [[-3.0, 3.0]]
