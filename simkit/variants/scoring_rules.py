@@ -316,10 +316,11 @@ class Scoring:
     compares with the banker only).  ``compare``: ``"full"`` (category then ranks) or
     ``"top-card"`` (食夹棍, 001 "先比牌型。牌型相同时,再比点数 … 只比点数最大的一只牌。倘若
     相同,一律由庄家胜": the category first; within one category only the rank of the dun's
-    highest card, the banker winning ties; bonuses go by the winner's category).  ``transforms``: the score-only rules applied over the
-    core pairwise scores, in order (any of ``scoop``, ``home-run``, ``t-formula``, ``horse``):
-    the list alone puts a transform in play; its table (``scoop``, ``home_run``, ``t_formula``,
-    ``horse``) holds its parameters, and reads ``enabled`` from the list.  The Philippine
+    highest card, the banker winning ties; bonuses go by the winner's category).
+    ``transforms``: the score-only rules applied over the core pairwise scores, in order (any
+    of ``scoop``, ``home-run``, ``t-formula``, ``horse``): the list alone puts a transform in
+    play; its table (``scoop``, ``home_run``, ``t_formula``, ``horse``) holds its parameters,
+    and reads ``enabled`` from the list.  The Philippine
     three-card pass is a deal rule: ``Variant.deal`` (the ``[deal]`` section).
     """
 
