@@ -483,9 +483,19 @@ def _scoop_transform(mode, doubles_all, points, n_scoops, scoop_winner, scoop_lo
 
 
 @nb.njit(cache=True, inline="always")
-def _home_run_transform(even, factor, extra, n_scooped, P, V, dirty):
+def _home_run_base(scoop_mode, duns, scoops):
+    """What a base-only home run multiplies in one of the runner's pairs: the dun count, twice
+    when a doubling scoop doubled it (``scoops``: the pair's scoop points, 0 when none)."""
+    if scoop_mode == ScoopMode.DOUBLE and scoops != 0.0:
+        return duns + duns
+    return duns
+
+
+@nb.njit(cache=True, inline="always")
+def _home_run_transform(even, doubles_all, scoop_mode, factor, extra, n_scooped, P, V, dirty):
     """全垒打: the player who scooped every other player has its pairs (``split = "pairs"``)
-    or its total (``"even"``, the others paying equal shares) multiplied, plus the extra."""
+    or its total (``"even"``, the others paying equal shares) multiplied, plus the extra;
+    ``doubles_all`` false: only the dun count (:func:`_home_run_base`) is multiplied."""
     p = V.shape[1]
     runner = -1
     for i in range(p):
@@ -499,18 +509,30 @@ def _home_run_transform(even, factor, extra, n_scooped, P, V, dirty):
             if j == runner:
                 continue
             pair_total = 0.0
-            for c in range(_N_COMP):
-                if dirty[c]:
-                    pair_total += P[c, runner, j]
+            if doubles_all:
+                for c in range(_N_COMP):
+                    if dirty[c]:
+                        pair_total += P[c, runner, j]
+            else:
+                pair_total = _home_run_base(
+                    scoop_mode, P[Component.DUNS, runner, j], P[Component.SCOOPS, runner, j]
+                )
             amt = (factor - 1.0) * pair_total + extra
             P[Component.HOME_RUN, runner, j] += amt
             P[Component.HOME_RUN, j, runner] -= amt
     else:
         own = 0.0
-        for c in range(_N_COMP):
-            own += V[c, runner]
+        if doubles_all:
+            for c in range(_N_COMP):
+                own += V[c, runner]
+                for j in range(p):
+                    own += P[c, runner, j]
+        else:
             for j in range(p):
-                own += P[c, runner, j]
+                if j != runner:
+                    own += _home_run_base(
+                        scoop_mode, P[Component.DUNS, runner, j], P[Component.SCOOPS, runner, j]
+                    )
         inc = (factor - 1.0) * own + extra * (p - 1)
         V[Component.HOME_RUN, runner] += inc
         for j in range(p):
@@ -801,6 +823,8 @@ def _kernel(
                 if n_scoops > 0 and rules.home_run:
                     _home_run_transform(
                         rules.home_run_even,
+                        rules.home_run_doubles_all,
+                        rules.scoop_mode,
                         rules.home_run_factor,
                         rules.home_run_extra,
                         n_scooped,

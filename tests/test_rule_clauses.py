@@ -49,3 +49,34 @@ def test_001_shijiagun_compares_the_category_before_the_top_card(tmp_path) -> No
     arranged = table(banker, player)
     assert score(arranged, variant, banker=0).tolist() == [[-1.0, 1.0]]
     assert score(arranged, "hongkong", banker=0).tolist() == [[-3.0, 3.0]]
+
+
+# --- 001 台湾玩法: 全垒打 ----------------------------------------------------------------------
+
+# The banker's front trips (worth 3 in 001's table) win a bonus of 2; its flush middle and
+# full-house back are worth 1 each.  Each player loses every dun to it.
+HOME_RUN_TABLE = (
+    "Ah Ad Ac | 2s 5s 8s Ts Qs | Kc Kd Kh 3c 3d",
+    "Qd Qh 4c | 6c 7d 8h 9c Th | Jc Jd Js 5c 5d",
+    "2c 2d 4d | 3h 3s 6d 6h 9d | 4h 5h 7h 9h Jh",
+    "Ks As 2h | 7c 7s 4s 6s 9s | 8c 8d Tc Td Qc",
+)
+
+
+def test_001_taiwan_home_run_doubles_the_base_not_the_bonuses(tmp_path) -> None:
+    """001 台湾玩法 全垒打: "除“打枪”所获得的各家基本注翻倍以外,此时所赢得之基本注再倍增(原本各家
+    打枪后赢得各家六注,此时倍翻为十二注)".
+
+    The banker scoops all three players with trips in front: the base 3, doubled by the scoop
+    (打枪 "基本注翻倍") to 6, doubled again by the home run to 12, plus the front's bonus 2 =
+    14 from each player, 42 in all.  Doubling the bonus with the base (doubles = 'all') gave
+    (3 + 2 + 3) × 2 = 16 a player."""
+    arranged = table(*HOME_RUN_TABLE)
+    total, parts = score(arranged, "taiwan", banker=0, breakdown=True)
+    assert total.tolist() == [[42.0, -14.0, -14.0, -14.0]]
+    assert parts["duns"][0, 1:].tolist() == [-3.0] * 3
+    assert parts["bonuses"][0, 1:].tolist() == [-2.0] * 3
+    assert parts["scoops"][0, 1:].tolist() == [-3.0] * 3
+    assert parts["home_run"][0, 1:].tolist() == [-6.0] * 3
+    everything = over(tmp_path, "taiwan", '[scoring.home_run]\ndoubles = "all"')
+    assert score(arranged, everything, banker=0).tolist() == [[48.0, -16.0, -16.0, -16.0]]

@@ -197,14 +197,23 @@ def reference_score(hands, variant, declared=None, banker=0, horse_card=None) ->
             (r,) = runners
             factor = float(p - 1) if hr.factor == "p-minus-1" else float(hr.factor)
             extra = hr.extra_two_players if p == 2 else hr.extra_per_opponent
+
+            def multiplied(j: int) -> float:
+                if hr.doubles == "all":
+                    return pair_total(r, j)
+                # the dun count, and the scoop's doubling of it when the scoop doubles
+                row = ledger[(r, j)]
+                doubled = s.scoop.mode == "double" and row["scoops"] != 0.0
+                return row["duns"] * (2.0 if doubled else 1.0)
+
             if hr.split == "pairs":
                 for j in range(p):
                     if j != r:
-                        pay("home_run", r, j, (factor - 1) * pair_total(r, j) + extra)
+                        pay("home_run", r, j, (factor - 1) * multiplied(j) + extra)
             else:
-                own = sum(pair_total(r, j) for j in range(p) if j != r) + sum(
-                    per_player[c][r] for c in COMPONENTS
-                )
+                own = sum(multiplied(j) for j in range(p) if j != r)
+                if hr.doubles == "all":
+                    own += sum(per_player[c][r] for c in COMPONENTS)
                 gain = (factor - 1) * own + extra * (p - 1)
                 per_player["home_run"][r] += gain
                 for j in range(p):
@@ -337,6 +346,9 @@ def test_reference_agrees_with_two_decks(name: str) -> None:
         {"majority": {"enabled": True, "replaces_duns": True, "rule": "two-wins"}},
         {"foul": {"penalty": "fixed", "amount": 5}},
         {"scoop": {"doubles": "all"}},
+        {"home_run": {"doubles": "all"}},
+        {"home_run": {"doubles": "base", "split": "even"}},
+        {"scoop": {"doubles": "all"}, "home_run": {"doubles": "base"}},
     ],
 )
 def test_reference_agrees_on_options(override: dict, tmp_path) -> None:

@@ -329,11 +329,12 @@ def test_001_taiwan_scoop_doubles_base_3_to_6_and_home_run_to_12() -> None:
     """001 台湾玩法: 打枪 "原本全胜基本注得三注,此时翻倍为六注"; 全垒打 "原本各家打枪后赢得各家
     六注,此时倍翻为十二注".  The banker (seat 0 of the chain) beats each player in all three duns:
     front 1 + middle full house 2 + back quads 4 = 7; the scoop doubles the base 3: 10; the
-    home run doubles the pair again: 20 from each player, 60 in all."""
+    home run doubles the base again ("所赢得之基本注再倍增", 6 → 12, the bonuses not doubled):
+    16 from each player, 48 in all."""
     total, parts = score(table(*CHAIN), "taiwan", banker=0, breakdown=True)
     assert parts["scoops"].tolist() == [[9.0, -3.0, -3.0, -3.0]]
-    assert parts["home_run"].tolist() == [[30.0, -10.0, -10.0, -10.0]]
-    assert total.tolist() == [[60.0, -20.0, -20.0, -20.0]]
+    assert parts["home_run"].tolist() == [[18.0, -6.0, -6.0, -6.0]]
+    assert total.tolist() == [[48.0, -16.0, -16.0, -16.0]]
 
 
 def test_001_taiwan_back_quads_larger_reading_4() -> None:

@@ -129,9 +129,12 @@ class CompiledRules(NamedTuple):
     scoop_with_ties: bool
     scoop_requires_no_specials: bool
     #: the home run is a transform and this table is large enough for it; the increase is
-    #: split evenly among the others (else pair by pair); its factor and extra per opponent
+    #: split evenly among the others (else pair by pair); the factor multiplies every point
+    #: (else the dun count only, with the scoop's doubling of it); its factor and extra per
+    #: opponent
     home_run: bool
     home_run_even: bool
+    home_run_doubles_all: bool
     home_run_factor: float
     home_run_extra: float
     #: the t-formula applies when at least this many hands are compared normally
@@ -187,6 +190,7 @@ def compile_rules(variant: Variant, n_players: int) -> CompiledRules:
         scoop_requires_no_specials=bool(s.scoop.requires_no_specials),
         home_run="home-run" in listed and n_players >= s.home_run.min_players,
         home_run_even=s.home_run.split == "even",
+        home_run_doubles_all=s.home_run.doubles == "all",
         home_run_factor=float(s.home_run.factor_for(n_players)),
         home_run_extra=float(s.home_run.extra_for(n_players)),
         t_formula_min_players=int(s.t_formula.min_players),

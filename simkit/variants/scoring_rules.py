@@ -210,6 +210,10 @@ class HomeRun(TransformTable):
     000/002 §3.2); ``split``: ``"pairs"``: each of the runner's pairwise results is multiplied
     (001 台湾 "再倍增": 6 from each becomes 12); ``"even"``: the runner's whole result is
     multiplied and the others pay the increase in equal shares (001 玩法3 "负分由三名玩家平均分摊").
+    ``doubles`` (what the factor multiplies): ``"all"``: every point of the runner's pairs (or
+    total), bonuses included; ``"base"``: the dun count only, counted twice where a doubling
+    scoop (打枪) already doubled it (001 台湾 "除“打枪”所获得的各家基本注翻倍以外,此时所赢得之
+    基本注再倍增": the base 3, 6 after the scoop, becomes 12; the dun bonuses are not doubled).
     ``min_players``: the smallest table where it applies.
     """
 
@@ -217,6 +221,7 @@ class HomeRun(TransformTable):
     extra_two_players: float = 0.0
     factor: float | Literal["p-minus-1"] = 1.0
     split: Literal["pairs", "even"] = "pairs"
+    doubles: Literal["all", "base"] = "all"
     min_players: int = 3
     source: str = ""
 
