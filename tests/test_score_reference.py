@@ -198,7 +198,7 @@ def reference_score(hands, variant, declared=None, banker=0, horse_card=None) ->
             factor = float(p - 1) if hr.factor == "p-minus-1" else float(hr.factor)
             extra = hr.extra_two_players if p == 2 else hr.extra_per_opponent
 
-            def multiplied(j: int) -> float:
+            def multiplied(j: int, r: int = r, hr=hr) -> float:
                 if hr.doubles == "all":
                     return pair_total(r, j)
                 # the dun count, and the scoop's doubling of it when the scoop doubles
