@@ -463,6 +463,29 @@ def _all_special_places(g, declared, spay, P, V, dirty, keys, members, weights):
 
 
 @nb.njit(cache=True, inline="always")
+def _special_sweep(g, declared, sweep, compared, P, dirty):
+    """通杀 of a special (004 "通杀时奖励翻倍"): a declared special with a multiplier above 1
+    that collects from every other player has its pairwise payments multiplied."""
+    p = compared.shape[0]
+    for i in range(p):
+        s = declared[g, i]
+        if s < 0 or sweep[s] <= 1.0:
+            continue
+        swept = True
+        for j in range(p):
+            if j != i and not (compared[i, j] and P[Component.SPECIALS, i, j] > 0.0):
+                swept = False
+        if not swept:
+            continue
+        for j in range(p):
+            if j != i:
+                amt = (sweep[s] - 1.0) * P[Component.SPECIALS, i, j]
+                P[Component.SPECIALS, i, j] += amt
+                P[Component.SPECIALS, j, i] -= amt
+        dirty[Component.SPECIALS] = True
+
+
+@nb.njit(cache=True, inline="always")
 def _scoop_transform(mode, doubles_all, points, n_scoops, scoop_winner, scoop_loser, P, dirty):
     """打枪: each recorded scoop adds :func:`_scoop_amount` to the scooper's pair."""
     dirty[Component.SCOOPS] = True
@@ -804,6 +827,8 @@ def _kernel(
                 keys[j] += (-base + -bonus) + maj_ji
         if rules.specials_all_places and any_special:
             _all_special_places(g, declared, spay, P, V, dirty, keys, members, weights)
+        if rules.specials_sweep and any_special:
+            _special_sweep(g, declared, rules.special_sweep, compared, P, dirty)
         # ---- transforms, in the variant's order
         for t_index in range(transforms.shape[0]):
             transform = transforms[t_index]

@@ -6,11 +6,14 @@ Hands are written ``"front | middle | back"``; seat 0 is the banker unless a tes
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from simkit.cards import parse_cards
 from simkit.score import score
 from simkit.variants import load_variant
+from simkit.variants.schema import FrozenMap
 
 
 def table(*hands: str) -> np.ndarray:
@@ -80,3 +83,45 @@ def test_001_taiwan_home_run_doubles_the_base_not_the_bonuses(tmp_path) -> None:
     assert parts["home_run"][0, 1:].tolist() == [-6.0] * 3
     everything = over(tmp_path, "taiwan", '[scoring.home_run]\ndoubles = "all"')
     assert score(arranged, everything, banker=0).tolist() == [[48.0, -16.0, -16.0, -16.0]]
+
+
+# --- 004 钱塘: 至尊清龙 / 一条龙 通杀翻倍 ------------------------------------------------------
+
+# Three players (the 马牌 ♥A is not dealt): seat 0 holds A-K of diamonds (a dragon, 一条龙),
+# seat 1 the thirteen spades (004's 至尊清龙), seat 2 A-K of clubs (a dragon).
+DRAGONS = (
+    "2d 3d 4d | 5d 6d 7d 8d 9d | Td Jd Qd Kd Ad",
+    "2s 3s 4s | 5s 6s 7s 8s 9s | Ts Js Qs Ks As",
+    "2c 3c 4c | 5c 6c 7c 8c 9c | Tc Jc Qc Kc Ac",
+)
+
+
+def test_004_dragons_collect_double_when_they_beat_every_hand() -> None:
+    """004 (二) 特殊牌型: "1. 至尊清龙:黑桃A至K完整一套。极为罕见,其他玩家每家输104水,通杀时
+    奖励翻倍。2. 一条龙:A至K十三张牌(花色不限)。其他玩家每家输52水,通杀翻倍。"
+
+    A clean dragon against two normal hands: 104 × 2 from each, +416.  Against a declared
+    dragon it still beats every hand: +416; the dragon, beaten, collects only its 52 from the
+    normal hand.  Two dragons tie, so neither sweeps: 52 each from the third hand.  A lone
+    dragon: 52 × 2 from each, +208."""
+    v = load_variant("qiantang")
+    clean, dragon = v.specials.ids.index("clean-dragon"), v.specials.ids.index("dragon")
+    arranged = table(*DRAGONS)
+    cases = {
+        (-1, clean, -1): [-208.0, 416.0, -208.0],
+        (-1, clean, dragon): [-208.0 - 52.0, 416.0, -208.0 + 52.0],
+        (dragon, -1, dragon): [52.0, -104.0, 52.0],
+        (-1, -1, dragon): [-104.0, -104.0, 208.0],
+    }
+    for declared, expected in cases.items():
+        _total, parts = score(arranged, v, declared=np.array([declared]), breakdown=True)
+        assert parts["specials"].tolist() == [expected], declared
+    # Without the sweep rule (the other reading: 通杀 adds nothing) the clean dragon gets 208.
+    plain = dataclasses.replace(
+        v,
+        scoring=dataclasses.replace(
+            v.scoring, specials=dataclasses.replace(v.scoring.specials, sweep=FrozenMap())
+        ),
+    )
+    _total, parts = score(arranged, plain, declared=np.array([[-1, clean, -1]]), breakdown=True)
+    assert parts["specials"].tolist() == [[-104.0, 208.0, -104.0]]

@@ -165,6 +165,17 @@ def reference_score(hands, variant, declared=None, banker=0, horse_card=None) ->
         for i in range(p):
             per_player["specials"][i] += places[i]
 
+    for i in range(p):  # 通杀 of a special: it collected from every other player
+        multiplier = (
+            s.specials.sweep.get(variant.specials.ids[declared[i]], 1.0) if special[i] else 1.0
+        )
+        others = [j for j in range(p) if j != i]
+        if multiplier > 1 and all(
+            (i, j) in ledger and ledger[(i, j)]["specials"] > 0 for j in others
+        ):
+            for j in others:
+                pay("specials", i, j, (multiplier - 1) * ledger[(i, j)]["specials"])
+
     def scoops(i: int, j: int) -> bool:
         result = wins.get((i, j))
         if result is None:
@@ -349,6 +360,8 @@ def test_reference_agrees_with_two_decks(name: str) -> None:
         {"home_run": {"doubles": "all"}},
         {"home_run": {"doubles": "base", "split": "even"}},
         {"scoop": {"doubles": "all"}, "home_run": {"doubles": "base"}},
+        {"specials": {"sweep": {"dragon": 2, "three-flushes": 3}}},
+        {"topology": "all-pairs", "specials": {"sweep": {"dragon": 2, "three-flushes": 3}}},
     ],
 )
 def test_reference_agrees_on_options(override: dict, tmp_path) -> None:
@@ -387,6 +400,8 @@ def test_reference_agrees_with_another_horse_card() -> None:
 
 
 def _toml(value) -> str:
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{k} = {_toml(v)}" for k, v in value.items()) + " }"
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):

@@ -150,6 +150,10 @@ class CompiledRules(NamedTuple):
     specials_all_places: bool
     #: a hand is paid every special it qualifies for, not only the declared one
     specials_stack: bool
+    #: float64 ``(n_specials,)``: what a special that collects from every other player (通杀)
+    #: has its payments multiplied by (1: nothing); whether any special's is above 1
+    special_sweep: np.ndarray
+    specials_sweep: bool
 
 
 def _frozen(array: np.ndarray) -> np.ndarray:
@@ -168,6 +172,14 @@ def compile_rules(variant: Variant, n_players: int) -> CompiledRules:
     n_players = int(n_players)
     s = variant.scoring
     listed = set(s.transforms)
+    ids = variant.specials.ids
+    for special in s.specials.sweep:
+        if special not in ids:
+            raise SimkitError(
+                f"scoring.specials.sweep: {special!r} is not a special of {variant.name}; "
+                f"its specials are: {', '.join(ids)}"
+            )
+    sweep = np.array([float(s.specials.sweep.get(i, 1.0)) for i in ids], dtype=np.float64)
     majority = bool(s.majority.enabled)
     return CompiledRules(
         n_players=n_players,
@@ -202,4 +214,6 @@ def compile_rules(variant: Variant, n_players: int) -> CompiledRules:
         specials_banker_pays=s.specials.versus == "banker-pays" and s.topology == "banker",
         specials_all_places=s.specials.all_special == "places",
         specials_stack=bool(s.specials.stack),
+        special_sweep=_frozen(sweep),
+        specials_sweep=bool((sweep > 1.0).any()),
     )

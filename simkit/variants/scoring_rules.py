@@ -305,12 +305,23 @@ class SpecialSettlement:
     method: settle as §4.2, pair by pair) or ``"places"`` (the first method: the formula of §1,
     ranked by special order, t = the biggest payout).  ``stack``: a hand that qualifies for
     several specials is paid the sum of their payouts, not only the declared one's.
+    ``sweep``: special id → multiplier: a declared special of that id that collects from every
+    other player at the table (通杀: it beats every hand; a tie with an equal special or a loss
+    to a bigger one is no sweep, nor is a player's special at a banker table, which meets the
+    banker only) is paid its pairwise payments times the multiplier (004 至尊清龙 "其他玩家每家
+    输104水，通杀时奖励翻倍"; 一条龙 "通杀翻倍": 2).
     """
 
     versus: Literal["bigger-collects", "banker-pays"] = "bigger-collects"
     all_special: Literal["pairwise", "places"] = "pairwise"
     stack: bool = False
+    sweep: FrozenMap[str, float] = field(default_factory=FrozenMap)
     source: str = ""
+
+    def __post_init__(self) -> None:
+        for key, value in self.sweep.items():
+            if value < 1:
+                raise SimkitError(f"specials.sweep.{key}: must be >= 1, got {value}")
 
 
 @dataclass(frozen=True, kw_only=True)
