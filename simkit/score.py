@@ -438,9 +438,51 @@ def _places(keys, members, weights_out, t):
 
 
 @nb.njit(cache=True, inline="always")
-def _all_special_places(g, declared, spay, P, V, dirty, keys, members, weights):
+def _pivot_payment(k, q, t):
+    """000/002 §4.3 second method: what place ``k`` (0 = first) of ``q`` scores.  The pivot is
+    place q/2 counted from 1 (0-based c = q/2 - 1, a half when q is odd): it scores 0; a place
+    below pays (k - c)·t; the places above share what those pay, in proportion to c - k."""
+    c = q / 2.0 - 1.0
+    if k > c:
+        return -(k - c) * t
+    if k == c:
+        return 0.0
+    paid = 0.0  # what the places below the pivot pay, in units of t
+    above = 0.0  # the sum of the distances c - k of the places above it
+    for kk in range(q):
+        if kk > c:
+            paid += kk - c
+        elif kk < c:
+            above += c - kk
+    return paid * t * (c - k) / above
+
+
+@nb.njit(cache=True, inline="always")
+def _pivot_places(keys, members, weights_out, t):
+    """:func:`_pivot_payment` for the players in ``members`` ranked by ``keys`` (high first),
+    players with equal keys sharing the mean of their places' payments (§1.4)."""
+    q = members.shape[0]
+    for a in range(q):
+        i = members[a]
+        above = 0
+        equal = 0
+        for b in range(q):
+            j = members[b]
+            if keys[j] > keys[i]:
+                above += 1
+            elif keys[j] == keys[i]:
+                equal += 1
+        total = 0.0
+        for k in range(above, above + equal):
+            total += _pivot_payment(k, q, t)
+        weights_out[i] = total / equal
+
+
+@nb.njit(cache=True, inline="always")
+def _all_special_places(g, pivot, declared, spay, P, V, dirty, keys, members, weights):
     """000/002 §4.3 first method: when nobody holds a normal hand, specials are paid by
-    places in special order (t = the biggest payout) instead of pair by pair."""
+    places in special order (t = the biggest payout) instead of pair by pair; ``pivot``: by
+    the second method's places (:func:`_pivot_payment`)."""
     p = V.shape[1]
     n_special = 0
     for i in range(p):
@@ -456,7 +498,10 @@ def _all_special_places(g, declared, spay, P, V, dirty, keys, members, weights):
             t_spec = spay[g, i]
         for j in range(p):
             P[Component.SPECIALS, i, j] = 0.0
-    _places(keys, members[:p], weights, t_spec)
+    if pivot:
+        _pivot_places(keys, members[:p], weights, t_spec)
+    else:
+        _places(keys, members[:p], weights, t_spec)
     for i in range(p):
         V[Component.SPECIALS, i] += weights[i]
     dirty[Component.SPECIALS] = True
@@ -826,7 +871,9 @@ def _kernel(
                 keys[i] += (base + bonus) + maj_ij
                 keys[j] += (-base + -bonus) + maj_ji
         if rules.specials_all_places and any_special:
-            _all_special_places(g, declared, spay, P, V, dirty, keys, members, weights)
+            _all_special_places(
+                g, rules.specials_all_pivot, declared, spay, P, V, dirty, keys, members, weights
+            )
         if rules.specials_sweep and any_special:
             _special_sweep(g, declared, rules.special_sweep, compared, P, dirty)
         # ---- transforms, in the variant's order

@@ -125,3 +125,38 @@ def test_004_dragons_collect_double_when_they_beat_every_hand() -> None:
     )
     _total, parts = score(arranged, plain, declared=np.array([[-1, clean, -1]]), breakdown=True)
     assert parts["specials"].tolist() == [[-104.0, 208.0, -104.0]]
+
+
+# --- 002 / 000 §4.3: nobody holds a normal hand ---------------------------------------------
+
+
+def test_002_4_3_second_method_pivot_place_scores_zero_lower_places_pay(tmp_path) -> None:
+    """002 4.3: "若无人含有普通牌型，则有以下两种方法——第一种：按（1）中的方法计分第二种（仅限4人或4人
+    以上）：先确定p/2名的位置，将其计0分若结果为半数则不计任何人0分。排名靠后的对应扣分第三种：按4.2的
+    方法处理" (000 the same).
+
+    Four specials, ranked 一条龙 (36) > 凑一色 > 六对半 > 三同花: t = 36, the pivot is place
+    4/2 = 2.  The second method: place 2 scores 0, places 3 and 4 pay 1t and 2t, place 1
+    collects both: +108, 0, -36, -72.  The first method (§1): +3t, +t, -t, -3t.  The third
+    (§4.2, pair by pair): the dragon 3 × 36 = 108; 凑一色 +10 +10 -36 = -16; 六对半 +4 -10 -36
+    = -42; 三同花 -4 -10 -36 = -50.  Two dragons tie for places 1-2 and share (108 + 0) / 2."""
+    from simkit.deal import deal
+
+    pivot = over(tmp_path, "guangxi", '[scoring.specials]\nall_special = "pivot"')
+    ids = pivot.specials.ids
+    six, dragon, flushes, color = (
+        ids.index(k) for k in ("six-pairs", "dragon", "three-flushes", "one-color")
+    )
+    hands = deal(1, 4, rng=0)  # the cards do not matter: every hand declares
+    declared = np.array([[six, dragon, flushes, color]])
+    assert score(hands, pivot, declared=declared).tolist() == [[-36.0, 108.0, -72.0, 0.0]]
+    first = over(tmp_path, "guangxi", '[scoring.specials]\nall_special = "places"')
+    assert score(hands, first, declared=declared).tolist() == [[-36.0, 108.0, -108.0, 36.0]]
+    third = score(hands, "guangxi", declared=declared).tolist()
+    assert third == [[-42.0, 108.0, -50.0, -16.0]]
+    tied = np.array([[dragon, dragon, six, flushes]])
+    assert score(hands, pivot, declared=tied).tolist() == [[54.0, 54.0, -36.0, -72.0]]
+    # "仅限4人或4人以上": three players settle pair by pair (the third method): the dragon
+    # +72, 六对半 -36 + 4 = -32, 三同花 -40.
+    three = score(deal(1, 3, rng=0), pivot, declared=np.array([[dragon, six, flushes]]))
+    assert three.tolist() == [[72.0, -32.0, -40.0]]

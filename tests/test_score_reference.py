@@ -59,6 +59,30 @@ def place_payments(keys: dict[int, float], t: float) -> dict[int, float]:
     return out
 
 
+def pivot_payments(keys: dict[int, float], t: float) -> dict[int, float]:
+    """000/002 §4.3 second method, best key first: place m = q/2 (from 1) scores 0, a place k
+    below it pays (k - m)t, the places above share that in proportion to m - k; tied players
+    share the mean of their places."""
+    q = len(keys)
+    m = q / 2
+    below = [k - m for k in range(1, q + 1) if k > m]
+    above = [m - k for k in range(1, q + 1) if k < m]
+    pay_of_place = []
+    for k in range(1, q + 1):
+        if k > m:
+            pay_of_place.append(-(k - m) * t)
+        elif k == m:
+            pay_of_place.append(0.0)
+        else:
+            pay_of_place.append(sum(below) * t * (m - k) / sum(above))
+    ordered = sorted(keys, key=lambda i: -keys[i])
+    out = {}
+    for i in keys:
+        places = [k for k, j in enumerate(ordered) if keys[j] == keys[i]]
+        out[i] = sum(pay_of_place[k] for k in places) / len(places)
+    return out
+
+
 def reference_score(hands, variant, declared=None, banker=0, horse_card=None) -> dict:
     """Scores of one game: ``{component: [points per player]}``."""
     s = variant.scoring
@@ -158,10 +182,12 @@ def reference_score(hands, variant, declared=None, banker=0, horse_card=None) ->
                 winner, loser = (i, j) if outcome > 0 else (j, i)
                 pay("majority", winner, loser, s.majority.points)
 
-    if s.specials.all_special == "places" and all(special):
+    by_places = s.specials.all_special == "places" or (s.specials.all_special == "pivot" and p >= 4)
+    if by_places and all(special):
         for key in ledger:
             ledger[key]["specials"] = 0.0
-        places = place_payments({i: -declared[i] for i in range(p)}, max(payout))
+        paid = pivot_payments if s.specials.all_special == "pivot" else place_payments
+        places = paid({i: -declared[i] for i in range(p)}, max(payout))
         for i in range(p):
             per_player["specials"][i] += places[i]
 
@@ -354,6 +380,8 @@ def test_reference_agrees_with_two_decks(name: str) -> None:
         {"compare": "top-card"},
         {"topology": "all-pairs"},
         {"specials": {"all_special": "places"}},
+        {"specials": {"all_special": "pivot"}},
+        {"topology": "all-pairs", "specials": {"all_special": "pivot"}},
         {"majority": {"enabled": True, "replaces_duns": True, "rule": "two-wins"}},
         {"foul": {"penalty": "fixed", "amount": 5}},
         {"scoop": {"doubles": "all"}},

@@ -146,14 +146,21 @@ class CompiledRules(NamedTuple):
     special_payouts: np.ndarray
     #: two specials meeting at a banker table: the banker pays the player (``banker-pays``)
     specials_banker_pays: bool
-    #: when nobody holds a normal hand, specials are paid by places (000/002 §4.3)
+    #: when nobody holds a normal hand, specials are paid by places (000/002 §4.3, the first
+    #: method, or the second, ``specials_all_pivot``: place p/2 scores 0, the lower places
+    #: pay; only at 4 or more players)
     specials_all_places: bool
+    specials_all_pivot: bool
     #: a hand is paid every special it qualifies for, not only the declared one
     specials_stack: bool
     #: float64 ``(n_specials,)``: what a special that collects from every other player (通杀)
     #: has its payments multiplied by (1: nothing); whether any special's is above 1
     special_sweep: np.ndarray
     specials_sweep: bool
+
+
+#: 000/002 §4.3's second method: "仅限4人或4人以上"
+_PIVOT_MIN_PLAYERS = 4
 
 
 def _frozen(array: np.ndarray) -> np.ndarray:
@@ -212,7 +219,9 @@ def compile_rules(variant: Variant, n_players: int) -> CompiledRules:
             np.array([r.payout for r in variant.specials.rules], dtype=np.float64)
         ),
         specials_banker_pays=s.specials.versus == "banker-pays" and s.topology == "banker",
-        specials_all_places=s.specials.all_special == "places",
+        specials_all_places=s.specials.all_special == "places"
+        or (s.specials.all_special == "pivot" and n_players >= _PIVOT_MIN_PLAYERS),
+        specials_all_pivot=s.specials.all_special == "pivot" and n_players >= _PIVOT_MIN_PLAYERS,
         specials_stack=bool(s.specials.stack),
         special_sweep=_frozen(sweep),
         specials_sweep=bool((sweep > 1.0).any()),

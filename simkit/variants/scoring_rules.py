@@ -302,9 +302,17 @@ class SpecialSettlement:
     ``"banker-pays"``: at a banker table the banker pays the player the player's payout (001
     "倘若庄家及闲家同时报到，由庄家赔闲家"), players otherwise as ``bigger-collects``.
     ``all_special``: when nobody holds a normal hand (000/002 §4.3): ``"pairwise"`` (the third
-    method: settle as §4.2, pair by pair) or ``"places"`` (the first method: the formula of §1,
-    ranked by special order, t = the biggest payout).  ``stack``: a hand that qualifies for
-    several specials is paid the sum of their payouts, not only the declared one's.
+    method: settle as §4.2, pair by pair), ``"places"`` (the first method: the formula of §1,
+    ranked by special order, t = the biggest payout) or ``"pivot"`` (the second method, "仅限4人
+    或4人以上: 先确定p/2名的位置，将其计0分若结果为半数则不计任何人0分。排名靠后的对应扣分":
+    ranked and t as ``"places"``; with places k = 1..p and the pivot m = p/2, place m scores 0
+    (no place does when m is a half), each place k below it pays (k - m)·t, and the places above
+    it share what those pay in proportion to their distance m - k (the text does not say who
+    collects: read so that the game stays zero-sum); four players +3t, 0, -t, -2t, five
+    +3.375t, +1.125t, -0.5t, -1.5t, -2.5t; tied specials share the mean of their places'
+    scores (§1.4); below four players the pairwise settlement stands).  ``stack``: a hand that
+    qualifies for several specials is paid the sum of their payouts, not only the declared
+    one's.
     ``sweep``: special id → multiplier: a declared special of that id that collects from every
     other player at the table (通杀: it beats every hand; a tie with an equal special or a loss
     to a bigger one is no sweep, nor is a player's special at a banker table, which meets the
@@ -313,7 +321,7 @@ class SpecialSettlement:
     """
 
     versus: Literal["bigger-collects", "banker-pays"] = "bigger-collects"
-    all_special: Literal["pairwise", "places"] = "pairwise"
+    all_special: Literal["pairwise", "places", "pivot"] = "pairwise"
     stack: bool = False
     sweep: FrozenMap[str, float] = field(default_factory=FrozenMap)
     source: str = ""
