@@ -20,8 +20,9 @@ variant and table size, also read by the strategy's value model):
    ``home-run`` (全垒打, :func:`_home_run_transform`) multiplies the runner's pairs or the
    runner's total (the others paying equal shares) and adds its extra; ``t-formula``
    (:func:`_t_formula_transform`) replaces the dun points of the hands compared normally by
-   place payments (±3t, ±t); ``horse`` (:func:`_horse_transform`) multiplies the pairs of the
-   holder of the marked card.  Each moves points between players and never creates them.
+   place payments (±3t, ±t); ``horse`` (:func:`_horse_transform`) adds again the winning duns
+   that held the marked card (recorded in the core), or multiplies the pairs of its holder.
+   Each moves points between players and never creates them.
 
 :func:`pair_points` is the pairwise part of the core for two normal hands (dun points,
 bonuses, majority and the pair's scoop), the quantity an arrangement strategy maximizes;
@@ -206,6 +207,17 @@ def _banker_wins_tie(a, b, a_is_banker, b_is_banker):
         if b_is_banker:
             return a, b + 1
     return a, b
+
+
+@nb.njit(cache=True, inline="always")
+def _horse_dun(a, b, copies_a, copies_b, worth_a, worth_b, multiplier):
+    """马牌 by the winning dun: what the holder of ``a`` wins from ``b`` more on one dun, the
+    winner's copies of the card in it making its worth count ``multiplier**copies`` times."""
+    if a > b and copies_a > 0:
+        return (multiplier**copies_a - 1.0) * worth_a
+    if b > a and copies_b > 0:
+        return -((multiplier**copies_b - 1.0) * worth_b)
+    return 0.0
 
 
 @nb.njit(cache=True, inline="always")
@@ -631,9 +643,18 @@ def _t_formula_transform(normal, biggest, P, V, dirty, keys, members, weights):
 
 
 @nb.njit(cache=True, inline="always")
-def _horse_transform(multiplier, horse_count, P, dirty):
-    """马牌: a pair is multiplied by ``multiplier`` once per copy of the card either holds."""
+def _horse_transform(by_dun, multiplier, horse_count, horse_duns, P, dirty):
+    """马牌: ``by_dun``: the pairs' winning duns that held the card (``horse_duns``, from the
+    core) are added; else a pair is multiplied by ``multiplier`` once per copy of the card
+    either holds."""
     p = horse_count.shape[0]
+    if by_dun:
+        for i in range(p):
+            for j in range(p):
+                if horse_duns[i, j] != 0.0:
+                    P[Component.HORSE, i, j] += horse_duns[i, j]
+                    dirty[Component.HORSE] = True
+        return
     for i in range(p):
         for j in range(i + 1, p):
             e = horse_count[i] + horse_count[j]
@@ -689,6 +710,8 @@ def _kernel(
     fouled = np.empty(p, dtype=np.bool_)
     normal = np.empty(p, dtype=np.bool_)  # neither fouled nor declaring a special
     horse_count = np.zeros(p, dtype=np.int64)
+    horse_copies = np.zeros((p, 3), dtype=np.int64)  # copies of the 马牌 in each dun
+    horse_duns = np.zeros((p, p), dtype=np.float64)  # what the 马牌 duns add, i from j
     P = np.zeros((_N_COMP, p, p), dtype=np.float64)  # pairwise components: i wins from j
     V = np.zeros((_N_COMP, p), dtype=np.float64)  # per-player components
     # dirty[c]: component c was written in this game, so it is summed here and zeroed before
@@ -717,6 +740,8 @@ def _kernel(
     majority_replaces = rules.majority_replaces_duns
     scoop_with_ties = rules.scoop_with_ties
     horse_card = rules.horse_card
+    horse_by_dun = rules.horse_by_dun and horse_card >= 0
+    horse_multiplier = rules.horse_multiplier
     banker_pays = rules.specials_banker_pays
     for i in range(p):
         for j in range(p):
@@ -733,6 +758,10 @@ def _kernel(
                     for j in range(p):
                         P[c, i, j] = 0.0
                 dirty[c] = False
+        if horse_by_dun:
+            for i in range(p):
+                for j in range(p):
+                    horse_duns[i, j] = 0.0
         # ---- per player: dun ranks, foul, dun worths, what each dun compares by, horse cards
         any_special = False
         n_normal = 0
@@ -769,9 +798,13 @@ def _kernel(
                 cmpv[i, 2] = r2
             if horse_card >= 0:
                 e = 0
+                horse_copies[i, 0] = 0
+                horse_copies[i, 1] = 0
+                horse_copies[i, 2] = 0
                 for k in range(HAND_SIZE):
                     if h[k] == horse_card:
                         e += 1
+                        horse_copies[i, 0 if k < 3 else (1 if k < 8 else 2)] += 1
                 horse_count[i] = e
             if declared[g, i] >= 0:
                 any_special = True
@@ -840,6 +873,37 @@ def _kernel(
                     worth[j, 1],
                     worth[j, 2],
                 )
+                if horse_by_dun and horse_count[i] + horse_count[j] > 0 and not majority_replaces:
+                    amt = (
+                        _horse_dun(
+                            a0,
+                            b0,
+                            horse_copies[i, 0],
+                            horse_copies[j, 0],
+                            worth[i, 0],
+                            worth[j, 0],
+                            horse_multiplier,
+                        )
+                        + _horse_dun(
+                            a1,
+                            b1,
+                            horse_copies[i, 1],
+                            horse_copies[j, 1],
+                            worth[i, 1],
+                            worth[j, 1],
+                            horse_multiplier,
+                        )
+                    ) + _horse_dun(
+                        a2,
+                        b2,
+                        horse_copies[i, 2],
+                        horse_copies[j, 2],
+                        worth[i, 2],
+                        worth[j, 2],
+                        horse_multiplier,
+                    )
+                    horse_duns[i, j] = amt
+                    horse_duns[j, i] = -amt
                 i_scoops, j_scoops = _scoops(w, lo, scoop_with_ties)
                 if i_scoops:
                     n_scooped[i] += 1
@@ -908,7 +972,7 @@ def _kernel(
                 if n_normal >= rules.t_formula_min_players:
                     _t_formula_transform(normal, biggest, P, V, dirty, keys, members, weights)
             elif transform == Transform.HORSE:
-                _horse_transform(rules.horse_multiplier, horse_count, P, dirty)
+                _horse_transform(horse_by_dun, horse_multiplier, horse_count, horse_duns, P, dirty)
         # ---- totals: each component's row sum, components added in order.  A component not
         # written in this game is all zeros, and one written but unused by the variant holds
         # only ±0.0: both add nothing (every sum starts at +0.0; ``out`` starts at zero).

@@ -16,15 +16,16 @@ from simkit.variants import load_variant
 from simkit.variants.schema import FrozenMap
 
 
-def table(*hands: str) -> np.ndarray:
+def table(*hands: str, decks: int = 1) -> np.ndarray:
     """One game: each hand 'front | middle | back' → int8 (1, n_players, 13)."""
     rows = []
     for hand in hands:
-        front, middle, back = (parse_cards(part) for part in hand.split("|"))
+        front, middle, back = (parse_cards(part, decks=decks) for part in hand.split("|"))
         assert (len(front), len(middle), len(back)) == (3, 5, 5), hand
         rows.append(np.concatenate([front, middle, back]))
     out = np.array([rows], dtype=np.int8)
-    assert len(np.unique(out)) == out.size, "a card is dealt twice"
+    if decks == 1:
+        assert len(np.unique(out)) == out.size, "a card is dealt twice"
     return out
 
 
@@ -160,3 +161,31 @@ def test_002_4_3_second_method_pivot_place_scores_zero_lower_places_pay(tmp_path
     # +72, 六对半 -36 + 4 = -32, 三同花 -40.
     three = score(deal(1, 3, rng=0), pivot, declared=np.array([[dragon, six, flushes]]))
     assert three.tolist() == [[72.0, -32.0, -40.0]]
+
+
+# --- 004 钱塘: 马牌 ------------------------------------------------------------------------
+
+
+def test_004_horse_card_rewards_the_winning_dun_that_holds_it(tmp_path) -> None:
+    """004 马牌: "若玩家成功将其纳入有效墩位并在比牌中获胜，即可获得额外奖励。例如，中墩组出含“马牌”
+    的顺子，不仅赢得该墩，还可叠加马牌收益"; 双马牌 "一旦触发，奖励直接翻倍".
+
+    The holder of ♥A (the file's 马牌) wins the front with A♥A♦ and loses the middle (straight
+    against a flush) and the back (full house against quads): duns 1 - 2 = -1, the match
+    (two of three, lost) -1: -2; the horse front counts twice: +1 more, -1.  Multiplying
+    the whole result, losses included (counts = 'whole-result'), gave -4.  With both ♥A in
+    that front (two decks, 双马牌) it counts 2 × 2 = 4 times: +3, so +1."""
+    holder = "Ah Ad 5c | 2c 3d 4h 5d 6s | 7c 7d 7s 9c 9d"
+    other = "Kc Kd 4c | 2h 6h 8h Th Qh | Js Jh Jc Jd 3s"
+    total, parts = score(table(holder, other), "qiantang", breakdown=True)
+    assert total.tolist() == [[-1.0, 1.0]]
+    assert parts["horse"].tolist() == [[1.0, -1.0]]
+    whole = over(tmp_path, "qiantang", '[scoring.horse]\ncounts = "whole-result"')
+    assert score(table(holder, other), whole).tolist() == [[-4.0, 4.0]]
+    double = "Ah Ah 5c | 2c 3d 4h 5d 6s | 7c 7d 7s 9c 9d"
+    assert score(table(double, other, decks=2), "qiantang").tolist() == [[1.0, -1.0]]
+    # ♥A in the holder's losing middle (a wheel, under the flush) earns nothing: -2.
+    losing = "Ac Ad 6s | Ah 2c 3d 4h 5d | 7c 7d 7s 9c 9d"
+    total, parts = score(table(losing, other), "qiantang", breakdown=True)
+    assert total.tolist() == [[-2.0, 2.0]]
+    assert parts["horse"].tolist() == [[0.0, 0.0]]

@@ -277,6 +277,20 @@ def reference_score(hands, variant, declared=None, banker=0, horse_card=None) ->
         elif transform == "horse":
             card = s.horse.card_int if horse_card is None else horse_card
             held = [h.count(card) for h in hands]
+            if s.horse.counts == "winning-dun":
+                if s.majority.enabled and s.majority.replaces_duns:
+                    continue  # the duns score nothing
+                for i, j in pairs:
+                    for d, r in enumerate(wins.get((i, j), [])):
+                        if r == 0:
+                            continue
+                        winner, loser = (i, j) if r > 0 else (j, i)
+                        cut = slice([0, 3, 8][d], [3, 8, 13][d])
+                        copies = hands[winner][cut].count(card)
+                        if copies:
+                            worth = dun_worth(d, ranks[winner][d], variant)
+                            pay("horse", winner, loser, (s.horse.multiplier**copies - 1) * worth)
+                continue
             for i, j in pairs:
                 copies = held[i] + held[j]
                 if copies:
@@ -416,6 +430,34 @@ def test_reference_agrees_on_options(override: dict, tmp_path) -> None:
     ):
         declared = random_declared(len(hands), 4, n_specials, rng, rate)
         check_agreement(variant, hands, declared, banker=int(rng.integers(4)))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '[scoring.horse]\ncounts = "whole-result"',
+        "[scoring.horse]\nmultiplier = 3",
+        '[scoring]\ncompare = "top-card"\ntopology = "banker"',
+        "[scoring.majority]\nreplaces_duns = true",
+    ],
+)
+def test_reference_agrees_on_horse_options(text: str, tmp_path) -> None:
+    """马牌 by the winning dun (qiantang's reading) and by the whole result, with 食夹棍 and a
+    match-only majority; two decks bring 双马牌."""
+    path = tmp_path / "opt.toml"
+    path.write_text(f'[variant]\nname = "opt"\nextends = "qiantang"\n{text}\n', encoding="utf-8")
+    variant = load_variant(path)
+    rng = np.random.default_rng(12)
+    n_specials = len(variant.specials.rules)
+    for hands, rate in (
+        (blocked_arrangements(40, 4, rng), 0.0),
+        (shuffled_arrangements(40, 4, rng), 0.05),
+    ):
+        declared = random_declared(len(hands), 4, n_specials, rng, rate)
+        check_agreement(variant, hands, declared, banker=int(rng.integers(4)))
+    hands = deal(20, 6, rng=rng)
+    hands = np.take_along_axis(hands, np.argsort(rng.random(hands.shape), axis=2), axis=2)
+    check_agreement(variant, hands, random_declared(20, 6, n_specials, rng, 0.05), banker=1)
 
 
 def test_reference_agrees_with_another_horse_card() -> None:

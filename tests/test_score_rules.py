@@ -414,25 +414,34 @@ def test_004_majority_two_of_three_wins_the_match() -> None:
     assert pair_points(c, d, "qiantang", 4) == 0.0
 
 
-def test_004_horse_card_doubles_the_holder() -> None:
-    """004 马牌 (♥A in the file): the holder's results doubled.  Seat 0 of the chain holds ♥A and
-    beats each player in all three duns: 3 + the match point 1 = 4; 打枪 奖励翻倍: 8; 全垒打
-    doubles again: 16; the horse card doubles: 32 from each, 96 in all (48 of it the horse's)."""
-    total, parts = score(table(*CHAIN), "qiantang", breakdown=True)
+def test_004_horse_card_doubles_the_holder(tmp_path) -> None:
+    """004 马牌 (♥A in the file), the whole-result reading (counts = 'whole-result'): the
+    holder's results doubled.  Seat 0 of the chain holds ♥A and beats each player in all three
+    duns: 3 + the match point 1 = 4; 打枪 奖励翻倍: 8; 全垒打 doubles again: 16; the horse card
+    doubles: 32 from each, 96 in all (48 of it the horse's).  The file's reading (the winning
+    dun holding ♥A counts twice): its front, worth 1, once more from each: 17 each, 51."""
+    whole = over(tmp_path, "qiantang", '[scoring.horse]\ncounts = "whole-result"')
+    total, parts = score(table(*CHAIN), whole, breakdown=True)
     assert total[0, 0] == 96.0
     assert parts["horse"][0, 0] == 48.0
+    total, parts = score(table(*CHAIN), "qiantang", breakdown=True)
+    assert total[0, 0] == 51.0
+    assert parts["horse"][0, 0] == 3.0
 
 
-def test_004_double_horse_doubles_again() -> None:
-    """004 双马牌 "奖励直接翻倍": two decks, a player holding both ♥A: ×4.  Seat 1 (two ♥A)
-    beats seat 0 in all three duns: 3 + 1 = 4, doubled by the scoop 8, ×4 = 32 (two players:
-    no home run)."""
+def test_004_double_horse_doubles_again(tmp_path) -> None:
+    """004 双马牌 "奖励直接翻倍": two decks, a player holding both ♥A: ×4 (counts =
+    'whole-result').  Seat 1 (two ♥A) beats seat 0 in all three duns: 3 + 1 = 4, doubled by
+    the scoop 8, ×4 = 32 (two players: no home run).  The file's reading: both ♥A in the
+    winning front, worth 1, count 4 times: 8 + 3 = 11."""
     arranged = table(
         "3c 4d 6c | 5d 7d 9d Td 2s | 8h 8s Jc Ks Qs",
         "Ah Ah Kd | 2c 2d 2h 7c 7s | 5c 5d 5h 5s 6c",
         decks=2,
     )
-    assert score(arranged, "qiantang").tolist() == [[-32.0, 32.0]]
+    whole = over(tmp_path, "qiantang", '[scoring.horse]\ncounts = "whole-result"')
+    assert score(arranged, whole).tolist() == [[-32.0, 32.0]]
+    assert score(arranged, "qiantang").tolist() == [[-11.0, 11.0]]
 
 
 # --- western 2-4 ---------------------------------------------------------------------------

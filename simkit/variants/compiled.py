@@ -139,9 +139,11 @@ class CompiledRules(NamedTuple):
     home_run_extra: float
     #: the t-formula applies when at least this many hands are compared normally
     t_formula_min_players: int
-    #: the 马牌 card (card int), -1 when the variant plays none; what each copy multiplies by
+    #: the 马牌 card (card int), -1 when the variant plays none; what each copy multiplies by;
+    #: it rewards the winning duns that hold it (else it multiplies the holder's whole result)
     horse_card: int
     horse_multiplier: float
+    horse_by_dun: bool
     #: float64 ``(n_specials,)``: each special's payout, in ``[specials].order``
     special_payouts: np.ndarray
     #: two specials meeting at a banker table: the banker pays the player (``banker-pays``)
@@ -215,6 +217,7 @@ def compile_rules(variant: Variant, n_players: int) -> CompiledRules:
         t_formula_min_players=int(s.t_formula.min_players),
         horse_card=s.horse.card_int if "horse" in listed else -1,
         horse_multiplier=float(s.horse.multiplier),
+        horse_by_dun=s.horse.counts == "winning-dun",
         special_payouts=_frozen(
             np.array([r.payout for r in variant.specials.rules], dtype=np.float64)
         ),

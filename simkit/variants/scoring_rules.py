@@ -265,12 +265,23 @@ class TFormula(TransformTable):
 
 @dataclass(frozen=True, kw_only=True)
 class Horse(TransformTable):
-    """马牌 (004): a marked card; each copy a player holds multiplies that player's pairwise
-    results by ``multiplier`` (one copy doubles, 双马牌, two copies with two decks, doubles again).
-    ``card`` is written as cards are parsed (``"AH"``, ``"♥A"``)."""
+    """马牌 (004): a marked card, written as cards are parsed (``"AH"``, ``"♥A"``).
+
+    ``counts`` (what the card rewards):
+      * ``"winning-dun"``: a dun that holds the card and wins its comparison with a normal hand
+        counts ``multiplier`` times (its worth, with its bonus) against that opponent (004
+        "若玩家成功将其纳入有效墩位并在比牌中获胜，即可获得额外奖励 … 中墩组出含“马牌”的顺子，不仅
+        赢得该墩，还可叠加马牌收益"); a dun that loses or ties, a fouled hand and a special earn
+        nothing by it.  双马牌 ("一旦触发，奖励直接翻倍"): read as both copies of the card (two
+        decks) in one winning dun, which counts ``multiplier``² times; copies in different duns
+        reward each dun once.
+      * ``"whole-result"``: each copy a player holds multiplies that player's pairwise results,
+        losses included, by ``multiplier`` (two copies: ×multiplier²).
+    """
 
     card: str = "AH"
     multiplier: float = 2.0
+    counts: Literal["winning-dun", "whole-result"] = "winning-dun"
     source: str = ""
 
     def __post_init__(self) -> None:
