@@ -734,6 +734,7 @@ def _kernel(
     middle_back_strict = rules.middle_back_strict
     foul_penalty = rules.foul_penalty
     foul_amount = rules.foul_amount
+    foul_biggest_all_hands = rules.foul_biggest_all_hands
     majority = rules.majority
     majority_two_wins = rules.majority_two_wins
     majority_points = rules.majority_points
@@ -766,6 +767,7 @@ def _kernel(
         any_special = False
         n_normal = 0
         biggest = 1.0  # the biggest dun worth among the hands compared normally
+        foul_biggest = 1.0  # the fouled hands' biggest, when they size the foul penalty
         for i in range(p):
             n_scooped[i] = 0
             keys[i] = 0.0
@@ -814,6 +816,8 @@ def _kernel(
                 if not bad:
                     n_normal += 1
                     biggest = max(biggest, w0, w1, w2)
+                elif foul_biggest_all_hands:
+                    foul_biggest = max(foul_biggest, w0, w1, w2)
         # ---- core, pair by pair: specials, fouls, then dun points, bonuses and majority
         n_scoops = 0
         dirty[Component.DUNS] = True
@@ -841,7 +845,7 @@ def _kernel(
                     amt = _foul_payment(
                         foul_penalty,
                         foul_amount,
-                        biggest,
+                        max(biggest, foul_biggest),
                         worth[o, 0],
                         worth[o, 1],
                         worth[o, 2],

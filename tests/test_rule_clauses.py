@@ -189,3 +189,27 @@ def test_004_horse_card_rewards_the_winning_dun_that_holds_it(tmp_path) -> None:
     total, parts = score(table(losing, other), "qiantang", breakdown=True)
     assert total.tolist() == [[-2.0, 2.0]]
     assert parts["horse"].tolist() == [[0.0, 0.0]]
+
+
+# --- 002 倒水: whose duns size the biggest hand ---------------------------------------------
+
+
+def test_002_foul_biggest_hand_with_or_without_the_foulers_own_duns(tmp_path) -> None:
+    """002 倒水: "输每家3水（如果玩家家有大牌，则按4个玩家中最大的牌型赔3家）".
+
+    The fouled hand sets four 8s in the middle above a Q-high back; the other two hands hold
+    no dun worth more than 1.  Read over the hands compared normally (the file's reading) the
+    biggest dun is 1, so the fouler pays 3 to each: -6.  Read over all the players ("4个玩家中
+    最大的牌型", biggest_of = 'all-hands') its own middle quads (8 in 002's table) size it: 8
+    to each, -16."""
+    fouled = "2c 3d 4c | 8c 8d 8h 8s 9c | Qc Jd Td 6d 9s"
+    others = (
+        "Ah 4d 2s | 7d 7h 3h 3c 6h | Jh Js Th Ts 7s",
+        "Kh Kd 5c | 4h 4s 9h 9d Ad | Qh Qs Qd 5d 5h",
+    )
+    arranged = table(fouled, *others)
+    _total, parts = score(arranged, "guangxi", breakdown=True)
+    assert parts["fouls"].tolist() == [[-6.0, 3.0, 3.0]]
+    every = over(tmp_path, "guangxi", '[scoring.foul]\nbiggest_of = "all-hands"')
+    _total, parts = score(arranged, every, breakdown=True)
+    assert parts["fouls"].tolist() == [[-16.0, 8.0, 8.0]]

@@ -147,7 +147,13 @@ def reference_score(hands, variant, declared=None, banker=0, horse_card=None) ->
             elif s.foul.penalty == "fixed":
                 amount = s.foul.amount
             else:
-                amount = max(s.foul.amount, biggest)
+                sized_by = [k for k in range(p) if normal[k]]
+                if s.foul.biggest_of == "all-hands":
+                    sized_by += [k for k in range(p) if fouled[k] and not special[k]]
+                amount = max(
+                    [s.foul.amount, 1.0]
+                    + [dun_worth(d, ranks[k][d], variant) for k in sized_by for d in range(3)]
+                )
             pay("fouls", o, f, amount)
             continue
         result = []
@@ -395,6 +401,7 @@ def test_reference_agrees_with_two_decks(name: str) -> None:
         {"topology": "all-pairs"},
         {"specials": {"all_special": "places"}},
         {"specials": {"all_special": "pivot"}},
+        {"foul": {"penalty": "biggest-hand", "biggest_of": "all-hands"}},
         {"topology": "all-pairs", "specials": {"all_special": "pivot"}},
         {"majority": {"enabled": True, "replaces_duns": True, "rule": "two-wins"}},
         {"foul": {"penalty": "fixed", "amount": 5}},

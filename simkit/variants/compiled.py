@@ -110,6 +110,8 @@ class CompiledRules(NamedTuple):
     #: what a fouled hand pays, and the amount of the fixed / biggest-hand penalties
     foul_penalty: FoulPenalty
     foul_amount: float
+    #: the fouled hands' own duns count toward the biggest-hand penalty's biggest dun
+    foul_biggest_all_hands: bool
     #: float64 ``(3, 10)``: worth of a dun won, by position (front, middle, back) and category
     dun_worth: np.ndarray
     #: the majority match point is played; it needs two duns won (else more won than lost);
@@ -198,6 +200,7 @@ def compile_rules(variant: Variant, n_players: int) -> CompiledRules:
         middle_back_strict=s.foul.middle_back == "<",
         foul_penalty=_FOUL_PENALTY_OF_NAME[s.foul.penalty],
         foul_amount=float(s.foul.amount),
+        foul_biggest_all_hands=s.foul.biggest_of == "all-hands",
         dun_worth=_frozen(np.array(s.duns.values(), dtype=np.float64)),
         majority=majority,
         majority_two_wins=s.majority.rule == "two-wins",

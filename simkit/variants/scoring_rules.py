@@ -90,6 +90,9 @@ class Foul:
       * ``"biggest-hand"``: pays every opponent that did not foul ``amount`` or, if larger, the
         value of the round's biggest dun (000/002: "输每家3水（如果玩家家有大牌，则按4个玩家中最大
         的牌型赔3家）").
+    ``biggest_of``: which hands' duns size the round's biggest dun for ``"biggest-hand"``:
+    ``"normal-hands"`` (those compared normally: a fouled hand's duns are not played) or
+    ``"all-hands"`` (the fouled hands' own duns too: "4个玩家中最大的牌型" names all four players).
     Two fouled hands settle nothing between them.
     """
 
@@ -97,6 +100,7 @@ class Foul:
     middle_back: Literal["<=", "<"] = "<="
     penalty: Literal["lose-all", "fixed", "biggest-hand"] = "lose-all"
     amount: float = 3.0
+    biggest_of: Literal["normal-hands", "all-hands"] = "normal-hands"
     source: str = ""
 
     def __post_init__(self) -> None:
