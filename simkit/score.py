@@ -14,7 +14,9 @@ variant and table size, also read by the strategy's value model):
    normal hands, dun by dun (:func:`_three_duns`: 1 a dun, the ``[scoring.duns]`` bonuses;
    :func:`_match_sign`: the majority point; :func:`_banker_wins_tie` for 食夹棍).  Each of
    these is an antisymmetric matrix ``(p, p)`` per game, so the core is zero-sum by
-   construction.
+   construction.  Then the specials' table-wide rules: §4.3's places when nobody holds a
+   normal hand (:func:`_all_special_places`) and 通杀, a special that collected from every
+   other player paid a multiple (:func:`_special_sweep`).
 3. **Transforms**, in the order the variant lists them (:class:`~simkit.variants.compiled.
    Transform`): ``scoop`` (打枪, :func:`_scoop_transform`) adds to the scooped pair;
    ``home-run`` (全垒打, :func:`_home_run_transform`) multiplies the runner's pairs or the
