@@ -213,3 +213,25 @@ def test_002_foul_biggest_hand_with_or_without_the_foulers_own_duns(tmp_path) ->
     every = over(tmp_path, "guangxi", '[scoring.foul]\nbiggest_of = "all-hands"')
     _total, parts = score(arranged, every, breakdown=True)
     assert parts["fouls"].tolist() == [[-16.0, 8.0, 8.0]]
+
+
+# --- 002 / 000 四套三条: a quads as one of the trips ------------------------------------------
+
+
+def test_002_four_trips_a_quads_is_not_a_trips_unless_the_option_says(tmp_path) -> None:
+    """002 四套三条: "四个三张相同余一张"; 000 §6: "三冲加弹，也就是三个三条再加上四个炸弹，像二十二二，
+    三三三，四四四，五五五五这种情况". 222 999 KKK 5555 is 四套三条 only when a quads may stand in
+    for a trips (quads_count_as_trips = true, which 002's words admit); the files take 000's
+    reading, which names exactly this hand 三冲加弹."""
+    from simkit.specials import detect_specials
+
+    hand = parse_cards("2c 2d 2h 9c 9d 9h Kc Kd Kh 5c 5d 5h 5s")
+    gx = load_variant("guangxi")
+    bit = 1 << gx.specials.ids.index("four-trips")
+    assert not gx.specials.rules[gx.specials.ids.index("four-trips")].option("quads_count_as_trips")
+    assert int(detect_specials(hand, gx)) & bit == 0
+    admitted = over(tmp_path, "guangxi", "[specials.four-trips]\nquads_count_as_trips = true")
+    assert int(detect_specials(hand, admitted)) & bit == bit
+    regional = load_variant("guangxi-regional")
+    quads_bit = 1 << regional.specials.ids.index("three-trips-and-quads")
+    assert int(detect_specials(hand, regional)) & quads_bit == quads_bit
