@@ -5,7 +5,8 @@ read from the variant's :class:`~simkit.variants.compiled.CompiledRules` (one ty
 variant and table size, also read by the strategy's value model):
 
 1. **Per player**: the three dun ranks, whether the hand fouls (:func:`_is_foul`), what each
-   dun would be worth if won, and what it compares by (rank, or 食夹棍's top card).
+   dun would be worth if won, and what it compares by (rank, or 食夹棍's category and top
+   card).
 2. **Core, pair by pair.**  Every pair that compares (all pairs, or each player with the
    banker) settles one of three ways: a declared special hand against anyone
    (:func:`_special_pair`: its payout; special against special by the variant's ``versus``
@@ -13,14 +14,17 @@ variant and table size, also read by the strategy's value model):
    normal hands, dun by dun (:func:`_three_duns`: 1 a dun, the ``[scoring.duns]`` bonuses;
    :func:`_match_sign`: the majority point; :func:`_banker_wins_tie` for 食夹棍).  Each of
    these is an antisymmetric matrix ``(p, p)`` per game, so the core is zero-sum by
-   construction.
+   construction.  Then the specials' table-wide rules: §4.3's places when nobody holds a
+   normal hand (:func:`_all_special_places`) and 通杀, a special that collected from every
+   other player paid a multiple (:func:`_special_sweep`).
 3. **Transforms**, in the order the variant lists them (:class:`~simkit.variants.compiled.
    Transform`): ``scoop`` (打枪, :func:`_scoop_transform`) adds to the scooped pair;
    ``home-run`` (全垒打, :func:`_home_run_transform`) multiplies the runner's pairs or the
    runner's total (the others paying equal shares) and adds its extra; ``t-formula``
    (:func:`_t_formula_transform`) replaces the dun points of the hands compared normally by
-   place payments (±3t, ±t); ``horse`` (:func:`_horse_transform`) multiplies the pairs of the
-   holder of the marked card.  Each moves points between players and never creates them.
+   place payments (±3t, ±t); ``horse`` (:func:`_horse_transform`) adds again the winning duns
+   that held the marked card (recorded in the core), or multiplies the pairs of its holder.
+   Each moves points between players and never creates them.
 
 :func:`pair_points` is the pairwise part of the core for two normal hands (dun points,
 bonuses, majority and the pair's scoop), the quantity an arrangement strategy maximizes;
@@ -205,6 +209,17 @@ def _banker_wins_tie(a, b, a_is_banker, b_is_banker):
         if b_is_banker:
             return a, b + 1
     return a, b
+
+
+@nb.njit(cache=True, inline="always")
+def _horse_dun(a, b, copies_a, copies_b, worth_a, worth_b, multiplier):
+    """马牌 by the winning dun: what the holder of ``a`` wins from ``b`` more on one dun, the
+    winner's copies of the card in it making its worth count ``multiplier**copies`` times."""
+    if a > b and copies_a > 0:
+        return (multiplier**copies_a - 1.0) * worth_a
+    if b > a and copies_b > 0:
+        return -((multiplier**copies_b - 1.0) * worth_b)
+    return 0.0
 
 
 @nb.njit(cache=True, inline="always")
@@ -437,9 +452,51 @@ def _places(keys, members, weights_out, t):
 
 
 @nb.njit(cache=True, inline="always")
-def _all_special_places(g, declared, spay, P, V, dirty, keys, members, weights):
+def _pivot_payment(k, q, t):
+    """000/002 §4.3 second method: what place ``k`` (0 = first) of ``q`` scores.  The pivot is
+    place q/2 counted from 1 (0-based c = q/2 - 1, a half when q is odd): it scores 0; a place
+    below pays (k - c)·t; the places above share what those pay, in proportion to c - k."""
+    c = q / 2.0 - 1.0
+    if k > c:
+        return -(k - c) * t
+    if k == c:
+        return 0.0
+    paid = 0.0  # what the places below the pivot pay, in units of t
+    above = 0.0  # the sum of the distances c - k of the places above it
+    for kk in range(q):
+        if kk > c:
+            paid += kk - c
+        elif kk < c:
+            above += c - kk
+    return paid * t * (c - k) / above
+
+
+@nb.njit(cache=True, inline="always")
+def _pivot_places(keys, members, weights_out, t):
+    """:func:`_pivot_payment` for the players in ``members`` ranked by ``keys`` (high first),
+    players with equal keys sharing the mean of their places' payments (§1.4)."""
+    q = members.shape[0]
+    for a in range(q):
+        i = members[a]
+        above = 0
+        equal = 0
+        for b in range(q):
+            j = members[b]
+            if keys[j] > keys[i]:
+                above += 1
+            elif keys[j] == keys[i]:
+                equal += 1
+        total = 0.0
+        for k in range(above, above + equal):
+            total += _pivot_payment(k, q, t)
+        weights_out[i] = total / equal
+
+
+@nb.njit(cache=True, inline="always")
+def _all_special_places(g, pivot, declared, spay, P, V, dirty, keys, members, weights):
     """000/002 §4.3 first method: when nobody holds a normal hand, specials are paid by
-    places in special order (t = the biggest payout) instead of pair by pair."""
+    places in special order (t = the biggest payout) instead of pair by pair; ``pivot``: by
+    the second method's places (:func:`_pivot_payment`)."""
     p = V.shape[1]
     n_special = 0
     for i in range(p):
@@ -455,10 +512,36 @@ def _all_special_places(g, declared, spay, P, V, dirty, keys, members, weights):
             t_spec = spay[g, i]
         for j in range(p):
             P[Component.SPECIALS, i, j] = 0.0
-    _places(keys, members[:p], weights, t_spec)
+    if pivot:
+        _pivot_places(keys, members[:p], weights, t_spec)
+    else:
+        _places(keys, members[:p], weights, t_spec)
     for i in range(p):
         V[Component.SPECIALS, i] += weights[i]
     dirty[Component.SPECIALS] = True
+
+
+@nb.njit(cache=True, inline="always")
+def _special_sweep(g, declared, sweep, compared, P, dirty):
+    """通杀 of a special (004 "通杀时奖励翻倍"): a declared special with a multiplier above 1
+    that collects from every other player has its pairwise payments multiplied."""
+    p = compared.shape[0]
+    for i in range(p):
+        s = declared[g, i]
+        if s < 0 or sweep[s] <= 1.0:
+            continue
+        swept = True
+        for j in range(p):
+            if j != i and not (compared[i, j] and P[Component.SPECIALS, i, j] > 0.0):
+                swept = False
+        if not swept:
+            continue
+        for j in range(p):
+            if j != i:
+                amt = (sweep[s] - 1.0) * P[Component.SPECIALS, i, j]
+                P[Component.SPECIALS, i, j] += amt
+                P[Component.SPECIALS, j, i] -= amt
+        dirty[Component.SPECIALS] = True
 
 
 @nb.njit(cache=True, inline="always")
@@ -482,9 +565,19 @@ def _scoop_transform(mode, doubles_all, points, n_scoops, scoop_winner, scoop_lo
 
 
 @nb.njit(cache=True, inline="always")
-def _home_run_transform(even, factor, extra, n_scooped, P, V, dirty):
+def _home_run_base(scoop_mode, duns, scoops):
+    """What a base-only home run multiplies in one of the runner's pairs: the dun count, twice
+    when a doubling scoop doubled it (``scoops``: the pair's scoop points, 0 when none)."""
+    if scoop_mode == ScoopMode.DOUBLE and scoops != 0.0:
+        return duns + duns
+    return duns
+
+
+@nb.njit(cache=True, inline="always")
+def _home_run_transform(even, doubles_all, scoop_mode, factor, extra, n_scooped, P, V, dirty):
     """全垒打: the player who scooped every other player has its pairs (``split = "pairs"``)
-    or its total (``"even"``, the others paying equal shares) multiplied, plus the extra."""
+    or its total (``"even"``, the others paying equal shares) multiplied, plus the extra;
+    ``doubles_all`` false: only the dun count (:func:`_home_run_base`) is multiplied."""
     p = V.shape[1]
     runner = -1
     for i in range(p):
@@ -498,18 +591,30 @@ def _home_run_transform(even, factor, extra, n_scooped, P, V, dirty):
             if j == runner:
                 continue
             pair_total = 0.0
-            for c in range(_N_COMP):
-                if dirty[c]:
-                    pair_total += P[c, runner, j]
+            if doubles_all:
+                for c in range(_N_COMP):
+                    if dirty[c]:
+                        pair_total += P[c, runner, j]
+            else:
+                pair_total = _home_run_base(
+                    scoop_mode, P[Component.DUNS, runner, j], P[Component.SCOOPS, runner, j]
+                )
             amt = (factor - 1.0) * pair_total + extra
             P[Component.HOME_RUN, runner, j] += amt
             P[Component.HOME_RUN, j, runner] -= amt
     else:
         own = 0.0
-        for c in range(_N_COMP):
-            own += V[c, runner]
+        if doubles_all:
+            for c in range(_N_COMP):
+                own += V[c, runner]
+                for j in range(p):
+                    own += P[c, runner, j]
+        else:
             for j in range(p):
-                own += P[c, runner, j]
+                if j != runner:
+                    own += _home_run_base(
+                        scoop_mode, P[Component.DUNS, runner, j], P[Component.SCOOPS, runner, j]
+                    )
         inc = (factor - 1.0) * own + extra * (p - 1)
         V[Component.HOME_RUN, runner] += inc
         for j in range(p):
@@ -540,9 +645,18 @@ def _t_formula_transform(normal, biggest, P, V, dirty, keys, members, weights):
 
 
 @nb.njit(cache=True, inline="always")
-def _horse_transform(multiplier, horse_count, P, dirty):
-    """马牌: a pair is multiplied by ``multiplier`` once per copy of the card either holds."""
+def _horse_transform(by_dun, multiplier, horse_count, horse_duns, P, dirty):
+    """马牌: ``by_dun``: the pairs' winning duns that held the card (``horse_duns``, from the
+    core) are added; else a pair is multiplied by ``multiplier`` once per copy of the card
+    either holds."""
     p = horse_count.shape[0]
+    if by_dun:
+        for i in range(p):
+            for j in range(p):
+                if horse_duns[i, j] != 0.0:
+                    P[Component.HORSE, i, j] += horse_duns[i, j]
+                    dirty[Component.HORSE] = True
+        return
     for i in range(p):
         for j in range(i + 1, p):
             e = horse_count[i] + horse_count[j]
@@ -598,6 +712,8 @@ def _kernel(
     fouled = np.empty(p, dtype=np.bool_)
     normal = np.empty(p, dtype=np.bool_)  # neither fouled nor declaring a special
     horse_count = np.zeros(p, dtype=np.int64)
+    horse_copies = np.zeros((p, 3), dtype=np.int64)  # copies of the 马牌 in each dun
+    horse_duns = np.zeros((p, p), dtype=np.float64)  # what the 马牌 duns add, i from j
     P = np.zeros((_N_COMP, p, p), dtype=np.float64)  # pairwise components: i wins from j
     V = np.zeros((_N_COMP, p), dtype=np.float64)  # per-player components
     # dirty[c]: component c was written in this game, so it is summed here and zeroed before
@@ -620,12 +736,15 @@ def _kernel(
     middle_back_strict = rules.middle_back_strict
     foul_penalty = rules.foul_penalty
     foul_amount = rules.foul_amount
+    foul_biggest_all_hands = rules.foul_biggest_all_hands
     majority = rules.majority
     majority_two_wins = rules.majority_two_wins
     majority_points = rules.majority_points
     majority_replaces = rules.majority_replaces_duns
     scoop_with_ties = rules.scoop_with_ties
     horse_card = rules.horse_card
+    horse_by_dun = rules.horse_by_dun and horse_card >= 0
+    horse_multiplier = rules.horse_multiplier
     banker_pays = rules.specials_banker_pays
     for i in range(p):
         for j in range(p):
@@ -642,10 +761,15 @@ def _kernel(
                     for j in range(p):
                         P[c, i, j] = 0.0
                 dirty[c] = False
+        if horse_by_dun:
+            for i in range(p):
+                for j in range(p):
+                    horse_duns[i, j] = 0.0
         # ---- per player: dun ranks, foul, dun worths, what each dun compares by, horse cards
         any_special = False
         n_normal = 0
         biggest = 1.0  # the biggest dun worth among the hands compared normally
+        foul_biggest = 1.0  # the fouled hands' biggest, when they size the foul penalty
         for i in range(p):
             n_scooped[i] = 0
             keys[i] = 0.0
@@ -666,19 +790,25 @@ def _kernel(
             worth[i, 0] = w0
             worth[i, 1] = w1
             worth[i, 2] = w2
-            if top_card:  # 食夹棍: the rank of each dun's highest card
-                cmpv[i, 0] = max(h[0], h[1], h[2]) >> 2
-                cmpv[i, 1] = max(max(h[3], h[4]), max(h[5], h[6]), h[7]) >> 2
-                cmpv[i, 2] = max(max(h[8], h[9]), max(h[10], h[11]), h[12]) >> 2
+            if top_card:  # 食夹棍: the category first, then only the highest card's rank
+                cmpv[i, 0] = ((r0 >> 20) << 4) | (max(h[0], h[1], h[2]) >> 2)
+                cmpv[i, 1] = ((r1 >> 20) << 4) | (max(max(h[3], h[4]), max(h[5], h[6]), h[7]) >> 2)
+                cmpv[i, 2] = ((r2 >> 20) << 4) | (
+                    max(max(h[8], h[9]), max(h[10], h[11]), h[12]) >> 2
+                )
             else:
                 cmpv[i, 0] = r0
                 cmpv[i, 1] = r1
                 cmpv[i, 2] = r2
             if horse_card >= 0:
                 e = 0
+                horse_copies[i, 0] = 0
+                horse_copies[i, 1] = 0
+                horse_copies[i, 2] = 0
                 for k in range(HAND_SIZE):
                     if h[k] == horse_card:
                         e += 1
+                        horse_copies[i, 0 if k < 3 else (1 if k < 8 else 2)] += 1
                 horse_count[i] = e
             if declared[g, i] >= 0:
                 any_special = True
@@ -688,6 +818,8 @@ def _kernel(
                 if not bad:
                     n_normal += 1
                     biggest = max(biggest, w0, w1, w2)
+                elif foul_biggest_all_hands:
+                    foul_biggest = max(foul_biggest, w0, w1, w2)
         # ---- core, pair by pair: specials, fouls, then dun points, bonuses and majority
         n_scoops = 0
         dirty[Component.DUNS] = True
@@ -715,7 +847,7 @@ def _kernel(
                     amt = _foul_payment(
                         foul_penalty,
                         foul_amount,
-                        biggest,
+                        max(biggest, foul_biggest),
                         worth[o, 0],
                         worth[o, 1],
                         worth[o, 2],
@@ -747,6 +879,37 @@ def _kernel(
                     worth[j, 1],
                     worth[j, 2],
                 )
+                if horse_by_dun and horse_count[i] + horse_count[j] > 0 and not majority_replaces:
+                    amt = (
+                        _horse_dun(
+                            a0,
+                            b0,
+                            horse_copies[i, 0],
+                            horse_copies[j, 0],
+                            worth[i, 0],
+                            worth[j, 0],
+                            horse_multiplier,
+                        )
+                        + _horse_dun(
+                            a1,
+                            b1,
+                            horse_copies[i, 1],
+                            horse_copies[j, 1],
+                            worth[i, 1],
+                            worth[j, 1],
+                            horse_multiplier,
+                        )
+                    ) + _horse_dun(
+                        a2,
+                        b2,
+                        horse_copies[i, 2],
+                        horse_copies[j, 2],
+                        worth[i, 2],
+                        worth[j, 2],
+                        horse_multiplier,
+                    )
+                    horse_duns[i, j] = amt
+                    horse_duns[j, i] = -amt
                 i_scoops, j_scoops = _scoops(w, lo, scoop_with_ties)
                 if i_scoops:
                     n_scooped[i] += 1
@@ -778,7 +941,11 @@ def _kernel(
                 keys[i] += (base + bonus) + maj_ij
                 keys[j] += (-base + -bonus) + maj_ji
         if rules.specials_all_places and any_special:
-            _all_special_places(g, declared, spay, P, V, dirty, keys, members, weights)
+            _all_special_places(
+                g, rules.specials_all_pivot, declared, spay, P, V, dirty, keys, members, weights
+            )
+        if rules.specials_sweep and any_special:
+            _special_sweep(g, declared, rules.special_sweep, compared, P, dirty)
         # ---- transforms, in the variant's order
         for t_index in range(transforms.shape[0]):
             transform = transforms[t_index]
@@ -798,6 +965,8 @@ def _kernel(
                 if n_scoops > 0 and rules.home_run:
                     _home_run_transform(
                         rules.home_run_even,
+                        rules.home_run_doubles_all,
+                        rules.scoop_mode,
                         rules.home_run_factor,
                         rules.home_run_extra,
                         n_scooped,
@@ -809,7 +978,7 @@ def _kernel(
                 if n_normal >= rules.t_formula_min_players:
                     _t_formula_transform(normal, biggest, P, V, dirty, keys, members, weights)
             elif transform == Transform.HORSE:
-                _horse_transform(rules.horse_multiplier, horse_count, P, dirty)
+                _horse_transform(horse_by_dun, horse_multiplier, horse_count, horse_duns, P, dirty)
         # ---- totals: each component's row sum, components added in order.  A component not
         # written in this game is all zeros, and one written but unused by the variant holds
         # only ±0.0: both add nothing (every sum starts at +0.0; ``out`` starts at zero).

@@ -59,6 +59,30 @@ def place_payments(keys: dict[int, float], t: float) -> dict[int, float]:
     return out
 
 
+def pivot_payments(keys: dict[int, float], t: float) -> dict[int, float]:
+    """000/002 §4.3 second method, best key first: place m = q/2 (from 1) scores 0, a place k
+    below it pays (k - m)t, the places above share that in proportion to m - k; tied players
+    share the mean of their places."""
+    q = len(keys)
+    m = q / 2
+    below = [k - m for k in range(1, q + 1) if k > m]
+    above = [m - k for k in range(1, q + 1) if k < m]
+    pay_of_place = []
+    for k in range(1, q + 1):
+        if k > m:
+            pay_of_place.append(-(k - m) * t)
+        elif k == m:
+            pay_of_place.append(0.0)
+        else:
+            pay_of_place.append(sum(below) * t * (m - k) / sum(above))
+    ordered = sorted(keys, key=lambda i: -keys[i])
+    out = {}
+    for i in keys:
+        places = [k for k, j in enumerate(ordered) if keys[j] == keys[i]]
+        out[i] = sum(pay_of_place[k] for k in places) / len(places)
+    return out
+
+
 def reference_score(hands, variant, declared=None, banker=0, horse_card=None) -> dict:
     """Scores of one game: ``{component: [points per player]}``."""
     s = variant.scoring
@@ -123,14 +147,22 @@ def reference_score(hands, variant, declared=None, banker=0, horse_card=None) ->
             elif s.foul.penalty == "fixed":
                 amount = s.foul.amount
             else:
-                amount = max(s.foul.amount, biggest)
+                sized_by = [k for k in range(p) if normal[k]]
+                if s.foul.biggest_of == "all-hands":
+                    sized_by += [k for k in range(p) if fouled[k] and not special[k]]
+                amount = max(
+                    [s.foul.amount, 1.0]
+                    + [dun_worth(d, ranks[k][d], variant) for k in sized_by for d in range(3)]
+                )
             pay("fouls", o, f, amount)
             continue
         result = []
         for d in range(3):
             if s.compare == "top-card":
-                a = max(c >> 2 for c in hands[i][[0, 3, 8][d] : [3, 8, 13][d]])
-                b = max(c >> 2 for c in hands[j][[0, 3, 8][d] : [3, 8, 13][d]])
+                # category first, then only the highest card's rank
+                cut = slice([0, 3, 8][d], [3, 8, 13][d])
+                a = (ranks[i][d] >> 20, max(c >> 2 for c in hands[i][cut]))
+                b = (ranks[j][d] >> 20, max(c >> 2 for c in hands[j][cut]))
                 if a == b and s.topology == "banker":
                     result.append(1 if i == banker else -1)
                     continue
@@ -156,12 +188,25 @@ def reference_score(hands, variant, declared=None, banker=0, horse_card=None) ->
                 winner, loser = (i, j) if outcome > 0 else (j, i)
                 pay("majority", winner, loser, s.majority.points)
 
-    if s.specials.all_special == "places" and all(special):
+    by_places = s.specials.all_special == "places" or (s.specials.all_special == "pivot" and p >= 4)
+    if by_places and all(special):
         for key in ledger:
             ledger[key]["specials"] = 0.0
-        places = place_payments({i: -declared[i] for i in range(p)}, max(payout))
+        paid = pivot_payments if s.specials.all_special == "pivot" else place_payments
+        places = paid({i: -declared[i] for i in range(p)}, max(payout))
         for i in range(p):
             per_player["specials"][i] += places[i]
+
+    for i in range(p):  # 通杀 of a special: it collected from every other player
+        multiplier = (
+            s.specials.sweep.get(variant.specials.ids[declared[i]], 1.0) if special[i] else 1.0
+        )
+        others = [j for j in range(p) if j != i]
+        if multiplier > 1 and all(
+            (i, j) in ledger and ledger[(i, j)]["specials"] > 0 for j in others
+        ):
+            for j in others:
+                pay("specials", i, j, (multiplier - 1) * ledger[(i, j)]["specials"])
 
     def scoops(i: int, j: int) -> bool:
         result = wins.get((i, j))
@@ -195,14 +240,23 @@ def reference_score(hands, variant, declared=None, banker=0, horse_card=None) ->
             (r,) = runners
             factor = float(p - 1) if hr.factor == "p-minus-1" else float(hr.factor)
             extra = hr.extra_two_players if p == 2 else hr.extra_per_opponent
+
+            def multiplied(j: int, r: int = r, hr=hr) -> float:
+                if hr.doubles == "all":
+                    return pair_total(r, j)
+                # the dun count, and the scoop's doubling of it when the scoop doubles
+                row = ledger[(r, j)]
+                doubled = s.scoop.mode == "double" and row["scoops"] != 0.0
+                return row["duns"] * (2.0 if doubled else 1.0)
+
             if hr.split == "pairs":
                 for j in range(p):
                     if j != r:
-                        pay("home_run", r, j, (factor - 1) * pair_total(r, j) + extra)
+                        pay("home_run", r, j, (factor - 1) * multiplied(j) + extra)
             else:
-                own = sum(pair_total(r, j) for j in range(p) if j != r) + sum(
-                    per_player[c][r] for c in COMPONENTS
-                )
+                own = sum(multiplied(j) for j in range(p) if j != r)
+                if hr.doubles == "all":
+                    own += sum(per_player[c][r] for c in COMPONENTS)
                 gain = (factor - 1) * own + extra * (p - 1)
                 per_player["home_run"][r] += gain
                 for j in range(p):
@@ -229,6 +283,20 @@ def reference_score(hands, variant, declared=None, banker=0, horse_card=None) ->
         elif transform == "horse":
             card = s.horse.card_int if horse_card is None else horse_card
             held = [h.count(card) for h in hands]
+            if s.horse.counts == "winning-dun":
+                if s.majority.enabled and s.majority.replaces_duns:
+                    continue  # the duns score nothing
+                for i, j in pairs:
+                    for d, r in enumerate(wins.get((i, j), [])):
+                        if r == 0:
+                            continue
+                        winner, loser = (i, j) if r > 0 else (j, i)
+                        cut = slice([0, 3, 8][d], [3, 8, 13][d])
+                        copies = hands[winner][cut].count(card)
+                        if copies:
+                            worth = dun_worth(d, ranks[winner][d], variant)
+                            pay("horse", winner, loser, (s.horse.multiplier**copies - 1) * worth)
+                continue
             for i, j in pairs:
                 copies = held[i] + held[j]
                 if copies:
@@ -332,9 +400,17 @@ def test_reference_agrees_with_two_decks(name: str) -> None:
         {"compare": "top-card"},
         {"topology": "all-pairs"},
         {"specials": {"all_special": "places"}},
+        {"specials": {"all_special": "pivot"}},
+        {"foul": {"penalty": "biggest-hand", "biggest_of": "all-hands"}},
+        {"topology": "all-pairs", "specials": {"all_special": "pivot"}},
         {"majority": {"enabled": True, "replaces_duns": True, "rule": "two-wins"}},
         {"foul": {"penalty": "fixed", "amount": 5}},
         {"scoop": {"doubles": "all"}},
+        {"home_run": {"doubles": "all"}},
+        {"home_run": {"doubles": "base", "split": "even"}},
+        {"scoop": {"doubles": "all"}, "home_run": {"doubles": "base"}},
+        {"specials": {"sweep": {"dragon": 2, "three-flushes": 3}}},
+        {"topology": "all-pairs", "specials": {"sweep": {"dragon": 2, "three-flushes": 3}}},
     ],
 )
 def test_reference_agrees_on_options(override: dict, tmp_path) -> None:
@@ -363,6 +439,34 @@ def test_reference_agrees_on_options(override: dict, tmp_path) -> None:
         check_agreement(variant, hands, declared, banker=int(rng.integers(4)))
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        '[scoring.horse]\ncounts = "whole-result"',
+        "[scoring.horse]\nmultiplier = 3",
+        '[scoring]\ncompare = "top-card"\ntopology = "banker"',
+        "[scoring.majority]\nreplaces_duns = true",
+    ],
+)
+def test_reference_agrees_on_horse_options(text: str, tmp_path) -> None:
+    """马牌 by the winning dun (qiantang's reading) and by the whole result, with 食夹棍 and a
+    match-only majority; two decks bring 双马牌."""
+    path = tmp_path / "opt.toml"
+    path.write_text(f'[variant]\nname = "opt"\nextends = "qiantang"\n{text}\n', encoding="utf-8")
+    variant = load_variant(path)
+    rng = np.random.default_rng(12)
+    n_specials = len(variant.specials.rules)
+    for hands, rate in (
+        (blocked_arrangements(40, 4, rng), 0.0),
+        (shuffled_arrangements(40, 4, rng), 0.05),
+    ):
+        declared = random_declared(len(hands), 4, n_specials, rng, rate)
+        check_agreement(variant, hands, declared, banker=int(rng.integers(4)))
+    hands = deal(20, 6, rng=rng)
+    hands = np.take_along_axis(hands, np.argsort(rng.random(hands.shape), axis=2), axis=2)
+    check_agreement(variant, hands, random_declared(20, 6, n_specials, rng, 0.05), banker=1)
+
+
 def test_reference_agrees_with_another_horse_card() -> None:
     variant = load_variant("qiantang")
     rng = np.random.default_rng(4)
@@ -373,6 +477,8 @@ def test_reference_agrees_with_another_horse_card() -> None:
 
 
 def _toml(value) -> str:
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{k} = {_toml(v)}" for k, v in value.items()) + " }"
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):

@@ -98,14 +98,14 @@ def test_001_hongkong_front_must_be_strictly_below_middle() -> None:
 
 
 def test_001_shijiagun_top_card_only_banker_wins_ties(tmp_path) -> None:
-    """001 "只比点数最大的一只牌。倘若相同,一律由庄家胜" (食夹棍, compare = 'top-card'): the
-    player's pair of kings front (top K) ties the banker's K-high front → banker; the player's
-    A-high middle beats the banker's K-high pair middle; backs: both top A → banker.  Player
-    1 - 2 = -1."""
+    """001 "先比牌型。牌型相同时,再比点数 … 只比点数最大的一只牌。倘若相同,一律由庄家胜" (食夹棍,
+    compare = 'top-card'): fronts K-Q-2 and K-5-3, both high card, top K and K → banker; the
+    player's A-high middle is a smaller category than the banker's pair of kings → banker;
+    backs: two pair each, top A and A → banker.  Player -3."""
     variant = over(tmp_path, "hongkong", '[scoring]\ncompare = "top-card"')
     banker = "Kc 5d 3c | Kd Kh 4c 6d 9c | Ac Qc Qd Jc Jd"
     player = "Ks Qs 2c | Ad 2d 4d 7h 8h | Ah 9h 9s 6h 6s"
-    assert score(table(banker, player), variant).tolist() == [[1.0, -1.0]]
+    assert score(table(banker, player), variant).tolist() == [[3.0, -3.0]]
     # With the full comparison the player wins the front (K-Q-2 over K-5-3) instead, and
     # loses the middle (KK) and the back (QQJJ over 9966): -1 as well, by other duns.
     full = score(table(banker, player), "hongkong").tolist()
@@ -329,11 +329,12 @@ def test_001_taiwan_scoop_doubles_base_3_to_6_and_home_run_to_12() -> None:
     """001 台湾玩法: 打枪 "原本全胜基本注得三注,此时翻倍为六注"; 全垒打 "原本各家打枪后赢得各家
     六注,此时倍翻为十二注".  The banker (seat 0 of the chain) beats each player in all three duns:
     front 1 + middle full house 2 + back quads 4 = 7; the scoop doubles the base 3: 10; the
-    home run doubles the pair again: 20 from each player, 60 in all."""
+    home run doubles the base again ("所赢得之基本注再倍增", 6 → 12, the bonuses not doubled):
+    16 from each player, 48 in all."""
     total, parts = score(table(*CHAIN), "taiwan", banker=0, breakdown=True)
     assert parts["scoops"].tolist() == [[9.0, -3.0, -3.0, -3.0]]
-    assert parts["home_run"].tolist() == [[30.0, -10.0, -10.0, -10.0]]
-    assert total.tolist() == [[60.0, -20.0, -20.0, -20.0]]
+    assert parts["home_run"].tolist() == [[18.0, -6.0, -6.0, -6.0]]
+    assert total.tolist() == [[48.0, -16.0, -16.0, -16.0]]
 
 
 def test_001_taiwan_back_quads_larger_reading_4() -> None:
@@ -413,25 +414,34 @@ def test_004_majority_two_of_three_wins_the_match() -> None:
     assert pair_points(c, d, "qiantang", 4) == 0.0
 
 
-def test_004_horse_card_doubles_the_holder() -> None:
-    """004 马牌 (♥A in the file): the holder's results doubled.  Seat 0 of the chain holds ♥A and
-    beats each player in all three duns: 3 + the match point 1 = 4; 打枪 奖励翻倍: 8; 全垒打
-    doubles again: 16; the horse card doubles: 32 from each, 96 in all (48 of it the horse's)."""
-    total, parts = score(table(*CHAIN), "qiantang", breakdown=True)
+def test_004_horse_card_doubles_the_holder(tmp_path) -> None:
+    """004 马牌 (♥A in the file), the whole-result reading (counts = 'whole-result'): the
+    holder's results doubled.  Seat 0 of the chain holds ♥A and beats each player in all three
+    duns: 3 + the match point 1 = 4; 打枪 奖励翻倍: 8; 全垒打 doubles again: 16; the horse card
+    doubles: 32 from each, 96 in all (48 of it the horse's).  The file's reading (the winning
+    dun holding ♥A counts twice): its front, worth 1, once more from each: 17 each, 51."""
+    whole = over(tmp_path, "qiantang", '[scoring.horse]\ncounts = "whole-result"')
+    total, parts = score(table(*CHAIN), whole, breakdown=True)
     assert total[0, 0] == 96.0
     assert parts["horse"][0, 0] == 48.0
+    total, parts = score(table(*CHAIN), "qiantang", breakdown=True)
+    assert total[0, 0] == 51.0
+    assert parts["horse"][0, 0] == 3.0
 
 
-def test_004_double_horse_doubles_again() -> None:
-    """004 双马牌 "奖励直接翻倍": two decks, a player holding both ♥A: ×4.  Seat 1 (two ♥A)
-    beats seat 0 in all three duns: 3 + 1 = 4, doubled by the scoop 8, ×4 = 32 (two players:
-    no home run)."""
+def test_004_double_horse_doubles_again(tmp_path) -> None:
+    """004 双马牌 "奖励直接翻倍": two decks, a player holding both ♥A: ×4 (counts =
+    'whole-result').  Seat 1 (two ♥A) beats seat 0 in all three duns: 3 + 1 = 4, doubled by
+    the scoop 8, ×4 = 32 (two players: no home run).  The file's reading: both ♥A in the
+    winning front, worth 1, count 4 times: 8 + 3 = 11."""
     arranged = table(
         "3c 4d 6c | 5d 7d 9d Td 2s | 8h 8s Jc Ks Qs",
         "Ah Ah Kd | 2c 2d 2h 7c 7s | 5c 5d 5h 5s 6c",
         decks=2,
     )
-    assert score(arranged, "qiantang").tolist() == [[-32.0, 32.0]]
+    whole = over(tmp_path, "qiantang", '[scoring.horse]\ncounts = "whole-result"')
+    assert score(arranged, whole).tolist() == [[-32.0, 32.0]]
+    assert score(arranged, "qiantang").tolist() == [[-11.0, 11.0]]
 
 
 # --- western 2-4 ---------------------------------------------------------------------------

@@ -79,7 +79,8 @@ class CompareMode(IntEnum):
     """How two duns are compared (``[scoring].compare``)."""
 
     FULL = 0  #: by rank: category, then kickers
-    TOP_CARD = 1  #: 食夹棍: by the highest card's rank only, the banker winning ties
+    #: 食夹棍: by category, then by the highest card's rank only, the banker winning ties
+    TOP_CARD = 1
 
 
 _FOUL_PENALTY_OF_NAME = {
@@ -101,7 +102,7 @@ class CompiledRules(NamedTuple):
     n_players: int
     #: each player compares with the banker only (``topology = "banker"``); else all pairs
     banker_topology: bool
-    #: full ranking or 食夹棍 (top card, the banker winning ties)
+    #: full ranking or 食夹棍 (category, then top card, the banker winning ties)
     compare: CompareMode
     #: the foul order: front < middle (else ≤), middle < back (else ≤)
     front_middle_strict: bool
@@ -109,6 +110,8 @@ class CompiledRules(NamedTuple):
     #: what a fouled hand pays, and the amount of the fixed / biggest-hand penalties
     foul_penalty: FoulPenalty
     foul_amount: float
+    #: the fouled hands' own duns count toward the biggest-hand penalty's biggest dun
+    foul_biggest_all_hands: bool
     #: float64 ``(3, 10)``: worth of a dun won, by position (front, middle, back) and category
     dun_worth: np.ndarray
     #: the majority match point is played; it needs two duns won (else more won than lost);
@@ -128,24 +131,40 @@ class CompiledRules(NamedTuple):
     scoop_with_ties: bool
     scoop_requires_no_specials: bool
     #: the home run is a transform and this table is large enough for it; the increase is
-    #: split evenly among the others (else pair by pair); its factor and extra per opponent
+    #: split evenly among the others (else pair by pair); the factor multiplies every point
+    #: (else the dun count only, with the scoop's doubling of it); its factor and extra per
+    #: opponent
     home_run: bool
     home_run_even: bool
+    home_run_doubles_all: bool
     home_run_factor: float
     home_run_extra: float
     #: the t-formula applies when at least this many hands are compared normally
     t_formula_min_players: int
-    #: the 马牌 card (card int), -1 when the variant plays none; what each copy multiplies by
+    #: the 马牌 card (card int), -1 when the variant plays none; what each copy multiplies by;
+    #: it rewards the winning duns that hold it (else it multiplies the holder's whole result)
     horse_card: int
     horse_multiplier: float
+    horse_by_dun: bool
     #: float64 ``(n_specials,)``: each special's payout, in ``[specials].order``
     special_payouts: np.ndarray
     #: two specials meeting at a banker table: the banker pays the player (``banker-pays``)
     specials_banker_pays: bool
-    #: when nobody holds a normal hand, specials are paid by places (000/002 §4.3)
+    #: when nobody holds a normal hand, specials are paid by places (000/002 §4.3, the first
+    #: method, or the second, ``specials_all_pivot``: place p/2 scores 0, the lower places
+    #: pay; only at 4 or more players)
     specials_all_places: bool
+    specials_all_pivot: bool
     #: a hand is paid every special it qualifies for, not only the declared one
     specials_stack: bool
+    #: float64 ``(n_specials,)``: what a special that collects from every other player (通杀)
+    #: has its payments multiplied by (1: nothing); whether any special's is above 1
+    special_sweep: np.ndarray
+    specials_sweep: bool
+
+
+#: 000/002 §4.3's second method: "仅限4人或4人以上"
+_PIVOT_MIN_PLAYERS = 4
 
 
 def _frozen(array: np.ndarray) -> np.ndarray:
@@ -164,6 +183,14 @@ def compile_rules(variant: Variant, n_players: int) -> CompiledRules:
     n_players = int(n_players)
     s = variant.scoring
     listed = set(s.transforms)
+    ids = variant.specials.ids
+    for special in s.specials.sweep:
+        if special not in ids:
+            raise SimkitError(
+                f"scoring.specials.sweep: {special!r} is not a special of {variant.name}; "
+                f"its specials are: {', '.join(ids)}"
+            )
+    sweep = np.array([float(s.specials.sweep.get(i, 1.0)) for i in ids], dtype=np.float64)
     majority = bool(s.majority.enabled)
     return CompiledRules(
         n_players=n_players,
@@ -173,6 +200,7 @@ def compile_rules(variant: Variant, n_players: int) -> CompiledRules:
         middle_back_strict=s.foul.middle_back == "<",
         foul_penalty=_FOUL_PENALTY_OF_NAME[s.foul.penalty],
         foul_amount=float(s.foul.amount),
+        foul_biggest_all_hands=s.foul.biggest_of == "all-hands",
         dun_worth=_frozen(np.array(s.duns.values(), dtype=np.float64)),
         majority=majority,
         majority_two_wins=s.majority.rule == "two-wins",
@@ -186,15 +214,21 @@ def compile_rules(variant: Variant, n_players: int) -> CompiledRules:
         scoop_requires_no_specials=bool(s.scoop.requires_no_specials),
         home_run="home-run" in listed and n_players >= s.home_run.min_players,
         home_run_even=s.home_run.split == "even",
+        home_run_doubles_all=s.home_run.doubles == "all",
         home_run_factor=float(s.home_run.factor_for(n_players)),
         home_run_extra=float(s.home_run.extra_for(n_players)),
         t_formula_min_players=int(s.t_formula.min_players),
         horse_card=s.horse.card_int if "horse" in listed else -1,
         horse_multiplier=float(s.horse.multiplier),
+        horse_by_dun=s.horse.counts == "winning-dun",
         special_payouts=_frozen(
             np.array([r.payout for r in variant.specials.rules], dtype=np.float64)
         ),
         specials_banker_pays=s.specials.versus == "banker-pays" and s.topology == "banker",
-        specials_all_places=s.specials.all_special == "places",
+        specials_all_places=s.specials.all_special == "places"
+        or (s.specials.all_special == "pivot" and n_players >= _PIVOT_MIN_PLAYERS),
+        specials_all_pivot=s.specials.all_special == "pivot" and n_players >= _PIVOT_MIN_PLAYERS,
         specials_stack=bool(s.specials.stack),
+        special_sweep=_frozen(sweep),
+        specials_sweep=bool((sweep > 1.0).any()),
     )

@@ -44,7 +44,8 @@ def describe_foul(s: Scoring) -> str:
     elif s.foul.penalty == "fixed":
         pay = f"pays {_num(s.foul.amount)} each"
     else:
-        pay = f"pays max({_num(s.foul.amount)}, biggest dun) each"
+        of = "all hands'" if s.foul.biggest_of == "all-hands" else "normal hands'"
+        pay = f"pays max({_num(s.foul.amount)}, the {of} biggest dun) each"
     return f"{order}; {pay}"
 
 
@@ -73,6 +74,8 @@ def describe_home_run(s: Scoring) -> str:
     if hr.extra_two_players:
         parts.append(f"+{_num(hr.extra_two_players)} at 2 players")
     factor = "×(p−1)" if hr.factor == "p-minus-1" else f"×{_num(float(hr.factor))}"
+    if hr.doubles == "base":
+        factor += " the dun count"
     parts.append(factor + (" per pair" if hr.split == "pairs" else ", others pay evenly"))
     return "; ".join(parts) + f" (≥{hr.min_players} players)"
 
@@ -94,7 +97,11 @@ def describe_majority(s: Scoring) -> str:
 
 def describe_horse(s: Scoring) -> str:
     h = s.horse
-    return f"{h.card} ×{_num(h.multiplier)} per copy" if h.enabled else "–"
+    if not h.enabled:
+        return "–"
+    if h.counts == "winning-dun":
+        return f"{h.card}: a winning dun holding it ×{_num(h.multiplier)} per copy"
+    return f"{h.card}: the holder's result ×{_num(h.multiplier)} per copy"
 
 
 def describe_specials(s: Scoring) -> str:
@@ -104,6 +111,9 @@ def describe_specials(s: Scoring) -> str:
         text += f"; all special: {sp.all_special}"
     if sp.stack:
         text += "; stack"
+    if sp.sweep:
+        swept = ", ".join(f"{k} ×{_num(v)}" for k, v in sp.sweep.items())
+        text += f"; 通杀: {swept}"
     return text
 
 

@@ -90,6 +90,9 @@ class Foul:
       * ``"biggest-hand"``: pays every opponent that did not foul ``amount`` or, if larger, the
         value of the round's biggest dun (000/002: "输每家3水（如果玩家家有大牌，则按4个玩家中最大
         的牌型赔3家）").
+    ``biggest_of``: which hands' duns size the round's biggest dun for ``"biggest-hand"``:
+    ``"normal-hands"`` (those compared normally: a fouled hand's duns are not played) or
+    ``"all-hands"`` (the fouled hands' own duns too: "4个玩家中最大的牌型" names all four players).
     Two fouled hands settle nothing between them.
     """
 
@@ -97,6 +100,7 @@ class Foul:
     middle_back: Literal["<=", "<"] = "<="
     penalty: Literal["lose-all", "fixed", "biggest-hand"] = "lose-all"
     amount: float = 3.0
+    biggest_of: Literal["normal-hands", "all-hands"] = "normal-hands"
     source: str = ""
 
     def __post_init__(self) -> None:
@@ -210,6 +214,10 @@ class HomeRun(TransformTable):
     000/002 §3.2); ``split``: ``"pairs"``: each of the runner's pairwise results is multiplied
     (001 台湾 "再倍增": 6 from each becomes 12); ``"even"``: the runner's whole result is
     multiplied and the others pay the increase in equal shares (001 玩法3 "负分由三名玩家平均分摊").
+    ``doubles`` (what the factor multiplies): ``"all"``: every point of the runner's pairs (or
+    total), bonuses included; ``"base"``: the dun count only, counted twice where a doubling
+    scoop (打枪) already doubled it (001 台湾 "除“打枪”所获得的各家基本注翻倍以外,此时所赢得之
+    基本注再倍增": the base 3, 6 after the scoop, becomes 12; the dun bonuses are not doubled).
     ``min_players``: the smallest table where it applies.
     """
 
@@ -217,6 +225,7 @@ class HomeRun(TransformTable):
     extra_two_players: float = 0.0
     factor: float | Literal["p-minus-1"] = 1.0
     split: Literal["pairs", "even"] = "pairs"
+    doubles: Literal["all", "base"] = "all"
     min_players: int = 3
     source: str = ""
 
@@ -260,12 +269,23 @@ class TFormula(TransformTable):
 
 @dataclass(frozen=True, kw_only=True)
 class Horse(TransformTable):
-    """马牌 (004): a marked card; each copy a player holds multiplies that player's pairwise
-    results by ``multiplier`` (one copy doubles, 双马牌, two copies with two decks, doubles again).
-    ``card`` is written as cards are parsed (``"AH"``, ``"♥A"``)."""
+    """马牌 (004): a marked card, written as cards are parsed (``"AH"``, ``"♥A"``).
+
+    ``counts`` (what the card rewards):
+      * ``"winning-dun"``: a dun that holds the card and wins its comparison with a normal hand
+        counts ``multiplier`` times (its worth, with its bonus) against that opponent (004
+        "若玩家成功将其纳入有效墩位并在比牌中获胜，即可获得额外奖励 … 中墩组出含“马牌”的顺子，不仅
+        赢得该墩，还可叠加马牌收益"); a dun that loses or ties, a fouled hand and a special earn
+        nothing by it.  双马牌 ("一旦触发，奖励直接翻倍"): read as both copies of the card (two
+        decks) in one winning dun, which counts ``multiplier``² times; copies in different duns
+        reward each dun once.
+      * ``"whole-result"``: each copy a player holds multiplies that player's pairwise results,
+        losses included, by ``multiplier`` (two copies: ×multiplier²).
+    """
 
     card: str = "AH"
     multiplier: float = 2.0
+    counts: Literal["winning-dun", "whole-result"] = "winning-dun"
     source: str = ""
 
     def __post_init__(self) -> None:
@@ -297,15 +317,34 @@ class SpecialSettlement:
     ``"banker-pays"``: at a banker table the banker pays the player the player's payout (001
     "倘若庄家及闲家同时报到，由庄家赔闲家"), players otherwise as ``bigger-collects``.
     ``all_special``: when nobody holds a normal hand (000/002 §4.3): ``"pairwise"`` (the third
-    method: settle as §4.2, pair by pair) or ``"places"`` (the first method: the formula of §1,
-    ranked by special order, t = the biggest payout).  ``stack``: a hand that qualifies for
-    several specials is paid the sum of their payouts, not only the declared one's.
+    method: settle as §4.2, pair by pair), ``"places"`` (the first method: the formula of §1,
+    ranked by special order, t = the biggest payout) or ``"pivot"`` (the second method, "仅限4人
+    或4人以上: 先确定p/2名的位置，将其计0分若结果为半数则不计任何人0分。排名靠后的对应扣分":
+    ranked and t as ``"places"``; with places k = 1..p and the pivot m = p/2, place m scores 0
+    (no place does when m is a half), each place k below it pays (k - m)·t, and the places above
+    it share what those pay in proportion to their distance m - k (the text does not say who
+    collects: read so that the game stays zero-sum); four players +3t, 0, -t, -2t, five
+    +3.375t, +1.125t, -0.5t, -1.5t, -2.5t; tied specials share the mean of their places'
+    scores (§1.4); below four players the pairwise settlement stands).  ``stack``: a hand that
+    qualifies for several specials is paid the sum of their payouts, not only the declared
+    one's.
+    ``sweep``: special id → multiplier: a declared special of that id that collects from every
+    other player at the table (通杀: it beats every hand; a tie with an equal special or a loss
+    to a bigger one is no sweep, nor is a player's special at a banker table, which meets the
+    banker only) is paid its pairwise payments times the multiplier (004 至尊清龙 "其他玩家每家
+    输104水，通杀时奖励翻倍"; 一条龙 "通杀翻倍": 2).
     """
 
     versus: Literal["bigger-collects", "banker-pays"] = "bigger-collects"
-    all_special: Literal["pairwise", "places"] = "pairwise"
+    all_special: Literal["pairwise", "places", "pivot"] = "pairwise"
     stack: bool = False
+    sweep: FrozenMap[str, float] = field(default_factory=FrozenMap)
     source: str = ""
+
+    def __post_init__(self) -> None:
+        for key, value in self.sweep.items():
+            if value < 1:
+                raise SimkitError(f"specials.sweep.{key}: must be >= 1, got {value}")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -314,11 +353,13 @@ class Scoring:
 
     ``topology``: ``"all-pairs"`` (every pair of players compares) or ``"banker"`` (each player
     compares with the banker only).  ``compare``: ``"full"`` (category then ranks) or
-    ``"top-card"`` (食夹棍: only the highest card of each dun, the banker winning ties; bonuses
-    still go by the winner's category).  ``transforms``: the score-only rules applied over the
-    core pairwise scores, in order (any of ``scoop``, ``home-run``, ``t-formula``, ``horse``):
-    the list alone puts a transform in play; its table (``scoop``, ``home_run``, ``t_formula``,
-    ``horse``) holds its parameters, and reads ``enabled`` from the list.  The Philippine
+    ``"top-card"`` (食夹棍, 001 "先比牌型。牌型相同时,再比点数 … 只比点数最大的一只牌。倘若
+    相同,一律由庄家胜": the category first; within one category only the rank of the dun's
+    highest card, the banker winning ties; bonuses go by the winner's category).
+    ``transforms``: the score-only rules applied over the core pairwise scores, in order (any
+    of ``scoop``, ``home-run``, ``t-formula``, ``horse``): the list alone puts a transform in
+    play; its table (``scoop``, ``home_run``, ``t_formula``, ``horse``) holds its parameters,
+    and reads ``enabled`` from the list.  The Philippine
     three-card pass is a deal rule: ``Variant.deal`` (the ``[deal]`` section).
     """
 

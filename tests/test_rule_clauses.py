@@ -1,0 +1,237 @@
+"""Clause tests for readings of the sources that were once scored wrong: each quotes its clause
+and works the figure by hand.
+
+Hands are written ``"front | middle | back"``; seat 0 is the banker unless a test says otherwise.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from simkit.cards import parse_cards
+from simkit.score import score
+from simkit.variants import load_variant
+from simkit.variants.schema import FrozenMap
+
+
+def table(*hands: str, decks: int = 1) -> np.ndarray:
+    """One game: each hand 'front | middle | back' → int8 (1, n_players, 13)."""
+    rows = []
+    for hand in hands:
+        front, middle, back = (parse_cards(part, decks=decks) for part in hand.split("|"))
+        assert (len(front), len(middle), len(back)) == (3, 5, 5), hand
+        rows.append(np.concatenate([front, middle, back]))
+    out = np.array([rows], dtype=np.int8)
+    if decks == 1:
+        assert len(np.unique(out)) == out.size, "a card is dealt twice"
+    return out
+
+
+def over(tmp_path, base: str, text: str):
+    path = tmp_path / "v.toml"
+    path.write_text(f'[variant]\nname = "v"\nextends = "{base}"\n{text}\n', encoding="utf-8")
+    return load_variant(path)
+
+
+# --- 001 香港 / 台式: 食夹棍 ------------------------------------------------------------------
+
+
+def test_001_shijiagun_compares_the_category_before_the_top_card(tmp_path) -> None:
+    """001 香港 and 台式: "比较时,先比牌型。牌型相同时,再比点数 … 部分玩法的规则订成对庄家稍为
+    有利:只比点数最大的一只牌。倘若相同,一律由庄家胜(俗称食夹棍)".
+
+    Banker J53 | Q-high | AA88, player K64 | 22 | AA99.  Front: both high card, K over J →
+    player.  Middle: the player's pair of 2s is a bigger category than the banker's Q-high →
+    player (comparing the top card alone, Q over 9, gave it to the banker).  Back: two pair
+    each, top card A and A → tied → banker.  Player +1 (the full comparison: +3, the back's
+    99 over 88 won too; the top card alone: -1)."""
+    variant = over(tmp_path, "hongkong", '[scoring]\ncompare = "top-card"')
+    banker = "Jc 5d 3c | Qh Jd 9c 7s 4h | Ac Ad 8c 8d 6h"
+    player = "Ks 6d 4c | 2h 2s 9d 7d 3h | Ah As 9s 9h 4d"
+    arranged = table(banker, player)
+    assert score(arranged, variant, banker=0).tolist() == [[-1.0, 1.0]]
+    assert score(arranged, "hongkong", banker=0).tolist() == [[-3.0, 3.0]]
+
+
+# --- 001 台湾玩法: 全垒打 ----------------------------------------------------------------------
+
+# The banker's front trips (worth 3 in 001's table) win a bonus of 2; its flush middle and
+# full-house back are worth 1 each.  Each player loses every dun to it.
+HOME_RUN_TABLE = (
+    "Ah Ad Ac | 2s 5s 8s Ts Qs | Kc Kd Kh 3c 3d",
+    "Qd Qh 4c | 6c 7d 8h 9c Th | Jc Jd Js 5c 5d",
+    "2c 2d 4d | 3h 3s 6d 6h 9d | 4h 5h 7h 9h Jh",
+    "Ks As 2h | 7c 7s 4s 6s 9s | 8c 8d Tc Td Qc",
+)
+
+
+def test_001_taiwan_home_run_doubles_the_base_not_the_bonuses(tmp_path) -> None:
+    """001 台湾玩法 全垒打: "除“打枪”所获得的各家基本注翻倍以外,此时所赢得之基本注再倍增(原本各家
+    打枪后赢得各家六注,此时倍翻为十二注)".
+
+    The banker scoops all three players with trips in front: the base 3, doubled by the scoop
+    (打枪 "基本注翻倍") to 6, doubled again by the home run to 12, plus the front's bonus 2 =
+    14 from each player, 42 in all.  Doubling the bonus with the base (doubles = 'all') gave
+    (3 + 2 + 3) × 2 = 16 a player."""
+    arranged = table(*HOME_RUN_TABLE)
+    total, parts = score(arranged, "taiwan", banker=0, breakdown=True)
+    assert total.tolist() == [[42.0, -14.0, -14.0, -14.0]]
+    assert parts["duns"][0, 1:].tolist() == [-3.0] * 3
+    assert parts["bonuses"][0, 1:].tolist() == [-2.0] * 3
+    assert parts["scoops"][0, 1:].tolist() == [-3.0] * 3
+    assert parts["home_run"][0, 1:].tolist() == [-6.0] * 3
+    everything = over(tmp_path, "taiwan", '[scoring.home_run]\ndoubles = "all"')
+    assert score(arranged, everything, banker=0).tolist() == [[48.0, -16.0, -16.0, -16.0]]
+
+
+# --- 004 钱塘: 至尊清龙 / 一条龙 通杀翻倍 ------------------------------------------------------
+
+# Three players (the 马牌 ♥A is not dealt): seat 0 holds A-K of diamonds (a dragon, 一条龙),
+# seat 1 the thirteen spades (004's 至尊清龙), seat 2 A-K of clubs (a dragon).
+DRAGONS = (
+    "2d 3d 4d | 5d 6d 7d 8d 9d | Td Jd Qd Kd Ad",
+    "2s 3s 4s | 5s 6s 7s 8s 9s | Ts Js Qs Ks As",
+    "2c 3c 4c | 5c 6c 7c 8c 9c | Tc Jc Qc Kc Ac",
+)
+
+
+def test_004_dragons_collect_double_when_they_beat_every_hand() -> None:
+    """004 (二) 特殊牌型: "1. 至尊清龙:黑桃A至K完整一套。极为罕见,其他玩家每家输104水,通杀时
+    奖励翻倍。2. 一条龙:A至K十三张牌(花色不限)。其他玩家每家输52水,通杀翻倍。"
+
+    A clean dragon against two normal hands: 104 × 2 from each, +416.  Against a declared
+    dragon it still beats every hand: +416; the dragon, beaten, collects only its 52 from the
+    normal hand.  Two dragons tie, so neither sweeps: 52 each from the third hand.  A lone
+    dragon: 52 × 2 from each, +208."""
+    v = load_variant("qiantang")
+    clean, dragon = v.specials.ids.index("clean-dragon"), v.specials.ids.index("dragon")
+    arranged = table(*DRAGONS)
+    cases = {
+        (-1, clean, -1): [-208.0, 416.0, -208.0],
+        (-1, clean, dragon): [-208.0 - 52.0, 416.0, -208.0 + 52.0],
+        (dragon, -1, dragon): [52.0, -104.0, 52.0],
+        (-1, -1, dragon): [-104.0, -104.0, 208.0],
+    }
+    for declared, expected in cases.items():
+        _total, parts = score(arranged, v, declared=np.array([declared]), breakdown=True)
+        assert parts["specials"].tolist() == [expected], declared
+    # Without the sweep rule (the other reading: 通杀 adds nothing) the clean dragon gets 208.
+    plain = dataclasses.replace(
+        v,
+        scoring=dataclasses.replace(
+            v.scoring, specials=dataclasses.replace(v.scoring.specials, sweep=FrozenMap())
+        ),
+    )
+    _total, parts = score(arranged, plain, declared=np.array([[-1, clean, -1]]), breakdown=True)
+    assert parts["specials"].tolist() == [[-104.0, 208.0, -104.0]]
+
+
+# --- 002 / 000 §4.3: nobody holds a normal hand ---------------------------------------------
+
+
+def test_002_4_3_second_method_pivot_place_scores_zero_lower_places_pay(tmp_path) -> None:
+    """002 4.3: "若无人含有普通牌型，则有以下两种方法——第一种：按（1）中的方法计分第二种（仅限4人或4人
+    以上）：先确定p/2名的位置，将其计0分若结果为半数则不计任何人0分。排名靠后的对应扣分第三种：按4.2的
+    方法处理" (000 the same).
+
+    Four specials, ranked 一条龙 (36) > 凑一色 > 六对半 > 三同花: t = 36, the pivot is place
+    4/2 = 2.  The second method: place 2 scores 0, places 3 and 4 pay 1t and 2t, place 1
+    collects both: +108, 0, -36, -72.  The first method (§1): +3t, +t, -t, -3t.  The third
+    (§4.2, pair by pair): the dragon 3 × 36 = 108; 凑一色 +10 +10 -36 = -16; 六对半 +4 -10 -36
+    = -42; 三同花 -4 -10 -36 = -50.  Two dragons tie for places 1-2 and share (108 + 0) / 2."""
+    from simkit.deal import deal
+
+    pivot = over(tmp_path, "guangxi", '[scoring.specials]\nall_special = "pivot"')
+    ids = pivot.specials.ids
+    six, dragon, flushes, color = (
+        ids.index(k) for k in ("six-pairs", "dragon", "three-flushes", "one-color")
+    )
+    hands = deal(1, 4, rng=0)  # the cards do not matter: every hand declares
+    declared = np.array([[six, dragon, flushes, color]])
+    assert score(hands, pivot, declared=declared).tolist() == [[-36.0, 108.0, -72.0, 0.0]]
+    first = over(tmp_path, "guangxi", '[scoring.specials]\nall_special = "places"')
+    assert score(hands, first, declared=declared).tolist() == [[-36.0, 108.0, -108.0, 36.0]]
+    third = score(hands, "guangxi", declared=declared).tolist()
+    assert third == [[-42.0, 108.0, -50.0, -16.0]]
+    tied = np.array([[dragon, dragon, six, flushes]])
+    assert score(hands, pivot, declared=tied).tolist() == [[54.0, 54.0, -36.0, -72.0]]
+    # "仅限4人或4人以上": three players settle pair by pair (the third method): the dragon
+    # +72, 六对半 -36 + 4 = -32, 三同花 -40.
+    three = score(deal(1, 3, rng=0), pivot, declared=np.array([[dragon, six, flushes]]))
+    assert three.tolist() == [[72.0, -32.0, -40.0]]
+
+
+# --- 004 钱塘: 马牌 ------------------------------------------------------------------------
+
+
+def test_004_horse_card_rewards_the_winning_dun_that_holds_it(tmp_path) -> None:
+    """004 马牌: "若玩家成功将其纳入有效墩位并在比牌中获胜，即可获得额外奖励。例如，中墩组出含“马牌”
+    的顺子，不仅赢得该墩，还可叠加马牌收益"; 双马牌 "一旦触发，奖励直接翻倍".
+
+    The holder of ♥A (the file's 马牌) wins the front with A♥A♦ and loses the middle (straight
+    against a flush) and the back (full house against quads): duns 1 - 2 = -1, the match
+    (two of three, lost) -1: -2; the horse front counts twice: +1 more, -1.  Multiplying
+    the whole result, losses included (counts = 'whole-result'), gave -4.  With both ♥A in
+    that front (two decks, 双马牌) it counts 2 × 2 = 4 times: +3, so +1."""
+    holder = "Ah Ad 5c | 2c 3d 4h 5d 6s | 7c 7d 7s 9c 9d"
+    other = "Kc Kd 4c | 2h 6h 8h Th Qh | Js Jh Jc Jd 3s"
+    total, parts = score(table(holder, other), "qiantang", breakdown=True)
+    assert total.tolist() == [[-1.0, 1.0]]
+    assert parts["horse"].tolist() == [[1.0, -1.0]]
+    whole = over(tmp_path, "qiantang", '[scoring.horse]\ncounts = "whole-result"')
+    assert score(table(holder, other), whole).tolist() == [[-4.0, 4.0]]
+    double = "Ah Ah 5c | 2c 3d 4h 5d 6s | 7c 7d 7s 9c 9d"
+    assert score(table(double, other, decks=2), "qiantang").tolist() == [[1.0, -1.0]]
+    # ♥A in the holder's losing middle (a wheel, under the flush) earns nothing: -2.
+    losing = "Ac Ad 6s | Ah 2c 3d 4h 5d | 7c 7d 7s 9c 9d"
+    total, parts = score(table(losing, other), "qiantang", breakdown=True)
+    assert total.tolist() == [[-2.0, 2.0]]
+    assert parts["horse"].tolist() == [[0.0, 0.0]]
+
+
+# --- 002 倒水: whose duns size the biggest hand ---------------------------------------------
+
+
+def test_002_foul_biggest_hand_with_or_without_the_foulers_own_duns(tmp_path) -> None:
+    """002 倒水: "输每家3水（如果玩家家有大牌，则按4个玩家中最大的牌型赔3家）".
+
+    The fouled hand sets four 8s in the middle above a Q-high back; the other two hands hold
+    no dun worth more than 1.  Read over the hands compared normally (the file's reading) the
+    biggest dun is 1, so the fouler pays 3 to each: -6.  Read over all the players ("4个玩家中
+    最大的牌型", biggest_of = 'all-hands') its own middle quads (8 in 002's table) size it: 8
+    to each, -16."""
+    fouled = "2c 3d 4c | 8c 8d 8h 8s 9c | Qc Jd Td 6d 9s"
+    others = (
+        "Ah 4d 2s | 7d 7h 3h 3c 6h | Jh Js Th Ts 7s",
+        "Kh Kd 5c | 4h 4s 9h 9d Ad | Qh Qs Qd 5d 5h",
+    )
+    arranged = table(fouled, *others)
+    _total, parts = score(arranged, "guangxi", breakdown=True)
+    assert parts["fouls"].tolist() == [[-6.0, 3.0, 3.0]]
+    every = over(tmp_path, "guangxi", '[scoring.foul]\nbiggest_of = "all-hands"')
+    _total, parts = score(arranged, every, breakdown=True)
+    assert parts["fouls"].tolist() == [[-16.0, 8.0, 8.0]]
+
+
+# --- 002 / 000 四套三条: a quads as one of the trips ------------------------------------------
+
+
+def test_002_four_trips_a_quads_is_not_a_trips_unless_the_option_says(tmp_path) -> None:
+    """002 四套三条: "四个三张相同余一张"; 000 §6: "三冲加弹，也就是三个三条再加上四个炸弹，像二十二二，
+    三三三，四四四，五五五五这种情况". 222 999 KKK 5555 is 四套三条 only when a quads may stand in
+    for a trips (quads_count_as_trips = true, which 002's words admit); the files take 000's
+    reading, which names exactly this hand 三冲加弹."""
+    from simkit.specials import detect_specials
+
+    hand = parse_cards("2c 2d 2h 9c 9d 9h Kc Kd Kh 5c 5d 5h 5s")
+    gx = load_variant("guangxi")
+    bit = 1 << gx.specials.ids.index("four-trips")
+    assert not gx.specials.rules[gx.specials.ids.index("four-trips")].option("quads_count_as_trips")
+    assert int(detect_specials(hand, gx)) & bit == 0
+    admitted = over(tmp_path, "guangxi", "[specials.four-trips]\nquads_count_as_trips = true")
+    assert int(detect_specials(hand, admitted)) & bit == bit
+    regional = load_variant("guangxi-regional")
+    quads_bit = 1 << regional.specials.ids.index("three-trips-and-quads")
+    assert int(detect_specials(hand, regional)) & quads_bit == quads_bit
