@@ -51,8 +51,9 @@ Q_WIN, Q_LOSE, Q_VW, Q_LE = range(4)
     P_HOME_ADD,  # extra each scooped opponent pays the home-run player
     P_HOME_FACTOR,  # the home-run player's points are multiplied by this
     P_SCOOP_RATE,  # chance a player scoops a given opponent (from training)
+    P_HOME_BASE,  # > 0: the home run multiplies only the dun count, this many points a pair
     N_PARAMS,
-) = range(11)
+) = range(12)
 
 
 @dataclass(frozen=True)
@@ -97,6 +98,10 @@ def payout_model(variant: Variant, n_players: int) -> PayoutModel:
         params[P_HOME] = 1.0
         params[P_HOME_ADD] = rules.home_run_extra
         params[P_HOME_FACTOR] = rules.home_run_factor
+        if not rules.home_run_doubles_all and not rules.majority_replaces_duns:
+            # the scorer's base-only home run: the three duns won, twice when a doubling
+            # scoop doubled the count (score._home_run_base)
+            params[P_HOME_BASE] = 6.0 if rules.scoop_mode == ScoopMode.DOUBLE else 3.0
     return PayoutModel(
         win_points=np.ascontiguousarray(win_points), params=params, strict=foul_strict(variant)
     )
@@ -193,9 +198,12 @@ def expected_points(w0, w1, w2, l0, l1, l2, v0, v1, v2, e0, e1, e2, p):
             home_for *= s_for
             home_against *= p[P_SCOOP_RATE]
         total += n_opp * p[P_HOME_ADD] * (home_for - home_against)
-        total += (p[P_HOME_FACTOR] - 1.0) * (
-            n_opp * home_for * (won + p[P_HOME_ADD]) - home_against * (paid + p[P_HOME_ADD])
-        )
+        if p[P_HOME_BASE] > 0.0:  # only the dun count is multiplied
+            total += (p[P_HOME_FACTOR] - 1.0) * p[P_HOME_BASE] * (n_opp * home_for - home_against)
+        else:
+            total += (p[P_HOME_FACTOR] - 1.0) * (
+                n_opp * home_for * (won + p[P_HOME_ADD]) - home_against * (paid + p[P_HOME_ADD])
+            )
     return total
 
 
