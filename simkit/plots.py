@@ -351,7 +351,8 @@ def plot_payouts(payouts: pl.DataFrame) -> Figure:
     ax.set_xlabel("1 / probability of being a hand's best special (one hand in ...)")
     ax.set_ylabel("payout per opponent (waters)")
     ax.grid(alpha=0.3, which="both")
-    ax.legend(fontsize="small", loc="center left", bbox_to_anchor=(1.02, 0.5))
+    if ax.get_legend_handles_labels()[0]:  # a run with no special dealt draws no point
+        ax.legend(fontsize="small", loc="center left", bbox_to_anchor=(1.02, 0.5))
     if rows.height:
         # Room for the labels at the edges, then the layout is fixed before they are placed.
         ax.margins(x=0.08, y=0.12)
