@@ -100,3 +100,20 @@ def test_bad_settings_are_rejected():
         Rollout(opponents=Rollout())
     with pytest.raises(ValueError, match="one deck"):
         arrange(deal(1, 5, rng=0)[0, 0], "guangxi", TINY, n_players=5)
+
+
+def test_the_commands_take_it(capsys):
+    from simkit.cli import main
+
+    hand = "As Ks Qs Js Ts 9h 9d 9c 2h 3h 4d 5c 7s"
+    assert main(["arrange", hand, "--top", "1", "--strategy", "rollout"]) == 0
+    out = capsys.readouterr().out
+    assert "rollout sets it (its value" in out and "rollout declares nothing" in out
+    args = ["regret", "rollout", "--variant", "western-2-4", "--players", "2", "--hands", "2"]
+    assert main([*args, "--rollouts", "5", "5"]) == 0
+    assert capsys.readouterr().out.startswith("rollout on western-2-4, 2 players")
+    assert main(["regret", "rollout", "--opponents", "rollout", "--hands", "1"]) == 2
+    assert "nest rollouts" in capsys.readouterr().err
+    match = ["match", "rollout", "max-ev", "--variant", "western-2-4", "--players", "2"]
+    assert main([*match, "--games", "3"]) == 0
+    assert capsys.readouterr().out.startswith("rollout vs max-ev")
