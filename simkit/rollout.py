@@ -17,7 +17,9 @@ payout: specials stacked or met by other specials are not rolled out).
 The rollouts are seeded from the ``rng`` given to :meth:`Rollout.choose_splits`, one child
 seed per hand (:func:`hand_seeds`): the same seed makes the same choices.  Cost: about
 ``(top + 1) · rollouts`` games scored and ``(n_players - 1) · rollouts`` opponent hands set
-per hand; one deck only (2-4 players).
+per hand; one deck only (2-4 players).  Measure it with
+``regret(Rollout(), ..., opponents="max-ev")``: ``regret``'s opponents default to the strategy
+under test, and rollout opponents would nest rollouts.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from simkit.arrange import Solver, legal_splits, max_ev_ids, pareto_front, split
 from simkit.arrange.strategies import Choice, MaxEV, Strategy, register_strategy
 from simkit.deal import RngLike, as_generator, check_players
 from simkit.errors import SimkitError
-from simkit.regret import _banker_seat, _points_on_rollouts, _rollout_hands
+from simkit.regret import SEATS, _banker_seat, _points_on_rollouts, _rollout_hands
 from simkit.splits import split_positions
 from simkit.variants import Variant
 
@@ -69,6 +71,8 @@ class Rollout(Strategy):
         for what, value in (("top", self.top), ("rollouts", self.rollouts), ("batch", self.batch)):
             if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
                 raise SimkitError(f"Rollout: {what} must be an integer ≥ 1, got {value!r}")
+        if self.seat not in SEATS:
+            raise SimkitError(f"Rollout: seat must be one of {', '.join(SEATS)}, got {self.seat!r}")
         if isinstance(self.opponents, Rollout):
             raise SimkitError("Rollout: opponents that roll out would nest rollouts")
 

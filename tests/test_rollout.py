@@ -96,6 +96,8 @@ def test_the_name_resolves():
 def test_bad_settings_are_rejected():
     with pytest.raises(ValueError, match="top must be"):
         Rollout(top=0)
+    with pytest.raises(ValueError, match="seat must be"):
+        Rollout(seat="dealer")
     with pytest.raises(ValueError, match="nest rollouts"):
         Rollout(opponents=Rollout())
     with pytest.raises(ValueError, match="one deck"):
