@@ -19,6 +19,7 @@ STAGES = [
     {"arrange"},
     {"score"},
     {"statistics", "regret", "train", "describe"},
+    {"rollout"},
     {"tables", "plots", "parallel", "locks", "kernel_cache"},
     {"simulate"},
     {"report"},

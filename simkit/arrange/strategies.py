@@ -4,10 +4,16 @@ A strategy has a ``name`` (what a command line calls it) and :meth:`Strategy.cho
 :func:`as_strategy` turns what :func:`~simkit.arrange.arrange` accepts (a strategy, a name or a
 callable objective) into a strategy; :func:`strategy_from_name` reads one from a command line
 (a name, or a trained ``.npz`` table meaning max-ev with that table).
+
+A strategy that needs a later stage (the rollout strategy scores with :mod:`simkit.score`) is
+defined there and registered with :func:`register_strategy`; :data:`LATER_STRATEGIES` names its
+module, imported the first time the name is used, so the name works without importing the
+module first and this stage imports nothing later.
 """
 
 from __future__ import annotations
 
+import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -138,40 +144,68 @@ class Objective(Strategy):
         return out, None
 
 
-#: The strategies a name selects, by name.
+#: The strategies a name selects, by name: the fast built-ins.
 STRATEGY_TYPES: dict[str, type[Strategy]] = {cls.name: cls for cls in (MaxEV, Greedy, RandomLegal)}
 STRATEGIES = tuple(STRATEGY_TYPES)  # ("max-ev", "greedy", "random-legal")
 
-StrategyName: TypeAlias = Literal["max-ev", "greedy", "random-legal"]
+#: Strategies defined in later stages, by name: the module that defines and registers each
+#: (imported when the name is first used).
+LATER_STRATEGIES: dict[str, str] = {"rollout": "simkit.rollout"}
+_REGISTERED: dict[str, type[Strategy]] = {}
+
+StrategyName: TypeAlias = Literal["max-ev", "greedy", "random-legal", "rollout"]
 #: What :func:`~simkit.arrange.arrange` accepts as a strategy: a strategy, a name in
-#: :data:`STRATEGIES` (checked when used) or a callable objective.
+#: :func:`strategy_names` (checked when used) or a callable objective.
 StrategyLike: TypeAlias = Strategy | StrategyName | str | Callable[[np.ndarray], np.ndarray]
 
 
+def register_strategy(cls: type[Strategy]) -> type[Strategy]:
+    """Make ``cls`` known by its ``name`` to :func:`as_strategy` and :func:`strategy_from_name`
+    (a class decorator for strategies defined after this stage)."""
+    if cls.name in STRATEGY_TYPES:
+        raise SimkitError(f"strategy name {cls.name!r} is taken by a built-in strategy")
+    _REGISTERED[cls.name] = cls
+    return cls
+
+
+def strategy_names() -> tuple[str, ...]:
+    """Every name a strategy can be chosen by: :data:`STRATEGIES`, then the later ones."""
+    return (*STRATEGIES, *dict.fromkeys([*LATER_STRATEGIES, *_REGISTERED]))
+
+
+def _strategy_type(name: str) -> type[Strategy] | None:
+    if name in STRATEGY_TYPES:
+        return STRATEGY_TYPES[name]
+    if name not in _REGISTERED and name in LATER_STRATEGIES:
+        importlib.import_module(LATER_STRATEGIES[name])  # registers it
+    return _REGISTERED.get(name)
+
+
 def as_strategy(strategy: StrategyLike) -> Strategy:
-    """A :class:`Strategy` from a strategy, a name in :data:`STRATEGIES` or a callable
+    """A :class:`Strategy` from a strategy, a name in :func:`strategy_names` or a callable
     objective (:class:`Objective`)."""
     if isinstance(strategy, Strategy):
         return strategy
-    if isinstance(strategy, str) and strategy in STRATEGY_TYPES:
-        return STRATEGY_TYPES[strategy]()
+    if isinstance(strategy, str) and (cls := _strategy_type(strategy)) is not None:
+        return cls()
     if callable(strategy):
         return Objective(strategy)
     raise SimkitError(
-        f"unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)} or pass a "
+        f"unknown strategy {strategy!r}; choose one of {', '.join(strategy_names())} or pass a "
         "callable objective"
     )
 
 
 def strategy_from_name(spec: str) -> Strategy:
-    """A strategy named on a command line: a name in :data:`STRATEGIES`, or an ``.npz`` table
-    file (max-ev with those tables)."""
-    if spec in STRATEGY_TYPES:
-        return STRATEGY_TYPES[spec]()
+    """A strategy named on a command line: a name in :func:`strategy_names`, or an ``.npz``
+    table file (max-ev with those tables)."""
+    if (cls := _strategy_type(spec)) is not None:
+        return cls()
     if spec.endswith(".npz"):
         if not Path(spec).exists():
             raise SimkitError(f"no such table file: {spec}")
         return MaxEV(WinTables.load(spec))
     raise SimkitError(
-        f"unknown strategy {spec!r}: use one of {', '.join(STRATEGIES)} or a trained .npz table"
+        f"unknown strategy {spec!r}: use one of {', '.join(strategy_names())} or a trained "
+        ".npz table"
     )

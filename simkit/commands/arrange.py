@@ -48,6 +48,14 @@ def register(subparsers: Any) -> None:
         help="in a banker variant, the rollouts seat the hand as the banker or as a player "
         "facing the banker (default: player)",
     )
+    parser.add_argument(
+        "--strategy",
+        default=None,
+        metavar="NAME",
+        help="also print how this strategy sets the hand: greedy, random-legal, rollout "
+        "(max-ev's best splits valued by rollouts against max-ev, seeded by --seed) or a "
+        "trained .npz table (default: none)",
+    )
     add_seed_option(parser)
     parser.set_defaults(func=handle)
 
@@ -67,4 +75,38 @@ def handle(args: argparse.Namespace) -> int:
     )
     for line in lines:
         print(line)
+    if args.strategy is not None:
+        for line in _strategy_lines(args):
+            print(line)
     return 0
+
+
+def _strategy_lines(args: argparse.Namespace) -> list[str]:
+    """How ``--strategy`` sets the hand, what it declares and the value it gives the setting."""
+    from dataclasses import replace
+
+    from simkit.arrange import arrangements, strategy_from_name
+    from simkit.cards import format_cards, parse_cards
+    from simkit.evaluate import describe_rank
+    from simkit.rollout import Rollout
+    from simkit.variants import resolve_variant
+
+    v = resolve_variant(chosen_variant(args))
+    strategy = strategy_from_name(args.strategy)
+    if isinstance(strategy, Rollout):
+        strategy = replace(strategy, seat=args.seat)
+    (found,) = arrangements(
+        [parse_cards(args.cards)], [v], strategy, n_players=args.players, rng=args.seed
+    )
+    worth = "" if found.value is None else f" (its value {float(found.value):+.3f})"
+    if isinstance(strategy, Rollout):
+        against = getattr(strategy.opponents, "name", strategy.opponents)
+        worth += f", on {strategy.rollouts} rollouts against {against} under the full rules"
+    lines = [f"{strategy.name} sets it{worth}:"]
+    cards = found.cards
+    duns = (cards[:3], cards[3:8], cards[8:])
+    for label, dun, rank in zip(("front ", "middle", "back  "), duns, found.ranks, strict=True):
+        lines.append(f"      {label} {format_cards(dun):<16} {describe_rank(int(rank))}")
+    d = int(found.declared)
+    lines.append(f"{strategy.name} declares " + (v.specials.rules[d].name if d >= 0 else "nothing"))
+    return lines

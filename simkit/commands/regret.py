@@ -29,7 +29,15 @@ def register(subparsers: Any) -> None:
         "strategy",
         nargs="?",
         default="max-ev",
-        help="max-ev, greedy, random-legal or a trained .npz table (max-ev with that table)",
+        help="max-ev, greedy, random-legal, rollout (slow: max-ev's best splits valued by "
+        "rollouts) or a trained .npz table (max-ev with that table)",
+    )
+    parser.add_argument(
+        "--opponents",
+        default=None,
+        metavar="STRATEGY",
+        help="what the other seats play in the rollouts (default: the strategy itself; for "
+        "rollout, the max-ev opponents it rolls out against)",
     )
     add_variant_option(parser)
     add_players_option(parser)
@@ -53,14 +61,26 @@ def register(subparsers: Any) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
     from simkit.arrange import strategy_from_name
     from simkit.errors import SimkitError
     from simkit.regret import regret
+    from simkit.rollout import Rollout
     from simkit.variants import resolve_variant
 
     if args.hands < 1:
         raise SimkitError(f"--hands must be at least 1, got {args.hands}")
     strategy = strategy_from_name(args.strategy)
+    if isinstance(strategy, Rollout):
+        # it rolls out for the seat measured; rollout opponents would nest rollouts
+        strategy = replace(strategy, seat=args.seat)
+    if args.opponents is not None:
+        opponents = strategy_from_name(args.opponents)
+    else:
+        opponents = strategy.opponents if isinstance(strategy, Rollout) else strategy
+    if isinstance(opponents, Rollout):
+        raise SimkitError("--opponents rollout would nest rollouts: choose a faster strategy")
     variant = resolve_variant(chosen_variant(args))
     r = regret(
         strategy,
@@ -70,6 +90,7 @@ def handle(args: argparse.Namespace) -> int:
         hands=args.hands,
         rollouts=tuple(args.rollouts),
         seed=args.seed,
+        opponents=opponents,
     )
     print(r)
     return 0
