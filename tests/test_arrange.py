@@ -168,7 +168,7 @@ def test_user_objective_equals_all_splits():
 
 def _reference_value(w, l, v, e, p):
     """The expected-score model of simkit.arrange, written out again in plain numpy."""
-    n_opp, add, double, ties, maj, maj_two, home, home_add, home_factor, rate = p[:10]
+    n_opp, add, double, ties, maj, maj_two, home, home_add, home_factor, rate, home_base = p[:11]
     t = 1 - w - l
     base = (w * v - l * e).sum(-1)
     if ties:
@@ -204,9 +204,12 @@ def _reference_value(w, l, v, e, p):
         h_for = s_for**n_opp
         h_against = s_against * rate ** (n_opp - 1)
         total = total + n_opp * home_add * (h_for - h_against)
-        total = total + (home_factor - 1) * (
-            n_opp * h_for * (won + home_add) - h_against * (paid + home_add)
-        )
+        if home_base:  # a base-only home run multiplies the (doubled) dun count alone
+            total = total + (home_factor - 1) * home_base * (n_opp * h_for - h_against)
+        else:
+            total = total + (home_factor - 1) * (
+                n_opp * h_for * (won + home_add) - h_against * (paid + home_add)
+            )
     return total
 
 
