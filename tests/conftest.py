@@ -1,9 +1,13 @@
-"""Shared test settings: hypothesis profiles sized for a 2-core CI machine, and the number of
-shipped variants (a test asserts it, so that a variant cannot drop out silently)."""
+"""Shared test settings: hypothesis profiles sized for a 2-core CI machine, the number of
+shipped variants (a test asserts it, so that a variant cannot drop out silently), and the
+clause tests' way of writing one game's hands."""
 
 import os
 
+import numpy as np
 from hypothesis import HealthCheck, settings
+
+from simkit.cards import parse_cards
 
 N_VARIANTS = 9  # shipped variant files in simkit/variants/
 
@@ -15,3 +19,16 @@ settings.register_profile(
 )
 settings.register_profile("dev", max_examples=30, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def table(*hands: str, decks: int = 1) -> np.ndarray:
+    """One game: each hand 'front | middle | back' → int8 (1, n_players, 13)."""
+    rows = []
+    for hand in hands:
+        front, middle, back = (parse_cards(part, decks=decks) for part in hand.split("|"))
+        assert (len(front), len(middle), len(back)) == (3, 5, 5), hand
+        rows.append(np.concatenate([front, middle, back]))
+    out = np.array([rows], dtype=np.int8)
+    if decks == 1:
+        assert len(np.unique(out)) == out.size, "a card is dealt twice"
+    return out

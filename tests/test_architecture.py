@@ -59,9 +59,7 @@ def test_every_module_has_a_stage():
 
 def test_no_module_imports_a_later_stage():
     stage = {u: i for i, units in enumerate(STAGES) for u in units}
-    backward = [
-        (a, b) for a, targets in _imports().items() for b in targets if stage[b] > stage[a]
-    ]
+    backward = [(a, b) for a, targets in _imports().items() for b in targets if stage[b] > stage[a]]
     assert backward == []
 
 

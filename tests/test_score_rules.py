@@ -7,24 +7,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import table
 
 from simkit.cards import parse_cards
 from simkit.evaluate import rank3, rank5
 from simkit.score import pair_points, score
 from simkit.variants import load_variant
-
-
-def table(*hands: str, decks: int = 1) -> np.ndarray:
-    """One game: each hand 'front | middle | back' → int8 (1, n_players, 13)."""
-    rows = []
-    for hand in hands:
-        front, middle, back = (parse_cards(part, decks=decks) for part in hand.split("|"))
-        assert (len(front), len(middle), len(back)) == (3, 5, 5), hand
-        rows.append(np.concatenate([front, middle, back]))
-    out = np.array([rows], dtype=np.int8)
-    if decks == 1:
-        assert len(np.unique(out)) == out.size, "a card is dealt twice"
-    return out
 
 
 def ranks(hand: str) -> np.ndarray:
