@@ -38,10 +38,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from simkit.arrange import arrange, legal_splits, pareto_front
+from simkit.arrange import arrange, arrangements, legal_splits, pareto_front
 from simkit.cards import DECK_SIZE
 from simkit.deal import as_generator, check_players, deal
 from simkit.errors import SimkitError
+from simkit.evaluate import dun_ranks
 from simkit.score import score
 from simkit.specials import best_special, detect_specials
 from simkit.splits import split_positions
@@ -177,12 +178,15 @@ def _points_on_rollouts(
     opponent and one call scores every game.  Returns, per hand, float64 ``(c, R)``.
     """
     b, n_roll = opponent_hands.shape[0], opponent_hands.shape[1]
-    opp_cards, opp_decl = arrange(
-        opponent_hands.reshape(-1, HAND), v, opponents, n_players=n_players, rng=0
+    (opp,) = arrangements(
+        [opponent_hands.reshape(-1, HAND)], [v], opponents, n_players=n_players, rng=0
     )
-    opp_cards = opp_cards.reshape(b, n_roll, n_players - 1, HAND)
-    opp_decl = opp_decl.reshape(b, n_roll, n_players - 1)
-    games, decls, sizes = [], [], []
+    # The opponents' dun ranks come with their arrangement and each candidate is ranked
+    # once here, so the scorer ranks nothing again (the candidates × rollouts games).
+    opp_cards = opp.cards.reshape(b, n_roll, n_players - 1, HAND)
+    opp_decl = opp.declared.reshape(b, n_roll, n_players - 1)
+    opp_ranks = opp.ranks.reshape(b, n_roll, n_players - 1, 3)
+    games, decls, ranks, sizes = [], [], [], []
     for k, (cand, cand_decl) in enumerate(settings):
         c = len(cand)
         g = np.empty((c, n_roll, n_players, HAND), dtype=np.int8)
@@ -191,10 +195,20 @@ def _points_on_rollouts(
         d = np.empty((c, n_roll, n_players), dtype=np.int8)
         d[:, :, 0] = np.asarray(cand_decl)[:, None]
         d[:, :, 1:] = opp_decl[k][None]
+        r = np.empty((c, n_roll, n_players, 3), dtype=np.int32)
+        r[:, :, 0] = dun_ranks(cand, v)[:, None]
+        r[:, :, 1:] = opp_ranks[k][None]
         games.append(g.reshape(-1, n_players, HAND))
         decls.append(d.reshape(-1, n_players))
+        ranks.append(r.reshape(-1, n_players, 3))
         sizes.append(c)
-    points = score(np.concatenate(games), v, declared=np.concatenate(decls), banker=banker)[:, 0]
+    points = score(
+        np.concatenate(games),
+        v,
+        declared=np.concatenate(decls),
+        ranks=np.concatenate(ranks),
+        banker=banker,
+    )[:, 0]
     out, offset = [], 0
     for c in sizes:
         out.append(points[offset : offset + c * n_roll].reshape(c, n_roll))
