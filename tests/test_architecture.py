@@ -18,6 +18,7 @@ STAGES = [
     {"specials", "exact"},
     {"arrange"},
     {"score"},
+    {"phases"},
     {"statistics", "regret", "train", "describe"},
     {"rollout"},
     {"tables", "plots", "parallel", "locks", "kernel_cache"},
