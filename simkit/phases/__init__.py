@@ -8,3 +8,42 @@ value of a hand and record what they pay as named score components, so that the 
 game still sum to zero and the report can price each phase on the same deals with and without
 it.
 """
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+
+from simkit.errors import SimkitError
+
+#: What a phase pays: score component name → ``float (n_games, n_players)`` points per player,
+#: each game's row summing to zero (a payment moves points between players, it makes none).
+Payments = Mapping[str, np.ndarray]
+
+
+def add_payments(
+    scored: tuple[np.ndarray, dict[str, np.ndarray]], payments: Payments
+) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """``scored`` (the scorer's ``(total, components)``) with each phase payment added to the
+    total and recorded as its own component.
+
+    A payment whose games do not sum to zero is a bug in its phase, caught here rather than
+    left to bias every table downstream.
+    """
+    total, components = scored
+    total = total.astype(np.float64, copy=True)
+    components = dict(components)
+    for name, paid in payments.items():
+        paid = np.asarray(paid, dtype=np.float64)
+        if paid.shape != total.shape:
+            raise SimkitError(
+                f"phase payment {name!r} has shape {paid.shape}, the scores {total.shape}"
+            )
+        if not np.allclose(paid.sum(axis=1), 0.0, atol=1e-9):
+            raise SimkitError(f"phase payment {name!r} does not sum to zero in every game")
+        if name in components:
+            raise SimkitError(f"phase payment {name!r} repeats a score component's name")
+        total += paid
+        components[name] = paid
+    return total, components
