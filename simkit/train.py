@@ -31,6 +31,7 @@ from simkit.arrange import (
     N_CLASSES,
     N_DUNS,
     P_SCOOP_TIES,
+    ExpectedScore,
     Greedy,
     MaxEV,
     StrategyLike,
@@ -41,6 +42,9 @@ from simkit.arrange import (
     strategy_from_name,
     table_name,
 )
+from simkit.arrange.classes import fine_classes, n_fine_classes
+from simkit.arrange.search import horse_copies
+from simkit.arrange.value import horse_model
 from simkit.deal import RngLike, as_generator, check_players, deal
 from simkit.errors import SimkitError
 from simkit.evaluate import dun_ranks
@@ -51,6 +55,9 @@ DEFAULT_GAMES = 30_000  # hands per iteration: n_games × players
 DEFAULT_ITERATIONS = 5
 DEFAULT_BLEND = 0.5
 PRIOR_WEIGHT = 20.0  # pseudo-comparisons pulling a rarely seen class toward the prior
+FINE_GAMES = 120_000  # hands per iteration for fine-class (expected-score) tables
+#: The strategies whose tables :func:`train` makes.
+TRAINED_STRATEGIES = ("max-ev", "expected-score")
 
 
 def tabulate(
@@ -59,21 +66,30 @@ def tabulate(
     win_points: np.ndarray,
     scoop_ties: bool,
     seats: tuple[int, ...] | None = None,
+    *,
+    fine: bool = False,
+    horse_extra: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, float, int]:
     """Count outcomes per dun class over every ordered pair of normal hands in each game.
 
     ``ranks``: ``int32 (n_games, n_players, 3)``; ``normal``: bool ``(n_games, n_players)``,
-    False for hands that declared a special (they compare no duns).  Returns per-dun-class
-    sums ``(count, wins, ties, paid)`` each ``float64 (3, N_CLASSES)``, the number of ordered
-    pairs where the first scooped the second, and the number of ordered pairs.  ``seats``:
-    count only pairs whose first hand sits there (a best response learns its own duns only).
+    False for hands that declared a special (they compare no duns); ``win_points``: the
+    payout model's ``(3, N_FINE)`` worths by fine class.  Returns per-dun-class sums
+    ``(count, wins, ties, paid)`` each ``float64 (3, N_CLASSES)`` (``fine``: ``(3, N_FINE)``,
+    by fine class), the number of ordered pairs where the first scooped the second, and the
+    number of ordered pairs.  ``seats``: count only pairs whose first hand sits there (a best
+    response learns its own duns only).  ``horse_extra``: ``(n_games, n_players, 3)``, the
+    extra count of each dun that wins (the 马牌's multiplier**copies - 1): a loss to it pays
+    that much more.
     """
     n_players = ranks.shape[1]
-    classes = dun_classes(ranks).astype(np.int64)
-    count = np.zeros((N_DUNS, N_CLASSES))
-    wins = np.zeros((N_DUNS, N_CLASSES))
-    ties = np.zeros((N_DUNS, N_CLASSES))
-    paid = np.zeros((N_DUNS, N_CLASSES))
+    classes = fine_classes(ranks).astype(np.int64)  # by fine class: what a dun pays
+    bins = classes if fine else dun_classes(ranks).astype(np.int64)
+    n_bins = n_fine_classes() if fine else N_CLASSES
+    count = np.zeros((N_DUNS, n_bins))
+    wins = np.zeros((N_DUNS, n_bins))
+    ties = np.zeros((N_DUNS, n_bins))
+    paid = np.zeros((N_DUNS, n_bins))
     scoops = 0.0
     pairs = 0
     for i in range(n_players) if seats is None else seats:
@@ -82,15 +98,18 @@ def tabulate(
                 continue
             both = normal[:, i] & normal[:, j]
             ri, rj = ranks[both, i], ranks[both, j]
-            ci, cj = classes[both, i], classes[both, j]
+            ci, cj = bins[both, i], classes[both, j]
             won, lost, tied = ri > rj, ri < rj, ri == rj
             for d in range(N_DUNS):
                 c = ci[:, d]
-                count[d] += np.bincount(c, minlength=N_CLASSES)
-                wins[d] += np.bincount(c, weights=won[:, d], minlength=N_CLASSES)
-                ties[d] += np.bincount(c, weights=tied[:, d], minlength=N_CLASSES)
-                pay = np.where(lost[:, d], win_points[d, cj[:, d]], 0.0)
-                paid[d] += np.bincount(c, weights=pay, minlength=N_CLASSES)
+                count[d] += np.bincount(c, minlength=n_bins)
+                wins[d] += np.bincount(c, weights=won[:, d], minlength=n_bins)
+                ties[d] += np.bincount(c, weights=tied[:, d], minlength=n_bins)
+                worth = win_points[d, cj[:, d]]
+                if horse_extra is not None:
+                    worth = worth * (1.0 + horse_extra[both, j, d])
+                pay = np.where(lost[:, d], worth, 0.0)
+                paid[d] += np.bincount(c, weights=pay, minlength=n_bins)
             if scoop_ties:
                 scooped = (~lost).all(axis=1) & won.any(axis=1)
             else:
@@ -108,14 +127,15 @@ def isotonic_increasing(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
 def _monotone(rate: np.ndarray, weight: np.ndarray, increasing: bool, empty: float) -> np.ndarray:
     """Isotonic fit over observed classes; unobserved ones take the last observed value below."""
     out = np.empty_like(rate)
+    n_classes = rate.shape[1]
     for d in range(N_DUNS):
         seen = weight[d] > 0
-        values = np.full(N_CLASSES, empty)
+        values = np.full(n_classes, empty)
         if seen.any():
             fit = isotonic_regression(rate[d, seen], weights=weight[d, seen], increasing=increasing)
             values[seen] = fit.x
             # forward fill: a class never seen sits with the class below it
-            idx = np.where(seen, np.arange(N_CLASSES), -1)
+            idx = np.where(seen, np.arange(n_classes), -1)
             idx = np.maximum.accumulate(idx)
             values = np.where(idx >= 0, values[np.maximum(idx, 0)], empty)
         out[d] = values
@@ -216,6 +236,7 @@ def fictitious_play(
     tables: WinTables | None = None,
     seats: tuple[int, ...] | None = None,
     scoop_rate: float | None = None,
+    fine: bool = False,
     progress: Callable[[str], None] | None = None,
 ) -> tuple[WinTables, list[float]]:
     """The training loop (module docstring): one iteration per seed; the last tables and
@@ -225,17 +246,24 @@ def fictitious_play(
     current ``tables``, counts outcomes (:func:`tabulate`; ``seats``: only the hands there),
     blends them into ``counts`` (old counts times ``1 - blend``; the first iteration's counts
     replace none) and fits new tables.  ``scoop_rate``: a fixed rate for the tables (None:
-    the counts' own).
+    the counts' own).  ``fine``: tables by fine class, a loss to a winning dun that holds
+    the 马牌 paying its extra (expected-score's); else by coarse class (max-ev's).
     """
     model = payout_model(variant, n_players)
     scoop_ties = bool(model.params[P_SCOOP_TIES] > 0)
+    horse_card, multiplier = horse_model(variant, n_players) if fine else (-1, 1.0)
     changes: list[float] = []
     for it, seed in enumerate(seeds):
         gen = as_generator(seed)
         hands = deal(n_games, n_players, rng=gen)
         arranged, declared = play(hands, tables, gen)
         ranks = dun_ranks(arranged, variant)
-        new = tabulate(ranks, declared < 0, model.win_points, scoop_ties, seats)
+        extra = None
+        if horse_card >= 0:
+            extra = multiplier ** horse_copies(arranged, horse_card) - 1.0
+        new = tabulate(
+            ranks, declared < 0, model.win_points, scoop_ties, seats, fine=fine, horse_extra=extra
+        )
         if counts is None:
             counts = OutcomeCounts(*new[:4], scoops=new[4], pairs=float(new[5]))
         else:
@@ -261,17 +289,26 @@ def train(
     n_games: int | None = None,
     iterations: int = DEFAULT_ITERATIONS,
     blend: float = DEFAULT_BLEND,
+    strategy: str = "max-ev",
     progress: Callable[[str], None] | None = None,
 ) -> WinTables:
     """Win tables for ``variant`` at ``n_players`` by fictitious play (module docstring).
 
-    ``n_games`` per iteration defaults to ``DEFAULT_GAMES // n_players`` (the same number of
-    hands at every table size).  Same arguments → the same tables.
+    ``strategy``: ``"max-ev"`` (coarse classes) or ``"expected-score"`` (fine classes, the
+    strategy playing its own tables).  ``n_games`` per iteration defaults to
+    ``DEFAULT_GAMES // n_players`` (max-ev) or ``FINE_GAMES // n_players`` (expected-score:
+    14 times as many classes want more games), the same number of hands at every table size.
+    Same arguments → the same tables.
     """
+    if strategy not in TRAINED_STRATEGIES:
+        raise SimkitError(
+            f"train: strategy must be one of {', '.join(TRAINED_STRATEGIES)}, got {strategy!r}"
+        )
+    fine = strategy == ExpectedScore.name
     v = resolve_variant(variant)
     check_players(n_players)
     if n_games is None:
-        n_games = DEFAULT_GAMES // n_players
+        n_games = (FINE_GAMES if fine else DEFAULT_GAMES) // n_players
     if isinstance(n_games, bool) or not isinstance(n_games, int | np.integer) or n_games < 1:
         raise SimkitError(f"n_games must be an integer >= 1, got {n_games!r}")
     if not 0.0 < blend <= 1.0:
@@ -282,14 +319,14 @@ def train(
     def play(
         hands: np.ndarray, tables: WinTables | None, gen: np.random.Generator
     ) -> tuple[np.ndarray, np.ndarray]:
-        # greedy until the first tables exist, then max-ev with the latest ones
-        strategy = Greedy() if tables is None else MaxEV(tables)
-        return arrange(hands, v, strategy, n_players=n_players, rng=gen)
+        # greedy until the first tables exist, then the strategy with the latest ones
+        player = Greedy() if tables is None else (ExpectedScore if fine else MaxEV)(tables)
+        return arrange(hands, v, player, n_players=n_players, rng=gen)
 
     started = time.perf_counter()
     seeds = np.random.SeedSequence(seed).spawn(iterations + 1)
     tables, changes = fictitious_play(
-        v, n_players, play, seeds, n_games=n_games, blend=blend, progress=progress
+        v, n_players, play, seeds, n_games=n_games, blend=blend, fine=fine, progress=progress
     )
     meta = {
         "variant": v.name,
@@ -300,11 +337,13 @@ def train(
         "iterations": iterations,
         "blend": blend,
         "games_total": n_games * (iterations + 1),
+        "strategy": strategy,
         "change_per_iteration": changes,
         "seconds": round(time.perf_counter() - started, 1),
         "command": f"simkit train --variant {v.name} --players {n_players} --seed {seed} "
-        f"--games {n_games} --iterations {iterations} --blend {blend}",
-        "file": table_name(v.name, n_players),
+        f"--games {n_games} --iterations {iterations} --blend {blend}"
+        + (f" --strategy {strategy}" if fine else ""),
+        "file": table_name(v.name, n_players, fine=fine),
     }
     return replace(tables, meta=meta)
 

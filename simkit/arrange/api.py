@@ -9,7 +9,7 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
-from simkit.arrange.search import _legal_ranks_kernel, _pareto_kernel, make_solver, max_ev_ids_many
+from simkit.arrange.search import _legal_ranks_kernel, _pareto_kernel, max_ev_ids_many
 from simkit.arrange.strategies import MaxEV, StrategyLike, as_strategy
 from simkit.arrange.subsets import rank_tables_of
 from simkit.arrange.value import foul_strict
@@ -179,7 +179,7 @@ def arrange(
     if tables is not None and isinstance(chosen, MaxEV):
         if chosen.tables is not None:
             raise SimkitError("arrange: win tables given twice, in MaxEV(tables) and tables=")
-        chosen = MaxEV(tables)
+        chosen = chosen.with_tables(tables)
     check_players(n_players)
     v = resolve_variant(variant)
     rows, lead = _as_hands(hands, n_players)
@@ -243,12 +243,15 @@ def arrangements(
     results: list[Arrangement] = []
     if not isinstance(chosen, MaxEV) or chosen.tables is not None:
         for (rows, lead), v, t in zip(prepared, resolved, table_list, strict=True):
-            own = MaxEV(t) if isinstance(chosen, MaxEV) and t is not None else chosen
+            own = chosen.with_tables(t) if isinstance(chosen, MaxEV) and t is not None else chosen
             gen = np.random.default_rng(rng)
             ids, values = own.choose_splits(rows, v, n_players=n_players, rng=gen)
             results.append(_arrangement(rows, lead, v, ids, values, declare, n_players))
         return results
-    solvers = [make_solver(v, n_players, t) for v, t in zip(resolved, table_list, strict=True)]
+    solvers = [
+        chosen.with_tables(t).solver(v, n_players)
+        for v, t in zip(resolved, table_list, strict=True)
+    ]
     # groups: indices whose hands are equal and whose rankings share their tables
     groups: list[list[int]] = []
     for i, (rows, _) in enumerate(prepared):

@@ -26,9 +26,10 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
-from simkit.arrange.classes import dun_class, dun_classes
+from simkit.arrange.classes import fine_classes, fine_code
 from simkit.arrange.subsets import _rank_subsets, rank_tables_of
 from simkit.arrange.value import (
+    P_HORSE,
     P_N_OPP,
     P_SCOOP_RATE,
     Q_LE,
@@ -37,6 +38,8 @@ from simkit.arrange.value import (
     Q_WIN,
     PayoutModel,
     _ev,
+    _horse_bound,
+    _horse_points,
     _separable,
     ev_quantities,
     expected_points,
@@ -45,7 +48,16 @@ from simkit.arrange.value import (
 )
 from simkit.arrange.wintables import WinTables, default_tables
 from simkit.deal import check_players
-from simkit.splits import BACK_FRONT, BACK_MIDDLE, N_DISTINCT, N_FIVE, N_THREE, SPLIT_IDS
+from simkit.splits import (
+    BACK_FRONT,
+    BACK_MIDDLE,
+    FIVE_SUBSETS,
+    N_DISTINCT,
+    N_FIVE,
+    N_THREE,
+    SPLIT_IDS,
+    THREE_SUBSETS,
+)
 from simkit.variants import Variant, resolve_variant
 
 
@@ -134,12 +146,15 @@ def _random_kernel(hands, seeds, rt, split_ids, strict, out):
 
 
 @nb.njit(cache=True, inline="always")
-def _beats(v, rf, rm, rb, f, m, b, best_v, key_b, key_m, key_f, id_b, id_m, id_f):
+def _beats(v, rf, rm, rb, f, m, b, best_v, key_b, key_m, key_f, id_b, id_m, id_f, front_first):
     """Whether a split beats the best so far: higher value, then stronger back, middle and
-    front, then lower subset ids, so the answer does not depend on the visiting order.  The
-    best so far comes in scalars (a kernel keeps them in registers)."""
+    front (``front_first``: front, middle, back), then lower subset ids, so the answer does
+    not depend on the visiting order.  The best so far comes in scalars (a kernel keeps them
+    in registers)."""
     if v != best_v:
         return v > best_v
+    if front_first and rf != key_f:
+        return rf > key_f
     if rb != key_b:
         return rb > key_b
     if rm != key_m:
@@ -173,14 +188,18 @@ def _best_duns(r5, r3, middles, fronts, rb):
 
 
 @nb.njit(cache=True)
-def _eval_back(b, r5, r3, c5, c3, back_middle, back_front, q, sep, p, strict, rest_max, best, key):
+def _eval_back(
+    b, r5, r3, c5, c3, back_middle, back_front, q, sep, p, strict, rest_max, best, key,
+    x5, x3, has_horse, front_first,
+):  # fmt: skip
     """Score the legal splits with back ``b``, keeping the best in ``best`` / ``key``.
 
     ``sep[d, c]`` is the separable part of the expected score of class ``c`` in dun ``d``
-    and ``rest_max`` bounds the rest (scoop, majority, home run) over this back's splits, so
-    a split whose separable part plus that bound cannot reach the best is not scored.  The
-    best so far lives in locals during the loop: stores to ``best`` would otherwise force the
-    back's quantities to be reloaded for every split.
+    and ``rest_max`` bounds the rest (scoop, majority, home run, 马牌) over this back's
+    splits, so a split whose separable part plus that bound cannot reach the best is not
+    scored.  ``x5``, ``x3``: each subset's extra count of the 马牌 when it wins (read when
+    ``has_horse``).  The best so far lives in locals during the loop: stores to ``best``
+    would otherwise force the back's quantities to be reloaded for every split.
     """
     rb = r5[b]
     cb = c5[b]
@@ -210,7 +229,11 @@ def _eval_back(b, r5, r3, c5, c3, back_middle, back_front, q, sep, p, strict, re
             q[0, cf, 3], q[1, cm, 3], e2,
             p,
         )  # fmt: skip
-        if _beats(v, rf, rm, rb, f, m, b, best_v, key_b, key_m, key_f, id_b, id_m, id_f):
+        if has_horse:
+            v += n_opp * _horse_points(q, cf, cm, cb, x3[f], x5[m], x5[b])
+        if _beats(
+            v, rf, rm, rb, f, m, b, best_v, key_b, key_m, key_f, id_b, id_m, id_f, front_first
+        ):
             best_v = v
             key_b, key_m, key_f, id_b, id_m, id_f = rb, rm, rf, b, m, f
     best[0] = best_v
@@ -219,9 +242,32 @@ def _eval_back(b, r5, r3, c5, c3, back_middle, back_front, q, sep, p, strict, re
 
 
 @nb.njit(cache=True)
+def _horse_counts(hand, card, multiplier, five, three, x5, x3):
+    """The 马牌's extra count (multiplier**copies - 1) of every subset of ``hand``; returns
+    the copies the hand holds (0: ``x5``, ``x3`` left as they are)."""
+    held = np.zeros(13, dtype=np.int64)
+    copies = 0
+    for i in range(13):
+        if hand[i] == card:
+            held[i] = 1
+            copies += 1
+    if copies == 0:
+        return 0
+    for s in range(five.shape[0]):
+        k = held[five[s, 0]] + held[five[s, 1]] + held[five[s, 2]] + held[five[s, 3]]
+        k += held[five[s, 4]]
+        x5[s] = multiplier**k - 1.0
+    for s in range(three.shape[0]):
+        k = held[three[s, 0]] + held[three[s, 1]] + held[three[s, 2]]
+        x3[s] = multiplier**k - 1.0
+    return copies
+
+
+@nb.njit(cache=True)
 def _max_ev_kernel(
-    hands, rt, back_middle, back_front, qs, favs, seps, ps, stricts, out, values, n_scored
-):
+    hands, rt, back_middle, back_front, qs, favs, seps, ps, stricts, horses, ties,
+    five, three, out, values, n_scored,
+):  # fmt: skip
     """Exact argmax of the expected score over legal splits, for one or more solvers at once.
 
     ``qs``, ``favs``, ``seps``, ``ps``, ``stricts`` stack the quantities of ``S`` solvers that
@@ -238,6 +284,11 @@ def _max_ev_kernel(
     strongest legal middle and front its other 8 cards allow (:func:`_best_duns`) before its 56
     splits are scored; that bound rises with both caps, so once it fails for one pair of caps
     it fails for every back of the class whose caps are no stronger.
+
+    ``horses[s]``: the 马牌 card of solver ``s`` (-1: none; its multiplier is ``ps[s]``'s
+    ``P_HORSE``); a hand holding it adds :func:`_horse_points` to every split and
+    :func:`_horse_bound` to every bound.  ``ties[s]``: 1 breaks equal values toward the
+    stronger front (:func:`_beats`).  ``five``, ``three``: the subsets' hand positions.
     """
     n_solvers = qs.shape[0]
     n_classes = qs.shape[2]
@@ -245,6 +296,7 @@ def _max_ev_kernel(
     r3 = np.empty(N_THREE, dtype=np.int32)
     c5 = np.empty(N_FIVE, dtype=np.int32)
     c3 = np.empty(N_THREE, dtype=np.int32)
+    class_of_code = rt[4]
     head = np.full(n_classes, -2, dtype=np.int64)  # -2: class absent from this hand
     next_back = np.empty(N_FIVE, dtype=np.int64)
     class_list = np.empty(N_FIVE, dtype=np.int64)
@@ -255,6 +307,8 @@ def _max_ev_kernel(
     cap_hand = np.full(N_FIVE, -1, dtype=np.int64)
     best = np.empty(1, dtype=np.float64)
     key = np.empty(6, dtype=np.int64)
+    x5 = np.zeros(N_FIVE, dtype=np.float64)
+    x3 = np.zeros(N_THREE, dtype=np.float64)
     for h in range(hands.shape[0]):
         _rank_subsets(hands[h], rt, r5, r3, c5, c3)
         top_f = 0
@@ -273,23 +327,29 @@ def _max_ev_kernel(
                 n_cls += 1
             next_back[b] = head[cb]
             head[cb] = b
-        # strongest class first (insertion sort: a few dozen classes)
-        for k in range(1, n_cls):
-            c = class_list[k]
-            i = k - 1
-            while i >= 0 and class_list[i] < c:
-                class_list[i + 1] = class_list[i]
-                i -= 1
-            class_list[i + 1] = c
         for s in range(n_solvers):
             q, fav, sep, p, strict = qs[s], favs[s], seps[s], ps[s], stricts[s]
+            front_first = ties[s] != 0
+            copies = 0
+            if horses[s] >= 0:
+                copies = _horse_counts(hands[h], horses[s], p[P_HORSE], five, three, x5, x3)
+            has_horse = copies > 0
+            x_top = p[P_HORSE] ** copies - 1.0
+            n_opp = p[P_N_OPP]
             best[0] = -np.inf
             key[:] = -1
             scored = 0
-            for k in range(n_cls):
-                cb = class_list[k]
+            # strongest class first: a walk down the class index (a hand has a few hundred
+            # fine classes, too many to sort, and the search mostly stops within a few)
+            for cb in range(top_5, -1, -1):
+                if head[cb] == -2:
+                    continue
                 cm = min(top_5, cb)
-                if _ev(fav, p, min(top_f, cm), cm, cb) < best[0]:
+                cf = min(top_f, cm)
+                bound = _ev(fav, p, cf, cm, cb)
+                if has_horse:
+                    bound += n_opp * _horse_bound(fav, cf, cm, cb, x_top, copies)
+                if bound < best[0]:
                     break
                 # a back of this class whose caps are no stronger than these fails too
                 failed_cm = -1
@@ -299,18 +359,21 @@ def _max_ev_kernel(
                     if cap_hand[b] != h:
                         rm_top, rf_top = _best_duns(r5, r3, back_middle[b], back_front[b], r5[b])
                         cap_hand[b] = h
-                        cap_m[b] = dun_class(rm_top) if rm_top >= 0 else -1
-                        cap_f[b] = dun_class(rf_top) if rm_top >= 0 else -1
+                        cap_m[b] = class_of_code[fine_code(rm_top)] if rm_top >= 0 else -1
+                        cap_f[b] = class_of_code[fine_code(rf_top)] if rm_top >= 0 else -1
                     cm_top = cap_m[b]
                     cf_cap = cap_f[b]
                     if cm_top >= 0 and (cm_top > failed_cm or cf_cap > failed_cf):
                         bound = _ev(fav, p, cf_cap, cm_top, cb)
+                        if has_horse:
+                            bound += n_opp * _horse_bound(fav, cf_cap, cm_top, cb, x_top, copies)
                         if bound >= best[0]:
                             # the non-separable part is monotone too: bounded at the caps
-                            rest_max = bound - p[P_N_OPP] * _separable(fav, cf_cap, cm_top, cb)
+                            rest_max = bound - n_opp * _separable(fav, cf_cap, cm_top, cb)
                             scored += _eval_back(
                                 b, r5, r3, c5, c3, back_middle, back_front,
                                 q, sep, p, strict, rest_max, best, key,
+                                x5, x3, has_horse, front_first,
                             )  # fmt: skip
                         else:
                             failed_cm = cm_top
@@ -324,14 +387,22 @@ def _max_ev_kernel(
 
 
 @nb.njit(cache=True)
-def _exhaustive_kernel(hands, rt, split_ids, q, p, strict, out, values):
+def _exhaustive_kernel(
+    hands, rt, split_ids, q, p, strict, horse, front_first, five, three, out, values
+):
     """Score every one of the 72,072 splits (the reference the pruned search must match)."""
     r5 = np.empty(N_FIVE, dtype=np.int32)
     r3 = np.empty(N_THREE, dtype=np.int32)
     k5 = np.empty(N_FIVE, dtype=np.int32)
     k3 = np.empty(N_THREE, dtype=np.int32)
+    x5 = np.zeros(N_FIVE, dtype=np.float64)
+    x3 = np.zeros(N_THREE, dtype=np.float64)
+    n_opp = p[P_N_OPP]
     for h in range(hands.shape[0]):
         _rank_subsets(hands[h], rt, r5, r3, k5, k3)
+        copies = 0
+        if horse >= 0:
+            copies = _horse_counts(hands[h], horse, p[P_HORSE], five, three, x5, x3)
         best_v = -np.inf
         key_b, key_m, key_f, id_b, id_m, id_f = -1, -1, -1, -1, -1, -1
         for s in range(split_ids.shape[0]):
@@ -344,7 +415,12 @@ def _exhaustive_kernel(hands, rt, split_ids, q, p, strict, out, values):
             if not _legal(rf, rm, rb, strict):
                 continue
             v = _ev(q, p, k3[f], k5[m], k5[b])
-            if _beats(v, rf, rm, rb, f, m, b, best_v, key_b, key_m, key_f, id_b, id_m, id_f):
+            if copies > 0:
+                v += n_opp * _horse_points(q, k3[f], k5[m], k5[b], x3[f], x5[m], x5[b])
+            if _beats(
+                v, rf, rm, rb, f, m, b, best_v, key_b, key_m, key_f, id_b, id_m, id_f,
+                front_first,
+            ):  # fmt: skip
                 best_v = v
                 key_b, key_m, key_f, id_b, id_m, id_f = rb, rm, rf, b, m, f
         out[h, 0], out[h, 1], out[h, 2] = id_f, id_m, id_b
@@ -402,7 +478,10 @@ def _pareto_kernel(r, order, keep):
 
 @dataclass(frozen=True)
 class Solver:
-    """Everything a search kernel needs for one variant, player count and set of tables."""
+    """Everything a search kernel needs for one variant, player count and set of tables.
+
+    ``front_first``: equal values go to the stronger front (else the stronger back).
+    """
 
     variant: Variant
     n_players: int
@@ -410,6 +489,7 @@ class Solver:
     model: PayoutModel
     q: np.ndarray
     fav: np.ndarray
+    front_first: bool = False
 
     @property
     def sep(self) -> np.ndarray:
@@ -422,22 +502,35 @@ class Solver:
         return self.model.strict
 
     @property
+    def horse_card(self) -> int:
+        return self.model.horse_card
+
+    @property
     def rank_tables(self) -> tuple[np.ndarray, ...]:
         return rank_tables_of(self.variant)
 
 
 def make_solver(
-    variant: str | Variant | None, n_players: int = 4, tables: WinTables | None = None
+    variant: str | Variant | None,
+    n_players: int = 4,
+    tables: WinTables | None = None,
+    *,
+    horse: bool = False,
+    front_first: bool = False,
 ) -> Solver:
-    """A :class:`Solver` for ``variant`` (shipped tables unless ``tables`` is given)."""
+    """A :class:`Solver` for ``variant`` (shipped tables unless ``tables`` is given).
+
+    ``horse``: price the 马牌 (:func:`~simkit.arrange.value.horse_model`); ``front_first``:
+    the tie-break of equal values (:class:`Solver`).
+    """
     v = resolve_variant(variant)
     check_players(n_players)
     if tables is None:
         tables = default_tables(v, n_players)
-    model = payout_model(v, n_players)
+    model = payout_model(v, n_players, horse=horse)
     model.params[P_SCOOP_RATE] = tables.scoop_rate  # a fresh model: its own params array
     q = ev_quantities(tables, model)
-    return Solver(v, n_players, tables, model, q, favourable_quantities(q))
+    return Solver(v, n_players, tables, model, q, favourable_quantities(q), front_first)
 
 
 def max_ev_ids(rows: np.ndarray, solver: Solver) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -475,6 +568,9 @@ def max_ev_ids_many(
         np.stack([s.sep for s in solvers]),
         np.stack([s.model.params for s in solvers]),
         np.array([s.strict for s in solvers], dtype=np.int64),
+        np.array([s.horse_card for s in solvers], dtype=np.int64),
+        np.array([s.front_first for s in solvers], dtype=np.int64),
+        FIVE_SUBSETS, THREE_SUBSETS,
         ids, values, n_scored,
     )  # fmt: skip
     return [(ids[i], values[i], n_scored[i]) for i in range(k)]
@@ -487,22 +583,42 @@ def exhaustive_ids(rows: np.ndarray, solver: Solver) -> tuple[np.ndarray, np.nda
     ids = np.empty((n, 3), dtype=np.int64)
     values = np.empty(n, dtype=np.float64)
     _exhaustive_kernel(
-        rows, rt, SPLIT_IDS,
-        solver.q, solver.model.params, solver.strict, ids, values,
+        rows, rt, SPLIT_IDS, solver.q, solver.model.params, solver.strict,
+        solver.horse_card, solver.front_first, FIVE_SUBSETS, THREE_SUBSETS, ids, values,
     )  # fmt: skip
     return ids, values
 
 
-def split_values(ranks: npt.ArrayLike, solver: Solver) -> np.ndarray:
-    """Expected score of splits given their dun ranks ``int32 (..., 3)`` (front, middle, back)."""
-    classes = dun_classes(ranks).astype(np.int64)
+def split_values(
+    ranks: npt.ArrayLike, solver: Solver, horse: npt.ArrayLike | None = None
+) -> np.ndarray:
+    """Expected score of splits given their dun ranks ``int32 (..., 3)`` (front, middle, back).
+
+    ``horse``: ``(..., 3)`` copies of the solver's 马牌 in each dun (None: none held; read
+    only when the solver prices it).
+    """
+    classes = fine_classes(ranks).astype(np.int64)
     flat = classes.reshape(-1, 3)
+    extra = np.zeros(flat.shape, dtype=np.float64)
+    if horse is not None and solver.horse_card >= 0:
+        copies = np.broadcast_to(np.asarray(horse), classes.shape).reshape(-1, 3)
+        extra = solver.model.params[P_HORSE] ** copies - 1.0
     out = np.empty(flat.shape[0], dtype=np.float64)
-    _values_kernel(flat, solver.q, solver.model.params, out)
+    _values_kernel(flat, solver.q, solver.model.params, np.ascontiguousarray(extra), out)
     return out.reshape(classes.shape[:-1])
 
 
+def horse_copies(arranged: npt.ArrayLike, card: int) -> np.ndarray:
+    """Copies of ``card`` in each dun of arranged hands ``(..., 13)``: ``int64 (..., 3)``."""
+    a = np.asarray(arranged) == card
+    return np.stack([a[..., :3].sum(-1), a[..., 3:8].sum(-1), a[..., 8:].sum(-1)], axis=-1)
+
+
 @nb.njit(cache=True)
-def _values_kernel(classes, q, p, out):
+def _values_kernel(classes, q, p, extra, out):
+    n_opp = p[P_N_OPP]
     for i in range(classes.shape[0]):
-        out[i] = _ev(q, p, classes[i, 0], classes[i, 1], classes[i, 2])
+        cf, cm, cb = classes[i, 0], classes[i, 1], classes[i, 2]
+        out[i] = _ev(q, p, cf, cm, cb) + n_opp * _horse_points(
+            q, cf, cm, cb, extra[i, 0], extra[i, 1], extra[i, 2]
+        )

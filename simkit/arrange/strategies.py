@@ -22,6 +22,7 @@ from typing import ClassVar, Literal, TypeAlias
 
 import numpy as np
 
+from simkit.arrange.classes import N_CLASSES
 from simkit.arrange.search import (
     Solver,
     _greedy_kernel,
@@ -32,11 +33,11 @@ from simkit.arrange.search import (
 )
 from simkit.arrange.subsets import rank_tables_of
 from simkit.arrange.value import foul_strict
-from simkit.arrange.wintables import WinTables
+from simkit.arrange.wintables import WinTables, default_fine_tables
 from simkit.deal import RngLike, as_generator
 from simkit.errors import SimkitError
 from simkit.splits import BACK_REST, SPLIT_IDS
-from simkit.variants import Variant
+from simkit.variants import Variant, resolve_variant
 
 #: What a strategy chooses for ``n`` hands: split ids ``int64 (n, 3)`` (front, middle, back
 #: subset ids, :mod:`simkit.splits`) and each choice's expected score (None: no estimate).
@@ -81,10 +82,36 @@ class MaxEV(Strategy):
         ids, values, _ = max_ev_ids(rows, self.solver(variant, n_players))
         return ids, values
 
+    def with_tables(self, tables: WinTables | None) -> MaxEV:
+        """This strategy with other win tables (None: the shipped ones)."""
+        return type(self)(tables)
+
     def __repr__(self) -> str:
+        kind = type(self).__name__
         if self.tables is None:
-            return "MaxEV()"
-        return f"MaxEV(tables={self.tables.meta.get('file', 'WinTables(...)')!r})"
+            return f"{kind}()"
+        return f"{kind}(tables={self.tables.meta.get('file', 'WinTables(...)')!r})"
+
+
+@dataclass(frozen=True, eq=False)
+class ExpectedScore(MaxEV):
+    """The split with the largest expected score under the variant's rules as the scorer
+    applies them: max-ev's search and payouts (:mod:`simkit.arrange.value`) on fine dun
+    classes (every front rank its own class, three kicker digits in the middle and back;
+    :func:`~simkit.arrange.classes.fine_classes`), with the 马牌 of a winning dun priced
+    (:func:`~simkit.arrange.value.horse_model`), and equal values going to the stronger
+    front.
+
+    ``tables``: fine-class win tables (``simkit train --strategy expected-score``); None takes
+    the shipped ones (:func:`~simkit.arrange.wintables.default_fine_tables`).
+    """
+
+    name: ClassVar[str] = "expected-score"
+
+    def solver(self, variant: str | Variant | None, n_players: int) -> Solver:
+        v = resolve_variant(variant)
+        tables = self.tables if self.tables is not None else default_fine_tables(v, n_players)
+        return make_solver(v, n_players, tables, horse=True, front_first=True)
 
 
 @dataclass(frozen=True)
@@ -145,15 +172,17 @@ class Objective(Strategy):
 
 
 #: The strategies a name selects, by name: the fast built-ins.
-STRATEGY_TYPES: dict[str, type[Strategy]] = {cls.name: cls for cls in (MaxEV, Greedy, RandomLegal)}
-STRATEGIES = tuple(STRATEGY_TYPES)  # ("max-ev", "greedy", "random-legal")
+STRATEGY_TYPES: dict[str, type[Strategy]] = {
+    cls.name: cls for cls in (MaxEV, Greedy, RandomLegal, ExpectedScore)
+}
+STRATEGIES = tuple(STRATEGY_TYPES)  # ("max-ev", "greedy", "random-legal", "expected-score")
 
 #: Strategies defined in later stages, by name: the module that defines and registers each
 #: (imported when the name is first used).
 LATER_STRATEGIES: dict[str, str] = {"rollout": "simkit.rollout"}
 _REGISTERED: dict[str, type[Strategy]] = {}
 
-StrategyName: TypeAlias = Literal["max-ev", "greedy", "random-legal", "rollout"]
+StrategyName: TypeAlias = Literal["expected-score", "max-ev", "greedy", "random-legal", "rollout"]
 #: What :func:`~simkit.arrange.arrange` accepts as a strategy: a strategy, a name in
 #: :func:`strategy_names` (checked when used) or a callable objective.
 StrategyLike: TypeAlias = Strategy | StrategyName | str | Callable[[np.ndarray], np.ndarray]
@@ -198,13 +227,15 @@ def as_strategy(strategy: StrategyLike) -> Strategy:
 
 def strategy_from_name(spec: str) -> Strategy:
     """A strategy named on a command line: a name in :func:`strategy_names`, or an ``.npz``
-    table file (max-ev with those tables)."""
+    table file (max-ev with those tables; expected-score with fine-class ones)."""
     if (cls := _strategy_type(spec)) is not None:
         return cls()
     if spec.endswith(".npz"):
         if not Path(spec).exists():
             raise SimkitError(f"no such table file: {spec}")
-        return MaxEV(WinTables.load(spec))
+        tables = WinTables.load(spec)
+        # fine-class tables are expected-score's (simkit train --strategy expected-score)
+        return (ExpectedScore if tables.win.shape[1] != N_CLASSES else MaxEV)(tables)
     raise SimkitError(
         f"unknown strategy {spec!r}: use one of {', '.join(strategy_names())} or a trained "
         ".npz table"

@@ -1,7 +1,7 @@
 """Ranking every 5-card and 3-card subset of a hand at once: the first step of every search.
 
 A hand's 1,287 5-card and 286 3-card subsets are ranked once, from rank-multiset tables small
-enough for L1 (:func:`rank_tables_of`); each entry packs a rank with its dun class, so one
+enough for L1 (:func:`rank_tables_of`); each entry packs a rank with its fine dun class, so one
 load gives both.
 """
 
@@ -14,7 +14,13 @@ from math import comb
 import numba as nb
 import numpy as np
 
-from simkit.arrange.classes import CLASS_BITS, CLASS_MASK, dun_class, dun_classes
+from simkit.arrange.classes import (
+    CLASS_BITS,
+    CLASS_MASK,
+    fine_class_of_code,
+    fine_classes,
+    fine_code,
+)
 from simkit.evaluate import RANK_KEYS, rank5_one, ranking_order, ranking_tables
 from simkit.variants import Ranking, Variant
 
@@ -39,12 +45,15 @@ def _multiset_tables(ranking: Ranking) -> tuple[np.ndarray, np.ndarray]:
 
 
 def rank_tables_of(variant: Variant) -> tuple[np.ndarray, ...]:
-    """The tables every kernel here takes: ``(packed5, packed3, flush_table, table5)``.
+    """The tables every kernel here takes: ``(packed5, packed3, flush_table, table5,
+    class_of_code)``.
 
-    ``packed5[i]`` is ``rank << CLASS_BITS | class`` of the non-flush 5-card hand whose sorted
+    ``packed5[i]`` is ``rank << CLASS_BITS | fine class`` of the non-flush 5-card hand whose sorted
     ranks have multiset index ``i`` (C(17,5) = 6,188 entries, against the 472,726 of the
     additive-key table: small enough for L1), ``packed3`` the same for fronts (C(15,3) = 455):
-    one load gives a subset both its rank and its :func:`dun_class`.  Variants whose
+    one load gives a subset both its rank and its
+    :func:`~simkit.arrange.classes.fine_classes`; ``class_of_code`` gives a flush its class
+    (:func:`~simkit.arrange.classes.fine_class_of_code`).  Variants whose
     duns order alike get the same tuple (:func:`simkit.evaluate.ranking_order`).
     """
     return _rank_tables(ranking_order(variant.ranking))
@@ -56,8 +65,8 @@ def _rank_tables(ranking: Ranking) -> tuple[np.ndarray, ...]:
     packed = []
     for multi in _multiset_tables(ranking):
         ranks = np.maximum(multi, 0).astype(np.int64)
-        packed.append(ranks << CLASS_BITS | dun_classes(ranks).astype(np.int64))
-    return packed[0], packed[1], flush_table, table5
+        packed.append(ranks << CLASS_BITS | fine_classes(ranks).astype(np.int64))
+    return packed[0], packed[1], flush_table, table5, fine_class_of_code()
 
 
 @nb.njit(cache=True)
@@ -67,9 +76,10 @@ def _rank_subsets(hand, rt, r5, r3, k5, k3):
     Nested loops visit subsets in the order of :data:`~simkit.splits.FIVE_SUBSETS` and carry
     partial sums of the multiset index (rank of position ``k``-th in the subset contributes
     C(rank + k, k + 1)).  Suited 5-sets go to the flush path of ``rank5_one``.  ``k5``, ``k3``
-    receive the :func:`dun_class` of each rank.
+    receive the fine class of each rank
+    (:func:`~simkit.arrange.classes.fine_classes`).
     """
-    packed5, packed3, flush_table, table5 = rt
+    packed5, packed3, flush_table, table5, class_of_code = rt
     scratch = np.empty((6, 13), dtype=np.int64)  # one allocation per hand, not six
     suits = scratch[0]
     # c[k][i] = C(rank_i + k, k + 1)
@@ -100,7 +110,7 @@ def _rank_subsets(hand, rt, r5, r3, k5, k3):
                             r5[n] = rank5_one(
                                 hand[a], hand[b], hand[c], hand[d], hand[e], table5, flush_table
                             )
-                            k5[n] = dun_class(r5[n])
+                            k5[n] = class_of_code[fine_code(r5[n])]
                         else:
                             v = packed5[idx + c5[e]]
                             r5[n] = v >> CLASS_BITS

@@ -31,13 +31,20 @@ from dataclasses import dataclass
 import numba as nb
 import numpy as np
 
-from simkit.arrange.classes import DIGIT, N_CLASSES, N_DUNS
+from simkit.arrange.classes import (
+    FINE_PER_CATEGORY,
+    N_CLASSES,
+    N_DUNS,
+    coarse_of_fine,
+    fine_code_list,
+    n_fine_classes,
+)
 from simkit.arrange.wintables import WinTables
 from simkit.variants import Variant
 from simkit.variants.compiled import ScoopMode, compile_rules
 from simkit.variants.scoring_rules import MIN_PLAYERS
 
-# Quantities of the win tables, along the last axis of a ``(3, N_CLASSES, 4)`` array.
+# Quantities of the win tables, along the last axis of a ``(3, N_FINE, 4)`` array.
 Q_WIN, Q_LOSE, Q_VW, Q_LE = range(4)
 # The payout parameters, a float64 vector (see the module docstring and payout_model).
 (
@@ -52,26 +59,32 @@ Q_WIN, Q_LOSE, Q_VW, Q_LE = range(4)
     P_HOME_FACTOR,  # the home-run player's points are multiplied by this
     P_SCOOP_RATE,  # chance a player scoops a given opponent (from training)
     P_HOME_BASE,  # > 0: the home run multiplies only the dun count, this many points a pair
+    P_HORSE,  # the 马牌 multiplier of a winning dun that holds it (1: none; expected-score)
     N_PARAMS,
-) = range(12)
+) = range(13)
 
 
 @dataclass(frozen=True)
 class PayoutModel:
     """The pairwise payouts the expected-score model needs, read from a variant's scoring.
 
-    ``win_points[d, c]``: points collected for winning dun ``d`` with a hand of class ``c``
-    (1 plus its bonus; 0 when a majority point replaces the duns).  ``params``: the float64
-    payout vector (``P_*`` indices).  ``strict``: bit 0 front < middle, bit 1 middle < back.
+    ``win_points[d, c]``: points collected for winning dun ``d`` with a hand of fine class
+    ``c`` (1 plus its bonus; 0 when a majority point replaces the duns).  ``params``: the
+    float64 payout vector (``P_*`` indices).  ``strict``: bit 0 front < middle, bit 1 middle <
+    back.  ``horse_card``: the card whose winning dun counts ``params[P_HORSE]`` times (-1:
+    none in this model).
     """
 
     win_points: np.ndarray
     params: np.ndarray
     strict: int = 0
+    horse_card: int = -1
 
 
-def payout_model(variant: Variant, n_players: int) -> PayoutModel:
+def payout_model(variant: Variant, n_players: int, *, horse: bool = False) -> PayoutModel:
     """The :class:`PayoutModel` of ``variant`` for ``n_players`` players.
+
+    ``horse``: price the 马牌 of a winning dun (:func:`horse_model`; ``expected-score``).
 
     Read from ``[scoring]``: the dun worths, the majority point, the scoop (打枪) and home run
     (全垒打).  The t-formula (which pays places ranked by net waters), the horse card (a
@@ -79,10 +92,11 @@ def payout_model(variant: Variant, n_players: int) -> PayoutModel:
     waters against every other player, the quantity those rules rank or multiply.
     """
     rules = compile_rules(variant, n_players)
-    category_of_class = np.arange(N_CLASSES) // (DIGIT * DIGIT)
-    win_points = rules.dun_worth[:, category_of_class]  # (3, N_CLASSES), a fresh array
+    category_of_class = fine_code_list() // FINE_PER_CATEGORY
+    win_points = rules.dun_worth[:, category_of_class]  # (3, N_FINE), a fresh array
     params = np.zeros(N_PARAMS, dtype=np.float64)
     params[P_N_OPP] = rules.n_players - 1
+    params[P_HORSE] = 1.0
     if rules.majority:
         params[P_MAJORITY] = rules.majority_points
         params[P_MAJORITY_TWO] = rules.majority_two_wins
@@ -102,9 +116,30 @@ def payout_model(variant: Variant, n_players: int) -> PayoutModel:
             # the scorer's base-only home run: the three duns won, twice when a doubling
             # scoop doubled the count (score._home_run_base)
             params[P_HOME_BASE] = 6.0 if rules.scoop_mode == ScoopMode.DOUBLE else 3.0
+    horse_card = -1
+    if horse:
+        horse_card, params[P_HORSE] = horse_model(variant, n_players)
     return PayoutModel(
-        win_points=np.ascontiguousarray(win_points), params=params, strict=foul_strict(variant)
+        win_points=np.ascontiguousarray(win_points),
+        params=params,
+        strict=foul_strict(variant),
+        horse_card=horse_card,
     )
+
+
+def horse_model(variant: Variant, n_players: int) -> tuple[int, float]:
+    """The 马牌 as the expected-score model reads it: ``(card, multiplier)``, ``(-1, 1.0)``
+    when the variant plays none or the marked card rewards the holder's whole result.
+
+    With ``[scoring.horse] counts = "winning-dun"`` a dun that holds the card and wins counts
+    ``multiplier`` times against the opponent it beats (the horse transform comes after the
+    scoop and home run, which do not multiply it).  The whole-result reading multiplies every
+    pair of the holder, which cannot change which split is best.
+    """
+    rules = compile_rules(variant, n_players)
+    if rules.horse_card < 0 or not rules.horse_by_dun or rules.majority_replaces_duns:
+        return -1, 1.0
+    return int(rules.horse_card), float(rules.horse_multiplier)
 
 
 def foul_strict(variant: Variant) -> int:
@@ -115,14 +150,30 @@ def foul_strict(variant: Variant) -> int:
 
 
 def ev_quantities(tables: WinTables, model: PayoutModel) -> np.ndarray:
-    """``float64 (3, N_CLASSES, 4)``: per dun and class (win, lose, win points, lose pay)."""
-    q = np.empty((N_DUNS, N_CLASSES, 4), dtype=np.float64)
-    win = np.clip(tables.win, 0.0, 1.0)
-    tie = np.clip(tables.tie, 0.0, 1.0 - win)
+    """``float64 (3, N_FINE, 4)``: per dun and fine class (win, lose, win points, lose pay).
+
+    Coarse tables (``N_CLASSES`` columns) are read through
+    :func:`~simkit.arrange.classes.coarse_of_fine`: every fine class of a coarse class gets
+    its figures, so they play as they did on coarse classes."""
+    n_fine = n_fine_classes()
+    win, tie, lose_pay = tables.win, tables.tie, tables.lose_pay
+    if win.shape[1] == N_CLASSES:
+        win, tie, lose_pay = (
+            win[:, coarse_of_fine()],
+            tie[:, coarse_of_fine()],
+            lose_pay[:, coarse_of_fine()],
+        )
+    elif win.shape[1] != n_fine:
+        raise ValueError(
+            f"win tables have {win.shape[1]} classes; expected {N_CLASSES} or {n_fine}"
+        )
+    q = np.empty((N_DUNS, n_fine, 4), dtype=np.float64)
+    win = np.clip(win, 0.0, 1.0)
+    tie = np.clip(tie, 0.0, 1.0 - win)
     q[..., Q_WIN] = win
     q[..., Q_LOSE] = np.clip(1.0 - win - tie, 0.0, 1.0)
     q[..., Q_VW] = model.win_points
-    q[..., Q_LE] = np.maximum(tables.lose_pay, 0.0)
+    q[..., Q_LE] = np.maximum(lose_pay, 0.0)
     return q
 
 
@@ -223,6 +274,29 @@ def _ev(qa, p, cf, cm, cb):
         qa[0, cf, 3], qa[1, cm, 3], qa[2, cb, 3],
         p,
     )  # fmt: skip
+
+
+@nb.njit(cache=True, inline="always")
+def _horse_points(qa, cf, cm, cb, x0, x1, x2):
+    """What the 马牌 adds against one opponent: ``x*`` the extra count of a won dun that holds
+    it (multiplier**copies - 1; 0 elsewhere) times its win chance and worth."""
+    return (
+        x0 * qa[0, cf, 0] * qa[0, cf, 2]
+        + x1 * qa[1, cm, 0] * qa[1, cm, 2]
+        + x2 * qa[2, cb, 0] * qa[2, cb, 2]
+    )
+
+
+@nb.njit(cache=True, inline="always")
+def _horse_bound(fav, cf, cm, cb, x_top, copies):
+    """Bounds :func:`_horse_points` over the splits whose duns are at most these classes when
+    the hand holds ``copies`` marked cards, the largest extra count being ``x_top``."""
+    a = fav[0, cf, 0] * fav[0, cf, 2]
+    b = fav[1, cm, 0] * fav[1, cm, 2]
+    c = fav[2, cb, 0] * fav[2, cb, 2]
+    if copies <= 1:
+        return x_top * max(a, max(b, c))
+    return x_top * (a + b + c)
 
 
 @nb.njit(cache=True, inline="always")

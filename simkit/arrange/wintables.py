@@ -20,10 +20,11 @@ from simkit.variants import DEFAULT_VARIANT, Variant
 class WinTables:
     """Per-dun win tables of one variant and player count.
 
-    ``win``, ``tie``, ``lose_pay``: ``float64 (3, N_CLASSES)``, by dun (front, middle, back) and
-    :func:`dun_class` of my dun: the chance I win it against one opponent, the chance we tie,
-    and the points I pay on it when I lose.  ``count``: how many comparisons each class saw in
-    training.  ``scoop_rate``: the chance a player scoops a given opponent.  ``meta``: how the
+    ``win``, ``tie``, ``lose_pay``: ``float64 (3, N_CLASSES)`` by dun (front, middle, back) and
+    :func:`dun_class` of my dun (max-ev's coarse tables), or ``(3, N_FINE)`` by its fine class
+    (:func:`~simkit.arrange.classes.fine_classes`; expected-score's): the chance I win it
+    against one opponent, the chance we tie, and the points I pay on it when I lose.
+    ``count``: how many comparisons each class saw in training.  ``scoop_rate``: the chance a player scoops a given opponent.  ``meta``: how the
     tables were made (command, seed, games, iterations, change per iteration).
     """
 
@@ -62,21 +63,40 @@ class WinTables:
             )
 
 
-def table_name(variant_name: str, n_players: int) -> str:
-    """File name of a shipped table: ``<variant>-<players>p.npz``."""
-    return f"{variant_name}-{n_players}p.npz"
+#: The suffix of the file names of fine-class tables (``expected-score``'s).
+FINE_SUFFIX = "-fine"
 
 
-def shipped_table_path(variant_name: str, n_players: int) -> Path:
-    return Path(str(resources.files("simkit"))) / "data" / table_name(variant_name, n_players)
+def table_name(variant_name: str, n_players: int, *, fine: bool = False) -> str:
+    """File name of a shipped table: ``<variant>-<players>p.npz`` (max-ev's coarse tables)
+    or ``<variant>-<players>p-fine.npz`` (expected-score's fine ones)."""
+    return f"{variant_name}-{n_players}p{FINE_SUFFIX if fine else ''}.npz"
+
+
+def shipped_table_path(variant_name: str, n_players: int, *, fine: bool = False) -> Path:
+    return (
+        Path(str(resources.files("simkit")))
+        / "data"
+        / table_name(variant_name, n_players, fine=fine)
+    )
 
 
 @lru_cache(maxsize=64)
-def _load_shipped(variant_name: str, n_players: int) -> WinTables | None:
-    path = shipped_table_path(variant_name, n_players)
+def _load_shipped(variant_name: str, n_players: int, fine: bool = False) -> WinTables | None:
+    path = shipped_table_path(variant_name, n_players, fine=fine)
     if not path.exists():
         return None
     return WinTables.load(path)
+
+
+def default_fine_tables(variant: Variant, n_players: int) -> WinTables:
+    """The shipped fine-class tables of ``variant`` at ``n_players`` (``expected-score``'s);
+    where none ship, the coarse ones of :func:`default_tables` (read on fine classes through
+    :func:`~simkit.arrange.classes.coarse_of_fine`), with its warnings."""
+    tables = _load_shipped(variant.name, n_players, True)
+    if tables is not None:
+        return tables
+    return default_tables(variant, n_players)
 
 
 def default_tables(variant: Variant, n_players: int) -> WinTables:

@@ -47,6 +47,13 @@ def register(subparsers: Any) -> None:
         help="share of the running counts each iteration replaces: old × (1 - blend) + new "
         "(default: {simkit.train.DEFAULT_BLEND})",
     )
+    parser.add_argument(
+        "--strategy",
+        choices=("max-ev", "expected-score"),
+        default="max-ev",
+        help="whose tables: max-ev's (coarse classes) or expected-score's (fine classes, "
+        "file <variant>-<players>p-fine.npz) (default: max-ev)",
+    )
     add_out_option(parser, "output .npz table (default: <variant>-<players>p.npz)", file=True)
     parser.add_argument("--overwrite", action="store_true", help="replace an existing table file")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -68,7 +75,9 @@ def handle(args: argparse.Namespace) -> int:
     variant = resolve_variant(chosen_variant(args))
     if args.games is not None and args.games < 1:
         raise SimkitError(f"--games must be at least 1, got {args.games}")
-    out = args.out if args.out is not None else Path(table_name(variant.name, args.players))
+    fine = args.strategy == "expected-score"
+    default_out = Path(table_name(variant.name, args.players, fine=fine))
+    out = args.out if args.out is not None else default_out
     check_output_file(out, suffix=".npz", overwrite=args.overwrite)  # before training
     notice_if_cold()
     shown = not args.quiet and sys.stderr.isatty() and not os.environ.get("CI")
@@ -89,6 +98,7 @@ def handle(args: argparse.Namespace) -> int:
             args.players,
             seed=args.seed,
             n_games=args.games,
+            strategy=args.strategy,
             progress=progress,
             **{name: value for name, value in given.items() if value is not None},
         )
