@@ -23,6 +23,7 @@ from simkit.arrange import (
     dun_classes,
     exhaustive_ids,
     expected_points,
+    fine_classes,
     legal_splits,
     make_solver,
     max_ev_ids,
@@ -227,7 +228,12 @@ def _all_splits():
 
 def _reference_best(hand, v, solver):
     """Best expected score over all splits (no simkit split tables or search kernels)."""
-    q, p = solver.q, solver.model.params
+    from simkit.arrange.classes import coarse_of_fine
+
+    # the solver reads max-ev's coarse tables on fine classes: back to one row per coarse class
+    fine_of_coarse = np.searchsorted(coarse_of_fine(), np.arange(N_CLASSES))
+    q = solver.q[:, np.minimum(fine_of_coarse, solver.q.shape[1] - 1)]
+    p = solver.model.params
     r = dun_ranks(hand[_all_splits()], v).astype(np.int64)
     legal = r[:, 1] <= r[:, 2]
     legal &= r[:, 0] < r[:, 1] if v.scoring.foul.front_middle == "<" else r[:, 0] <= r[:, 1]
@@ -300,7 +306,8 @@ def test_model_with_certain_outcomes_is_pair_points(variant):
         p = model.params.copy()
         p[0], p[6] = 1.0, 0.0  # one opponent, no home run (a table-wide rule)
         out = np.empty(len(ra))
-        ca, cb = dun_classes(ra).astype(np.int64), dun_classes(rb).astype(np.int64)
+        # the payout model's worths are by fine class (what the kernels read)
+        ca, cb = fine_classes(ra).astype(np.int64), fine_classes(rb).astype(np.int64)
         _model_points(ra, rb, ca, cb, model.win_points, p, out)
         np.testing.assert_allclose(out, pair_points(ra, rb, v, players))
 
@@ -467,7 +474,7 @@ def test_strategy_objects_set_hands_as_their_names_do():
 
 
 def test_strategies_are_registered_by_name():
-    assert STRATEGIES == ("max-ev", "greedy", "random-legal")
+    assert STRATEGIES == ("max-ev", "greedy", "random-legal", "expected-score")
     for name in STRATEGIES:
         strategy = strategy_from_name(name)
         assert strategy.name == name and isinstance(strategy, STRATEGY_TYPES[name])

@@ -26,7 +26,7 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
-from simkit.arrange.classes import fine_classes, fine_code
+from simkit.arrange.classes import coarse_of_fine, fine_classes, fine_code
 from simkit.arrange.subsets import _rank_subsets, rank_tables_of
 from simkit.arrange.value import (
     P_HORSE,
@@ -266,7 +266,7 @@ def _horse_counts(hand, card, multiplier, five, three, x5, x3):
 @nb.njit(cache=True)
 def _max_ev_kernel(
     hands, rt, back_middle, back_front, qs, favs, seps, ps, stricts, horses, ties,
-    five, three, out, values, n_scored,
+    five, three, group_of, out, values, n_scored,
 ):  # fmt: skip
     """Exact argmax of the expected score over legal splits, for one or more solvers at once.
 
@@ -278,12 +278,14 @@ def _max_ev_kernel(
 
     Every split with back ``b`` has its front at most the hand's best front class and its
     middle at most min(the hand's best 5-card class, the class of b): that bound depends only
-    on b's class and never rises as the class falls (the favourable quantities are monotone),
-    so back classes are visited strongest first and the search stops at the first class whose
-    bound cannot beat the best value found.  A back that passes gets a tighter bound from the
-    strongest legal middle and front its other 8 cards allow (:func:`_best_duns`) before its 56
-    splits are scored; that bound rises with both caps, so once it fails for one pair of caps
-    it fails for every back of the class whose caps are no stronger.
+    on b's class and never rises as the class falls (the favourable quantities are monotone).
+    Backs are grouped by ``group_of`` their fine class (the coarse class: a hand's few hundred
+    fine back classes fall in a few dozen groups, ordered as the classes are), groups are
+    visited strongest first, and the search stops at the first group whose bound at its
+    strongest class cannot beat the best value found.  A back that passes gets a tighter bound
+    from its own class and the strongest legal middle and front its other 8 cards allow
+    (:func:`_best_duns`) before its 56 splits are scored; that bound rises with all three, so
+    once it fails it fails for every back of the group whose class and caps are no stronger.
 
     ``horses[s]``: the 马牌 card of solver ``s`` (-1: none; its multiplier is ``ps[s]``'s
     ``P_HORSE``); a hand holding it adds :func:`_horse_points` to every split and
@@ -297,9 +299,11 @@ def _max_ev_kernel(
     c5 = np.empty(N_FIVE, dtype=np.int32)
     c3 = np.empty(N_THREE, dtype=np.int32)
     class_of_code = rt[4]
-    head = np.full(n_classes, -2, dtype=np.int64)  # -2: class absent from this hand
+    n_groups = group_of[n_classes - 1] + 1
+    head = np.full(n_groups, -2, dtype=np.int64)  # -2: group absent from this hand
+    group_top = np.empty(n_groups, dtype=np.int64)  # the group's strongest back class
     next_back = np.empty(N_FIVE, dtype=np.int64)
-    class_list = np.empty(N_FIVE, dtype=np.int64)
+    group_list = np.empty(N_FIVE, dtype=np.int64)
     # the caps of each back as dun classes (-1: no legal split), computed at most once per
     # hand: ``cap_hand[b] == h`` marks them current
     cap_m = np.empty(N_FIVE, dtype=np.int64)
@@ -317,16 +321,19 @@ def _max_ev_kernel(
         top_5 = 0
         for i in range(N_FIVE):
             top_5 = max(top_5, c5[i])
-        # distinct back classes, and the backs of each class as a linked list
-        n_cls = 0
+        # distinct back groups, and the backs of each group as a linked list
+        n_grp = 0
         for b in range(N_FIVE):
             cb = c5[b]
-            if head[cb] == -2:
-                head[cb] = -1
-                class_list[n_cls] = cb
-                n_cls += 1
-            next_back[b] = head[cb]
-            head[cb] = b
+            g = group_of[cb]
+            if head[g] == -2:
+                head[g] = -1
+                group_top[g] = cb
+                group_list[n_grp] = g
+                n_grp += 1
+            group_top[g] = max(group_top[g], cb)
+            next_back[b] = head[g]
+            head[g] = b
         for s in range(n_solvers):
             q, fav, sep, p, strict = qs[s], favs[s], seps[s], ps[s], stricts[s]
             front_first = ties[s] != 0
@@ -339,31 +346,34 @@ def _max_ev_kernel(
             best[0] = -np.inf
             key[:] = -1
             scored = 0
-            # strongest class first: a walk down the class index (a hand has a few hundred
-            # fine classes, too many to sort, and the search mostly stops within a few)
-            for cb in range(top_5, -1, -1):
-                if head[cb] == -2:
+            # strongest group first: a walk down the group index (groups are ordered as
+            # their classes are, and the search mostly stops within a few)
+            for g in range(group_of[top_5], -1, -1):
+                if head[g] == -2:
                     continue
-                cm = min(top_5, cb)
+                cb_top = group_top[g]
+                cm = min(top_5, cb_top)
                 cf = min(top_f, cm)
-                bound = _ev(fav, p, cf, cm, cb)
+                bound = _ev(fav, p, cf, cm, cb_top)
                 if has_horse:
-                    bound += n_opp * _horse_bound(fav, cf, cm, cb, x_top, copies)
+                    bound += n_opp * _horse_bound(fav, cf, cm, cb_top, x_top, copies)
                 if bound < best[0]:
                     break
-                # a back of this class whose caps are no stronger than these fails too
+                # a back of this group whose class and caps are no stronger than these fails
+                failed_cb = -1
                 failed_cm = -1
                 failed_cf = -1
-                b = head[cb]
+                b = head[g]
                 while b >= 0:
                     if cap_hand[b] != h:
                         rm_top, rf_top = _best_duns(r5, r3, back_middle[b], back_front[b], r5[b])
                         cap_hand[b] = h
                         cap_m[b] = class_of_code[fine_code(rm_top)] if rm_top >= 0 else -1
                         cap_f[b] = class_of_code[fine_code(rf_top)] if rm_top >= 0 else -1
+                    cb = c5[b]
                     cm_top = cap_m[b]
                     cf_cap = cap_f[b]
-                    if cm_top >= 0 and (cm_top > failed_cm or cf_cap > failed_cf):
+                    if cm_top >= 0 and (cm_top > failed_cm or cf_cap > failed_cf or cb > failed_cb):
                         bound = _ev(fav, p, cf_cap, cm_top, cb)
                         if has_horse:
                             bound += n_opp * _horse_bound(fav, cf_cap, cm_top, cb, x_top, copies)
@@ -376,14 +386,15 @@ def _max_ev_kernel(
                                 x5, x3, has_horse, front_first,
                             )  # fmt: skip
                         else:
+                            failed_cb = cb
                             failed_cm = cm_top
                             failed_cf = cf_cap
                     b = next_back[b]
             out[s, h, 0], out[s, h, 1], out[s, h, 2] = key[5], key[4], key[3]
             values[s, h] = best[0]
             n_scored[s, h] = scored
-        for k in range(n_cls):
-            head[class_list[k]] = -2
+        for k in range(n_grp):
+            head[group_list[k]] = -2
 
 
 @nb.njit(cache=True)
@@ -570,7 +581,7 @@ def max_ev_ids_many(
         np.array([s.strict for s in solvers], dtype=np.int64),
         np.array([s.horse_card for s in solvers], dtype=np.int64),
         np.array([s.front_first for s in solvers], dtype=np.int64),
-        FIVE_SUBSETS, THREE_SUBSETS,
+        FIVE_SUBSETS, THREE_SUBSETS, coarse_of_fine(),
         ids, values, n_scored,
     )  # fmt: skip
     return [(ids[i], values[i], n_scored[i]) for i in range(k)]

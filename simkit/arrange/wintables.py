@@ -24,8 +24,9 @@ class WinTables:
     :func:`dun_class` of my dun (max-ev's coarse tables), or ``(3, N_FINE)`` by its fine class
     (:func:`~simkit.arrange.classes.fine_classes`; expected-score's): the chance I win it
     against one opponent, the chance we tie, and the points I pay on it when I lose.
-    ``count``: how many comparisons each class saw in training.  ``scoop_rate``: the chance a player scoops a given opponent.  ``meta``: how the
-    tables were made (command, seed, games, iterations, change per iteration).
+    ``count``: how many comparisons each class saw in training.  ``scoop_rate``: the chance a
+    player scoops a given opponent.  ``meta``: how the tables were made (command, seed, games,
+    iterations, change per iteration).
     """
 
     win: np.ndarray
