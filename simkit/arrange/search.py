@@ -357,7 +357,8 @@ def _max_ev_kernel(
                 bound = _ev(fav, p, cf, cm, cb_top)
                 if has_horse:
                     bound += n_opp * _horse_bound(fav, cf, cm, cb_top, x_top, copies)
-                if bound < best[0]:
+                # 1e-9: rounding must never drop a back that ties the best (as below)
+                if bound + 1e-9 < best[0]:
                     break
                 # a back of this group whose class and caps are no stronger than these fails
                 failed_cb = -1
@@ -377,7 +378,7 @@ def _max_ev_kernel(
                         bound = _ev(fav, p, cf_cap, cm_top, cb)
                         if has_horse:
                             bound += n_opp * _horse_bound(fav, cf_cap, cm_top, cb, x_top, copies)
-                        if bound >= best[0]:
+                        if bound + 1e-9 >= best[0]:
                             # the non-separable part is monotone too: bounded at the caps
                             rest_max = bound - n_opp * _separable(fav, cf_cap, cm_top, cb)
                             scored += _eval_back(
@@ -504,8 +505,9 @@ class Solver:
 
     @property
     def sep(self) -> np.ndarray:
-        """Separable part of the expected score per dun and class (one opponent)."""
-        q = self.q
+        """Separable part of the expected score per dun and class (one opponent), float64
+        (what the kernels compute from the quantities, so its bounds hold to the last bit)."""
+        q = self.q.astype(np.float64)
         return np.ascontiguousarray(q[..., Q_WIN] * q[..., Q_VW] - q[..., Q_LOSE] * q[..., Q_LE])
 
     @property
@@ -528,11 +530,14 @@ def make_solver(
     *,
     horse: bool = False,
     front_first: bool = False,
+    dtype: type = np.float64,
 ) -> Solver:
     """A :class:`Solver` for ``variant`` (shipped tables unless ``tables`` is given).
 
     ``horse``: price the 马牌 (:func:`~simkit.arrange.value.horse_model`); ``front_first``:
-    the tie-break of equal values (:class:`Solver`).
+    the tie-break of equal values (:class:`Solver`); ``dtype``: of the quantities the kernels
+    read (``float32`` halves them, so that fine classes stay in a core's L2 cache: 1.2-1.5×
+    faster; the value is still computed in float64 from them).
     """
     v = resolve_variant(variant)
     check_players(n_players)
@@ -541,7 +546,8 @@ def make_solver(
     model = payout_model(v, n_players, horse=horse)
     model.params[P_SCOOP_RATE] = tables.scoop_rate  # a fresh model: its own params array
     q = ev_quantities(tables, model)
-    return Solver(v, n_players, tables, model, q, favourable_quantities(q), front_first)
+    fav = favourable_quantities(q)
+    return Solver(v, n_players, tables, model, q.astype(dtype), fav.astype(dtype), front_first)
 
 
 def max_ev_ids(rows: np.ndarray, solver: Solver) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -111,7 +111,7 @@ class ExpectedScore(MaxEV):
     def solver(self, variant: str | Variant | None, n_players: int) -> Solver:
         v = resolve_variant(variant)
         tables = self.tables if self.tables is not None else default_fine_tables(v, n_players)
-        return make_solver(v, n_players, tables, horse=True, front_first=True)
+        return make_solver(v, n_players, tables, horse=True, front_first=True, dtype=np.float32)
 
 
 @dataclass(frozen=True)

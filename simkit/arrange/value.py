@@ -199,8 +199,15 @@ def expected_points(w0, w1, w2, l0, l1, l2, v0, v1, v2, e0, e1, e2, p):
 
     ``w*``, ``l*``: chance of winning / losing each dun against one opponent; ``v*``: points
     collected when winning it; ``e*``: points paid when losing it; ``p``: payout parameters.
-    The value rises with every ``w`` and ``v`` and falls with every ``l`` and ``e``.
+    The value rises with every ``w`` and ``v`` and falls with every ``l`` and ``e``.  It is
+    computed in float64 whatever the inputs' type (float32 quantities would otherwise be
+    multiplied in float32, and the search's bounds, computed in float64, could then fall
+    below the value they bound).
     """
+    w0, w1, w2 = np.float64(w0), np.float64(w1), np.float64(w2)
+    l0, l1, l2 = np.float64(l0), np.float64(l1), np.float64(l2)
+    v0, v1, v2 = np.float64(v0), np.float64(v1), np.float64(v2)
+    e0, e1, e2 = np.float64(e0), np.float64(e1), np.float64(e2)
     t0, t1, t2 = 1.0 - w0 - l0, 1.0 - w1 - l1, 1.0 - w2 - l2
     base = w0 * v0 + w1 * v1 + w2 * v2 - l0 * e0 - l1 * e1 - l2 * e2
     if p[P_SCOOP_TIES] > 0.0:  # ties count toward a scoop: no dun lost and at least one won
@@ -281,9 +288,9 @@ def _horse_points(qa, cf, cm, cb, x0, x1, x2):
     """What the 马牌 adds against one opponent: ``x*`` the extra count of a won dun that holds
     it (multiplier**copies - 1; 0 elsewhere) times its win chance and worth."""
     return (
-        x0 * qa[0, cf, 0] * qa[0, cf, 2]
-        + x1 * qa[1, cm, 0] * qa[1, cm, 2]
-        + x2 * qa[2, cb, 0] * qa[2, cb, 2]
+        np.float64(x0) * qa[0, cf, 0] * qa[0, cf, 2]
+        + np.float64(x1) * qa[1, cm, 0] * qa[1, cm, 2]
+        + np.float64(x2) * qa[2, cb, 0] * qa[2, cb, 2]
     )
 
 
@@ -291,9 +298,9 @@ def _horse_points(qa, cf, cm, cb, x0, x1, x2):
 def _horse_bound(fav, cf, cm, cb, x_top, copies):
     """Bounds :func:`_horse_points` over the splits whose duns are at most these classes when
     the hand holds ``copies`` marked cards, the largest extra count being ``x_top``."""
-    a = fav[0, cf, 0] * fav[0, cf, 2]
-    b = fav[1, cm, 0] * fav[1, cm, 2]
-    c = fav[2, cb, 0] * fav[2, cb, 2]
+    a = np.float64(fav[0, cf, 0]) * fav[0, cf, 2]
+    b = np.float64(fav[1, cm, 0]) * fav[1, cm, 2]
+    c = np.float64(fav[2, cb, 0]) * fav[2, cb, 2]
     if copies <= 1:
         return x_top * max(a, max(b, c))
     return x_top * (a + b + c)
@@ -303,7 +310,7 @@ def _horse_bound(fav, cf, cm, cb, x_top, copies):
 def _separable(qa, cf, cm, cb):
     """Σ over duns of (win chance × win points − lose chance × lose pay), one opponent."""
     return (
-        qa[0, cf, 0] * qa[0, cf, 2] - qa[0, cf, 1] * qa[0, cf, 3]
-        + qa[1, cm, 0] * qa[1, cm, 2] - qa[1, cm, 1] * qa[1, cm, 3]
-        + qa[2, cb, 0] * qa[2, cb, 2] - qa[2, cb, 1] * qa[2, cb, 3]
+        np.float64(qa[0, cf, 0]) * qa[0, cf, 2] - np.float64(qa[0, cf, 1]) * qa[0, cf, 3]
+        + np.float64(qa[1, cm, 0]) * qa[1, cm, 2] - np.float64(qa[1, cm, 1]) * qa[1, cm, 3]
+        + np.float64(qa[2, cb, 0]) * qa[2, cb, 2] - np.float64(qa[2, cb, 1]) * qa[2, cb, 3]
     )  # fmt: skip
