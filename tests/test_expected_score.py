@@ -1,0 +1,132 @@
+"""The expected-score strategy: fine dun classes, the 马牌 of a winning dun, the stronger-front
+tie-break, and its search against an exhaustive scan under the same objective."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import numpy as np
+import pytest
+
+from simkit.arrange import (
+    N_CLASSES,
+    ExpectedScore,
+    MaxEV,
+    WinTables,
+    arrange,
+    dun_classes,
+    exhaustive_ids,
+    fine_classes,
+    horse_copies,
+    horse_model,
+    make_solver,
+    max_ev_ids,
+    n_fine_classes,
+    split_values,
+    strategy_from_name,
+)
+from simkit.arrange.classes import coarse_of_fine
+from simkit.cards import parse_cards
+from simkit.deal import deal
+from simkit.evaluate import dun_ranks, rank3, rank5
+from simkit.variants import load_variant
+
+# one variant of each scoring family: plain duns and majority; bonuses, an added scoop and the
+# home run; a doubling scoop and the horse card; a banker table
+FAMILIES = [("western-2-4", 2), ("guangxi", 4), ("qiantang", 4), ("taiwan", 4)]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("variant", "players"), FAMILIES)
+def test_search_equals_the_exhaustive_scan_on_10000_hands(variant, players):
+    """The pruned search returns the split and value of scoring all 72,072 splits."""
+    solver = ExpectedScore().solver(variant, players)
+    hands = deal(10_000 // players + 1, players, rng=2026).reshape(-1, 13)[:10_000]
+    ids, values, _ = max_ev_ids(hands, solver)
+    want_ids, want_values = exhaustive_ids(hands, solver)
+    assert (values == want_values).all()
+    assert (ids == want_ids).all()
+
+
+def test_every_front_rank_is_its_own_fine_class():
+    """The front has 455 distinct ranks (286 high cards, 156 pairs, 13 trips): 455 classes."""
+    fronts = np.array(list(combinations(range(0, 52, 4), 3)))  # one suit: all rank triples
+    pairs = np.array([[4 * a, 4 * a + 1, 4 * b] for a in range(13) for b in range(13) if a != b])
+    trips = np.array([[4 * a, 4 * a + 1, 4 * a + 2] for a in range(13)])
+    ranks = rank3(np.concatenate([fronts, pairs, trips]), load_variant("western-2-4"))
+    assert np.unique(ranks).size == 455
+    assert np.unique(fine_classes(ranks)).size == 455
+
+
+def test_fine_classes_refine_the_coarse_ones_in_rank_order():
+    v = load_variant("guangxi")
+    hands = deal(3000, 4, rng=3).reshape(-1, 13)
+    ranks = np.sort(rank5(hands[:, :5], v))
+    fine = fine_classes(ranks)
+    assert (np.diff(fine.astype(np.int64)) >= 0).all()
+    assert fine.max() < n_fine_classes()
+    assert (coarse_of_fine()[fine] == dun_classes(ranks)).all()
+    # two pairs, trips, full houses and straights keep every rank: one class per rank there
+    assert np.unique(fine).size > 2 * np.unique(dun_classes(ranks)).size
+
+
+def test_max_ev_plays_its_coarse_tables_unchanged_on_fine_classes():
+    """Coarse tables read through the fine classes give every split its coarse value."""
+    solver = make_solver("taiwan", 4)
+    assert solver.tables.win.shape[1] == N_CLASSES
+    hand = parse_cards("As Ks Qs Js Ts 9h 9d 9c 2h 3h 4d 5c 7s")
+    ranks = dun_ranks(arrange(hand, "taiwan", "greedy")[0], "taiwan")[None]
+    q = solver.q[:, :, 0]  # win chance by dun and fine class
+    coarse = dun_classes(ranks)[0]
+    for d in range(3):
+        fine = fine_classes(ranks)[0, d]
+        assert q[d, fine] == np.float64(np.clip(solver.tables.win[d, coarse[d]], 0, 1))
+
+
+def test_the_horse_card_counts_twice_in_the_dun_that_wins_with_it():
+    """qiantang 004 马牌: 'a winning dun that holds it counts twice against the opponent it
+    beats' — a split holding ♥A is worth (2 - 1) × P(win) × worth more per opponent."""
+    v = load_variant("qiantang")
+    card, multiplier = horse_model(v, 4)
+    assert card == int(parse_cards("Ah")[0]) and multiplier == 2.0
+    assert horse_model(load_variant("guangxi"), 4) == (-1, 1.0)
+    solver = ExpectedScore().solver(v, 4)
+    hand = parse_cards("Ah Kh Qh Jh 9h 9d 9c 2h 3s 4d 5c 7s 8d")
+    arranged = arrange(hand, v, "greedy")[0]
+    ranks = dun_ranks(arranged, v)
+    copies = horse_copies(arranged, card)
+    assert copies.tolist() == [0, 0, 1]
+    with_horse = split_values(ranks, solver, copies)
+    without = split_values(ranks, solver)
+    fine = fine_classes(ranks)
+    q = solver.q.astype(np.float64)
+    extra = 3 * (multiplier - 1) * q[2, fine[2], 0] * q[2, fine[2], 2]
+    np.testing.assert_allclose(with_horse - without, extra, rtol=1e-12)
+
+
+def test_expected_score_is_registered_and_reads_fine_table_files(tmp_path):
+    assert strategy_from_name("expected-score").name == "expected-score"
+    assert isinstance(strategy_from_name("max-ev"), MaxEV)
+    n = n_fine_classes()
+    fine = WinTables(
+        win=np.full((3, n), 0.5),
+        tie=np.zeros((3, n)),
+        lose_pay=np.ones((3, n)),
+        count=np.zeros((3, n), dtype=np.int64),
+    )
+    path = tmp_path / "fine.npz"
+    fine.save(path)
+    assert isinstance(strategy_from_name(str(path)), ExpectedScore)
+
+
+def test_train_makes_fine_tables_for_expected_score():
+    from simkit.train import train
+
+    t = train("western-2-4", 2, seed=1, n_games=2000, iterations=1, strategy="expected-score")
+    assert t.win.shape == (3, n_fine_classes())
+    assert t.meta["file"] == "western-2-4-2p-fine.npz"
+    assert "--strategy expected-score" in t.meta["command"]
+    ids, _ = ExpectedScore(t).choose_splits(
+        deal(50, 2, rng=1)[:, 0], load_variant("western-2-4"), n_players=2
+    )
+    assert ids.shape == (50, 3)
