@@ -35,7 +35,8 @@ def restamp(path: Path, *, write: bool) -> bool:
     with np.load(path, allow_pickle=False) as z:
         arrays = {name: z[name] for name in z.files}
     meta = json.loads(str(arrays["meta"]))
-    if path.name != f"{meta['variant']}-{meta['n_players']}p.npz":
+    # max-ev's <variant>-<players>p.npz or expected-score's <variant>-<players>p-fine.npz
+    if path.name != meta.get("file", f"{meta['variant']}-{meta['n_players']}p.npz"):
         raise SystemExit(f"{path.name}: meta names {meta['variant']} at {meta['n_players']}p")
     key = load_variant(meta["variant"]).key
     if meta["variant_key"] == key:
