@@ -73,8 +73,9 @@ def tabulate(
     """Count outcomes per dun class over every ordered pair of normal hands in each game.
 
     ``ranks``: ``int32 (n_games, n_players, 3)``; ``normal``: bool ``(n_games, n_players)``,
-    False for hands that declared a special (they compare no duns); ``win_points``: the
-    payout model's ``(3, N_FINE)`` worths by fine class.  Returns per-dun-class sums
+    False for hands that declared a special (they compare no duns); ``win_points``: what each
+    dun collects when it wins, ``(3, N_FINE)`` by fine class (the payout model's) or
+    ``(3, N_CLASSES)`` by coarse class.  Returns per-dun-class sums
     ``(count, wins, ties, paid)`` each ``float64 (3, N_CLASSES)`` (``fine``: ``(3, N_FINE)``,
     by fine class), the number of ordered pairs where the first scooped the second, and the
     number of ordered pairs.  ``seats``: count only pairs whose first hand sits there (a best
@@ -83,8 +84,10 @@ def tabulate(
     that much more.
     """
     n_players = ranks.shape[1]
-    classes = fine_classes(ranks).astype(np.int64)  # by fine class: what a dun pays
-    bins = classes if fine else dun_classes(ranks).astype(np.int64)
+    coarse = dun_classes(ranks).astype(np.int64)
+    bins = fine_classes(ranks).astype(np.int64) if fine else coarse
+    # what a winning dun collects, read by the classes ``win_points`` is indexed by
+    classes = coarse if win_points.shape[1] == N_CLASSES else fine_classes(ranks).astype(np.int64)
     n_bins = n_fine_classes() if fine else N_CLASSES
     count = np.zeros((N_DUNS, n_bins))
     wins = np.zeros((N_DUNS, n_bins))
