@@ -25,7 +25,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--strategy", default="max-ev", help="strategy under test (default max-ev)")
+    parser.add_argument(
+        "--strategy", default="expected-score", help="strategy under test (default expected-score)"
+    )
     parser.add_argument("--hands", type=int, default=200, help="hands per row (default 200)")
     parser.add_argument(
         "--rollouts",

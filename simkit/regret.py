@@ -217,7 +217,7 @@ def _points_on_rollouts(
 
 
 def regret(
-    strategy: Any = "max-ev",
+    strategy: Any = "expected-score",
     variant: str | Variant | None = None,
     n_players: int = 4,
     *,

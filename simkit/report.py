@@ -67,7 +67,7 @@ def build_report(
     seed: int = DEFAULT_SEED,
     variants: Any = None,
     n_players: int = 4,
-    strategy: str = "max-ev",
+    strategy: str = "expected-score",
     n_jobs: int = -1,
     chunk_size: int | None = None,
     backend: str | None = None,

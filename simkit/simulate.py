@@ -46,7 +46,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from simkit.arrange import arrangements, default_tables
+from simkit.arrange import WinTables, arrangements, default_fine_tables, default_tables
 from simkit.deal import check_players, deal, pass_cards
 from simkit.errors import SimkitError
 from simkit.files import STAGING_PREFIX, atomic_write, check_output_dir
@@ -64,7 +64,9 @@ BLOCK_GAMES = 2048
 #: an interrupt (Ctrl-C, SIGTERM) and at the end.
 CHECKPOINT_INTERVAL_S = 10.0
 CHECKPOINT_FORMAT = 2
-STRATEGIES = ("greedy", "random-legal", "max-ev")
+STRATEGIES = ("greedy", "random-legal", "max-ev", "expected-score")
+#: The strategy a run plays unless told otherwise.
+DEFAULT_STRATEGY = "expected-score"
 
 
 @dataclass(frozen=True)
@@ -239,7 +241,7 @@ def make_config(
     variants: Any,
     n_games: int,
     n_players: int = 4,
-    strategy: str = "max-ev",
+    strategy: str = DEFAULT_STRATEGY,
     *,
     seed: int,
     win_tables: Mapping[str, str] | None = None,
@@ -280,6 +282,14 @@ def _hands_for(dealt: np.ndarray, variant: Variant) -> np.ndarray:
     return dealt
 
 
+def _tables(strategy: str, variant: Variant, n_players: int) -> WinTables:
+    """The shipped win tables ``strategy`` plays ``variant`` with (expected-score: the
+    fine-class ones, where they ship)."""
+    if strategy == "expected-score":
+        return default_fine_tables(variant, n_players)
+    return default_tables(variant, n_players)
+
+
 def play_block(
     config: SimulationConfig, block: int
 ) -> tuple[dict[Key, np.ndarray], dict[Key, np.ndarray]]:
@@ -290,7 +300,9 @@ def play_block(
     dealt = deal(n, p, rng=np.random.default_rng(deal_seq))
     hands_of = [_hands_for(dealt, variant) for variant in config.variants]
     tables_of = [
-        default_tables(resolve_variant(source), p) if (source := config.tables_of(v)) else None
+        _tables(config.strategy, resolve_variant(source), p)
+        if (source := config.tables_of(v))
+        else None
         for v in range(len(config.variants))
     ]
     # max-ev searches the variants that see the same cards and rank duns alike in one pass;
@@ -354,7 +366,7 @@ def simulate(
     variants: Any,
     n_games: int,
     n_players: int = 4,
-    strategy: str = "max-ev",
+    strategy: str = DEFAULT_STRATEGY,
     *,
     seed: int,
     n_jobs: int = -1,
@@ -368,17 +380,18 @@ def simulate(
     """Play ``n_games`` deals under every variant in ``variants`` and summarize them as tables.
 
     ``variants``: a name, a path, a :class:`~simkit.variants.Variant`, a list of those, or
-    ``"all"`` / None for every shipped variant.  ``strategy``: how hands are set
-    (``"greedy"``, ``"random-legal"``, ``"max-ev"``).  The same ``seed`` gives identical tables
-    for any ``n_jobs``, ``chunk_size`` (games per task, rounded up to whole blocks of
-    :data:`BLOCK_GAMES`) and ``backend`` (None: local processes; ``"dask"``: joblib's Dask
-    backend on the cluster at ``scheduler``, e.g. ``"tcp://host:8786"``).  ``checkpoint``: a
-    file that saves progress (the first chunk, then every :data:`CHECKPOINT_INTERVAL_S`, and on
-    Ctrl-C or SIGTERM); an interrupted run called again with it resumes and ends with exactly
-    the tables of an uninterrupted run.  An interrupt raises :class:`RunInterrupted` (a
-    ``KeyboardInterrupt`` that says what was saved).  ``progress``: a tqdm bar (default: only on a
-    terminal, never when ``CI`` is set).  ``win_tables``: variant name → the shipped variant
-    whose trained win tables ``max-ev`` uses for it (for variants derived from a shipped one).
+    ``"all"`` / None for every shipped variant.  ``strategy``: how hands are set (``"greedy"``,
+    ``"random-legal"``, ``"max-ev"``, ``"expected-score"``, the default).  The same ``seed``
+    gives identical tables for any ``n_jobs``, ``chunk_size`` (games per task, rounded up to
+    whole blocks of :data:`BLOCK_GAMES`) and ``backend`` (None: local processes; ``"dask"``:
+    joblib's Dask backend on the cluster at ``scheduler``, e.g. ``"tcp://host:8786"``).
+    ``checkpoint``: a file that saves progress (the first chunk, then every
+    :data:`CHECKPOINT_INTERVAL_S`, and on Ctrl-C or SIGTERM); an interrupted run called again
+    with it resumes and ends with exactly the tables of an uninterrupted run.  An interrupt
+    raises :class:`RunInterrupted` (a ``KeyboardInterrupt`` that says what was saved).
+    ``progress``: a tqdm bar (default: only on a terminal, never when ``CI`` is set).
+    ``win_tables``: variant name → the shipped variant whose trained win tables ``max-ev`` uses
+    for it (for variants derived from a shipped one).
 
     >>> result = simulate("western-2-4", 256, seed=1, n_jobs=1, progress=False)
     >>> result["scores"].columns[:5]
@@ -625,13 +638,17 @@ def win_tables_hashes(config: SimulationConfig) -> dict[str, str]:
     The hash is of the tables' arrays, so it changes whenever the tables do, whichever file
     they come from (a variant's own, a shipped fallback, or retrained ones).
     """
-    if config.strategy != "max-ev":
+    if config.strategy not in ("max-ev", "expected-score"):
         return {}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # a fallback is warned about when the run plays it
         return {
             variant.name: _tables_hash(
-                default_tables(resolve_variant(config.tables_of(v) or variant), config.n_players)
+                _tables(
+                    config.strategy,
+                    resolve_variant(config.tables_of(v) or variant),
+                    config.n_players,
+                )
             )
             for v, variant in enumerate(config.variants)
         }

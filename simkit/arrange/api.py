@@ -144,7 +144,7 @@ def _arrangement(
 def arrange(
     hands: npt.ArrayLike,
     variant: str | Variant | None = None,
-    strategy: StrategyLike = "max-ev",
+    strategy: StrategyLike = "expected-score",
     *,
     n_players: int = 4,
     rng: RngLike = None,
@@ -157,13 +157,14 @@ def arrange(
 
     ``hands``: card ints ``(..., 13)``; a hand may hold a card only as often as the decks of
     ``n_players`` hold it (once for 2-4 players).  ``strategy``: a :class:`Strategy`
-    (``MaxEV(tables)``, ``Greedy()``, ``RandomLegal()``), its name (``"max-ev"``, the default,
-    ``"greedy"``, ``"random-legal"``) or a callable objective over ``int32 (n_splits, 3)`` dun
-    ranks (:class:`Objective`).  ``declared`` is the index into ``variant.specials.rules`` of
-    the special each hand declares, or -1.  ``declare``: ``"auto"`` declares when the
-    special's payout from every opponent beats the hand's expected score played normally
-    (max-ev; other strategies have no estimate and declare whenever they qualify),
-    ``"always"`` whenever the hand qualifies, ``"never"``.  ``n_players`` chooses the win
+    (``ExpectedScore(tables)``, ``MaxEV(tables)``, ``Greedy()``, ``RandomLegal()``), its name
+    (``"expected-score"``, the default, ``"max-ev"``, ``"greedy"``, ``"random-legal"``) or a
+    callable objective over ``int32 (n_splits, 3)`` dun ranks (:class:`Objective`).
+    ``declared`` is the index into ``variant.specials.rules`` of the special each hand
+    declares, or -1.  ``declare``: ``"auto"`` declares when the special's payout from every
+    opponent beats the hand's expected score played normally (expected-score, max-ev; other
+    strategies have no estimate and declare whenever they qualify), ``"always"`` whenever the
+    hand qualifies, ``"never"``.  ``n_players`` chooses the win
     tables and payouts; ``rng`` seeds ``random-legal``.  ``tables`` is short for
     ``MaxEV(tables)`` when the strategy is max-ev (other strategies use no tables).
 
@@ -204,14 +205,16 @@ def arrange_variants(
     the shipped variants this is about twice as fast as one search per variant.
     ``tables[i]`` overrides the shipped win tables of ``variants[i]``.
     """
-    found = arrangements(hands, variants, n_players=n_players, declare=declare, tables=tables)
+    found = arrangements(
+        hands, variants, "max-ev", n_players=n_players, declare=declare, tables=tables
+    )
     return [(a.cards, a.declared) for a in found]
 
 
 def arrangements(
     hands: Sequence[npt.ArrayLike],
     variants: Sequence[str | Variant],
-    strategy: StrategyLike = "max-ev",
+    strategy: StrategyLike = "expected-score",
     *,
     n_players: int = 4,
     declare: Declare = "auto",

@@ -28,9 +28,10 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "strategy",
         nargs="?",
-        default="max-ev",
-        help="max-ev, greedy, random-legal, rollout (slow: max-ev's best splits valued by "
-        "rollouts) or a trained .npz table (max-ev with that table)",
+        default="expected-score",
+        help="expected-score, max-ev, greedy, random-legal, rollout (slow: max-ev's best "
+        "splits valued by rollouts) or a trained .npz table (max-ev with that table; "
+        "expected-score with a fine-class one)",
     )
     parser.add_argument(
         "--opponents",

@@ -28,8 +28,8 @@ def add_run_options(parser: argparse.ArgumentParser, *, games: int | None) -> No
     add_players_option(parser)
     parser.add_argument(
         "--strategy",
-        default="max-ev",
-        choices=("max-ev", "greedy", "random-legal"),
+        default="expected-score",
+        choices=("expected-score", "max-ev", "greedy", "random-legal"),
         help="how hands are set",
     )
     add_seed_option(parser)
