@@ -248,7 +248,7 @@ def test_resume_with_other_win_tables_is_refused(
 ) -> None:
     arrange_module = importlib.import_module("simkit.arrange.wintables")
     ckpt = tmp_path / "run.ckpt"
-    first = simulate([VARIANT], 50, seed=1, n_jobs=1, checkpoint=ckpt)
+    first = simulate([VARIANT], 50, strategy="max-ev", seed=1, n_jobs=1, checkpoint=ckpt)
     hashes = first.provenance["win_tables_sha256"]
     assert list(hashes) == [VARIANT] and len(hashes[VARIANT]) == 64
     assert first.provenance["run"]["win_tables_sha256"] == hashes
@@ -262,7 +262,7 @@ def test_resume_with_other_win_tables_is_refused(
 
     monkeypatch.setattr(arrange_module, "_load_shipped", retrained)
     with pytest.raises(ValueError, match=r"different run \(win_tables_sha256"):
-        simulate([VARIANT], 50, seed=1, n_jobs=1, checkpoint=ckpt)
+        simulate([VARIANT], 50, strategy="max-ev", seed=1, n_jobs=1, checkpoint=ckpt)
 
 
 # --------------------------------------------------------------------------- 6. saved results

@@ -92,7 +92,7 @@ def test_describe_splits_takes_text_or_card_integers():
 
 
 def test_simulation_result_prints_a_summary():
-    result = simkit.simulate("western-2-4", 64, seed=1, n_jobs=1, progress=False)
+    result = simkit.simulate("western-2-4", 64, strategy="max-ev", seed=1, n_jobs=1, progress=False)
     text = repr(result)
     assert len(text) < 400
     assert text.startswith("SimulationResult(western-2-4; 64 games of 4 players, max-ev, seed 1;")

@@ -42,7 +42,7 @@ SEED = 20240601
 
 @pytest.fixture(scope="module")
 def base_run() -> sim.SimulationResult:
-    return simulate(VARIANTS, N_GAMES, seed=SEED, n_jobs=1, chunk_size=N_GAMES)
+    return simulate(VARIANTS, N_GAMES, strategy="max-ev", seed=SEED, n_jobs=1, chunk_size=N_GAMES)
 
 
 def assert_same_tables(a: sim.SimulationResult, b: sim.SimulationResult) -> None:
@@ -55,15 +55,21 @@ def assert_same_tables(a: sim.SimulationResult, b: sim.SimulationResult) -> None
 
 def test_same_seed_same_tables_for_any_chunk_size(base_run: sim.SimulationResult) -> None:
     """Blocks, not chunks, carry the randomness: one chunk or one chunk per block agree."""
-    per_block = simulate(VARIANTS, N_GAMES, seed=SEED, n_jobs=1, chunk_size=BLOCK_GAMES)
+    per_block = simulate(
+        VARIANTS, N_GAMES, strategy="max-ev", seed=SEED, n_jobs=1, chunk_size=BLOCK_GAMES
+    )
     assert_same_tables(base_run, per_block)
-    odd = simulate(VARIANTS, N_GAMES, seed=SEED, n_jobs=1, chunk_size=BLOCK_GAMES + 1)
+    odd = simulate(
+        VARIANTS, N_GAMES, strategy="max-ev", seed=SEED, n_jobs=1, chunk_size=BLOCK_GAMES + 1
+    )
     assert_same_tables(base_run, odd)
 
 
 def test_same_seed_same_tables_for_two_worker_processes(base_run: sim.SimulationResult) -> None:
     """Two loky worker processes, one block a chunk, give bit-identical tables."""
-    parallel = simulate(VARIANTS, N_GAMES, seed=SEED, n_jobs=2, chunk_size=BLOCK_GAMES)
+    parallel = simulate(
+        VARIANTS, N_GAMES, strategy="max-ev", seed=SEED, n_jobs=2, chunk_size=BLOCK_GAMES
+    )
     assert_same_tables(base_run, parallel)
 
 
@@ -88,7 +94,7 @@ def test_another_seed_gives_other_numbers(base_run: sim.SimulationResult) -> Non
 
 def test_block_draws_from_its_spawned_seed_sequence() -> None:
     """Block b deals from SeedSequence(seed, spawn_key=(b,)).spawn(2)[0], whatever ran before."""
-    config = make_config(["western-2-4"], 3 * BLOCK_GAMES, seed=7)
+    config = make_config(["western-2-4"], 3 * BLOCK_GAMES, strategy="max-ev", seed=7)
     deal_seq = np.random.SeedSequence(7, spawn_key=(2,)).spawn(2)[0]
     hands = deal(BLOCK_GAMES, 4, rng=np.random.default_rng(deal_seq))
     arranged, declared = arrange(hands, config.variants[0], "max-ev", n_players=4)
@@ -101,7 +107,7 @@ def test_block_draws_from_its_spawned_seed_sequence() -> None:
 def test_scores_table_matches_a_plain_reference() -> None:
     """Seat means, sds and the pooled row equal numpy on the same deals (one block)."""
     variant = load_variant("guangxi")
-    result = simulate([variant], 1500, seed=3, n_jobs=1)
+    result = simulate([variant], 1500, strategy="max-ev", seed=3, n_jobs=1)
     deal_seq = np.random.SeedSequence(3, spawn_key=(0,)).spawn(2)[0]
     hands = deal(1500, 4, rng=np.random.default_rng(deal_seq))
     arranged, declared = arrange(hands, variant, "max-ev", n_players=4)
@@ -259,18 +265,32 @@ def test_killed_run_resumes_to_identical_tables(
 
     monkeypatch.setattr(sim, "play_chunk", dying_chunk)
     with pytest.raises(Killed):
-        simulate(VARIANTS, N_GAMES, seed=SEED, n_jobs=1, chunk_size=BLOCK_GAMES, checkpoint=ckpt)
+        simulate(
+            VARIANTS,
+            N_GAMES,
+            strategy="max-ev",
+            seed=SEED,
+            n_jobs=1,
+            chunk_size=BLOCK_GAMES,
+            checkpoint=ckpt,
+        )
     assert ckpt.exists()
     assert [p.name for p in tmp_path.iterdir()] == ["run.ckpt"]  # no temporary files left
     monkeypatch.setattr(sim, "play_chunk", real_chunk)
     resumed = simulate(
-        VARIANTS, N_GAMES, seed=SEED, n_jobs=1, chunk_size=BLOCK_GAMES, checkpoint=ckpt
+        VARIANTS,
+        N_GAMES,
+        strategy="max-ev",
+        seed=SEED,
+        n_jobs=1,
+        chunk_size=BLOCK_GAMES,
+        checkpoint=ckpt,
     )
     assert_same_tables(base_run, resumed)
     # Calling again with the finished checkpoint plays nothing and gives the same tables.
     monkeypatch.setattr(sim, "play_chunk", dying_chunk)
     calls["n"] = 2
-    again = simulate(VARIANTS, N_GAMES, seed=SEED, n_jobs=1, checkpoint=ckpt)
+    again = simulate(VARIANTS, N_GAMES, strategy="max-ev", seed=SEED, n_jobs=1, checkpoint=ckpt)
     assert_same_tables(base_run, again)
 
 
