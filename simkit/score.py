@@ -691,9 +691,11 @@ def _kernel(
     write_components,
     totals,
     out,
+    pairs,
 ):
     """Score ``n_games`` games: ``totals[g, i]`` and, with ``write_components``, each
-    component in ``out[c, g, i]``.
+    component in ``out[c, g, i]``; when ``pairs`` has rows, what i wins from j in
+    ``pairs[g, i, j]`` (the pairwise components summed).
 
     ``arranged``: int8 ``(n_games, p, 13)``; ``ranks``: int32 ``(n_games, p, 3)`` dun ranks,
     or no rows to rank here; ``declared``: int8 ``(n_games, p)`` special indices (-1 none);
@@ -727,6 +729,7 @@ def _kernel(
     weights = np.zeros(p, dtype=np.float64)
     members = np.empty(p, dtype=np.int64)
     have_ranks = ranks.shape[0] > 0
+    write_pairs = pairs.shape[0] > 0
     # The rules, read once.
     dun_worth = rules.dun_worth
     transforms = rules.transforms
@@ -994,6 +997,14 @@ def _kernel(
                 totals[g, i] += acc
                 if write_components:
                     out[c, g, i] = acc
+        if write_pairs:
+            for i in range(p):
+                for j in range(p):
+                    acc = 0.0
+                    for c in range(_N_COMP):
+                        if dirty[c]:
+                            acc += P[c, i, j]
+                    pairs[g, i, j] = acc
 
 
 # --------------------------------------------------------------------------------------------
@@ -1044,6 +1055,7 @@ def score(
     breakdown: Literal[False] = ...,
     ranks: npt.ArrayLike | None = ...,
     special_masks: npt.ArrayLike | None = ...,
+    pairs: np.ndarray | None = ...,
 ) -> np.ndarray: ...
 
 
@@ -1058,6 +1070,7 @@ def score(
     breakdown: Literal[True],
     ranks: npt.ArrayLike | None = ...,
     special_masks: npt.ArrayLike | None = ...,
+    pairs: np.ndarray | None = ...,
 ) -> tuple[np.ndarray, dict[str, np.ndarray]]: ...
 
 
@@ -1072,6 +1085,7 @@ def score(
     breakdown: bool,
     ranks: npt.ArrayLike | None = ...,
     special_masks: npt.ArrayLike | None = ...,
+    pairs: np.ndarray | None = ...,
 ) -> np.ndarray | tuple[np.ndarray, dict[str, np.ndarray]]: ...
 
 
@@ -1085,6 +1099,7 @@ def score(
     breakdown: bool = False,
     ranks: npt.ArrayLike | None = None,
     special_masks: npt.ArrayLike | None = None,
+    pairs: np.ndarray | None = None,
 ) -> np.ndarray | tuple[np.ndarray, dict[str, np.ndarray]]:
     """Score arranged hands by the variant's rules.
 
@@ -1102,6 +1117,12 @@ def score(
     (:func:`simkit.specials.detect_specials` of the same hands), read only when the variant
     stacks special payouts.  They are checked for shape and dtype, not recomputed: values
     that do not belong to ``arranged`` give wrong scores.
+
+    ``pairs``: a float64 ``(n_games, n_players, n_players)`` array, filled with what player i
+    wins from player j (``pairs[g, i, j] == -pairs[g, j, i]``): the pairwise part of the score,
+    which the decision phases settling a pair replace.  The per-player parts (t-formula
+    places, an even home-run split, §4.3 places) are no pair's and are not in it; without them
+    the totals are its row sums.
 
     Returns float64 ``(n_games, n_players)`` points, zero-sum in every game; with
     ``breakdown=True``, ``(total, components)``: a dict from each name of :data:`COMPONENTS` to
@@ -1169,6 +1190,19 @@ def score(
     table5, flush_table, table3 = ranking_tables(v.ranking)
     totals = np.empty((n_games, n_players), dtype=np.float64)
     out = np.zeros((_N_COMP, n_games if breakdown else 0, n_players), dtype=np.float64)
+    if pairs is None:
+        pair_out = np.empty((0, n_players, n_players), dtype=np.float64)
+    else:
+        if (
+            pairs.shape != (n_games, n_players, n_players)
+            or pairs.dtype != np.float64
+            or not pairs.flags.c_contiguous
+        ):
+            raise SimkitError(
+                f"pairs must be a C-contiguous float64 array of shape "
+                f"{(n_games, n_players, n_players)}"
+            )
+        pair_out = pairs
     _kernel(
         hands,
         given_ranks,
@@ -1182,6 +1216,7 @@ def score(
         bool(breakdown),
         totals,
         out,
+        pair_out,
     )
     if not breakdown:
         return totals

@@ -51,6 +51,8 @@ from simkit.deal import check_players, deal, pass_cards
 from simkit.errors import SimkitError
 from simkit.files import STAGING_PREFIX, atomic_write, check_output_dir
 from simkit.parallel import check_backend, effective_jobs, run_ordered
+from simkit.phases import add_payments
+from simkit.phases.settle import settle_payments
 from simkit.score import score
 from simkit.statistics import SCHEMA_VERSION, Key, convergence_rows, record_block
 from simkit.summary import BlockOutput, Summary
@@ -310,6 +312,13 @@ def play_block(
         )
         for play, variant in zip(plays, config.variants, strict=True)
     ]
+    # ---- phases after setting (抢庄, 谈判, 抛牌; simkit.phases.settle): their zero-sum payments
+    # join the scores as components of their own (nothing where a variant plays none)
+    scored = [
+        add_payments(s, settle_payments(play, variant, p, config.strategy))
+        for play, variant, s in zip(plays, config.variants, scored, strict=True)
+    ]
+    # ---- end of the phases after setting
     return record_block(config.variants, plays, scored)
 
 

@@ -38,6 +38,7 @@ from simkit.variants.rules import (
     CardPass,
     Deal,
     Header,
+    Phases,
     Ranking,
     SpecialKind,
     SpecialRule,
@@ -56,6 +57,7 @@ __all__ = [
     "CardPass",
     "Deal",
     "ExactMethod",
+    "Phases",
     "Ranking",
     "Scoring",
     "SpecialCode",
@@ -75,7 +77,7 @@ __all__ = [
 ]
 
 DEFAULT_VARIANT = "guangxi"
-_SECTIONS = ("variant", "ranking", "deal", "specials", "scoring")
+_SECTIONS = ("variant", "ranking", "deal", "specials", "scoring", "phases")
 _OLD_DEAL_KEYS = {"pass_rounds": "rounds", "pass_direction": "direction"}
 
 
@@ -271,6 +273,7 @@ def _resolve(raw: dict[str, Any], path: Path) -> Variant:
     specials = _build_specials(raw.get("specials", {}), f"{fname}: [specials]")
     scoring_table = _check_old_switches(raw.get("scoring", {}), fname)
     scoring = build(Scoring, scoring_table, f"{fname}: [scoring]")
+    phases = build(Phases, raw.get("phases", {}), f"{fname}: [phases]")
     return Variant(
         origin=header.name,
         title=header.title,
@@ -281,6 +284,7 @@ def _resolve(raw: dict[str, Any], path: Path) -> Variant:
         deal=deal,
         specials=specials,
         scoring=scoring,
+        phases=phases,
         path=str(path),
     )
 

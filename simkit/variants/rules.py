@@ -3,8 +3,10 @@
 A variant has a ``[variant]`` header, a ``[ranking]`` section, a ``[deal]`` section (what
 happens between the deal and the arranging), a ``[specials]`` section (the natural hands, 报到, in
 the variant's order with their payouts and definitions; the kinds are registered in
-:mod:`simkit.variants.special_kinds`) and a ``[scoring]`` section (see
-:mod:`simkit.variants.scoring_rules`).
+:mod:`simkit.variants.special_kinds`), a ``[scoring]`` section (see
+:mod:`simkit.variants.scoring_rules`) and an optional ``[phases]`` section (the payments made
+around the comparison: the banker's seat bought, pairs settled or surrendered; played by
+:mod:`simkit.phases`).
 """
 
 from __future__ import annotations
@@ -27,14 +29,18 @@ from simkit.variants.special_kinds import (
 
 __all__ = [
     "SPECIAL_KINDS",
+    "Bidding",
     "CardPass",
     "Deal",
     "Header",
+    "Negotiation",
     "OptionSpec",
+    "Phases",
     "Ranking",
     "SpecialKind",
     "SpecialRule",
     "Specials",
+    "Surrender",
     "Variant",
     "parse_rank_list",
     "variant_key",
@@ -90,6 +96,99 @@ class Deal:
     @property
     def pass_direction(self) -> str:
         return self.passing.direction
+
+
+@dataclass(frozen=True, kw_only=True)
+class Bidding:
+    """抢庄 (004): "开局前设有抢庄阶段 … 每人暗置若干“道数”于手中，同时亮出。出价最高者成为庄家，
+    并将所有抢庄道数收回后平均分给其余三位闲家；若有余数，则返还庄家".
+
+    Read: bids are made before the deal ("开局前", a judgement of "牌力与局势" to come), so every
+    seat bids alike; a bid is a whole number of ``unit`` 道.  ``pot``: ``"winner"``: the winner
+    pays its own bid, shared equally among the other players in whole ``unit`` s, the remainder
+    back to the banker; ``"all"``: every seat pays its bid into the pot ("所有抢庄道数") and the
+    pot is shared among the players the same way.  ``bid``: what each seat bids; absent, the
+    fair bid (the banker's edge per game under the variant's other phases,
+    :mod:`simkit.phases.expected`), rounded down to whole units and never below 0.  Ties go to
+    seat 0, the banker's seat (004 names no tie rule).
+    """
+
+    enabled: bool = False
+    pot: Literal["winner", "all"] = "winner"
+    bid: float | None = None
+    unit: float = 1.0
+    source: str = ""
+
+    def __post_init__(self) -> None:
+        if self.unit <= 0:
+            raise SimkitError(f"bidding.unit must be above 0, got {self.unit}")
+        if self.bid is not None and self.bid < 0:
+            raise SimkitError(f"bidding.bid must be 0 or more, got {self.bid}")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Negotiation:
+    """谈判 (004): "组牌完成后，庄家与闲家可进入谈判阶段。任一方均可提出“输/赢X道”的结算方案 …
+    若双方达成一致，则跳过比牌直接结算".
+
+    Read: after setting, the banker and each player, each knowing only its own hand, settle when
+    some whole-``unit`` X gives each side at least its conditional expected score of the pair
+    plus ``margin`` (the gain it asks for settling); X is the whole unit nearest the midpoint of
+    the two reservations (split the difference).  X replaces everything their comparison would
+    have paid (dun points, bonuses, 打枪, a 全垒打's share, 马牌); the other pairs compare as usual.
+    """
+
+    enabled: bool = False
+    margin: float = 0.0
+    unit: float = 1.0
+    source: str = ""
+
+    def __post_init__(self) -> None:
+        if self.unit <= 0:
+            raise SimkitError(f"negotiation.unit must be above 0, got {self.unit}")
+        if self.margin < 0:
+            raise SimkitError(f"negotiation.margin must be 0 or more, got {self.margin}")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Surrender:
+    """抛牌 (004): "玩家可在比牌前或比牌后选择“抛牌”直接结算。若选择比牌后再抛牌，而对手已在比牌
+    阶段抛牌并完成结算，则你无法再抛牌，须按原结果支付对应道数".
+
+    Read: a player surrenders to the banker, paying ``cost`` 道 (004 names no figure: a room
+    setting) in place of their comparison.  ``when``: ``"before"``: from its own hand, when its
+    conditional expected score of the pair is below ``-cost`` (the best rule for a player who
+    knows only its hand); ``"after"``: once the comparison is shown, when the result is below
+    ``-cost`` (a loss capped at the cost).  ``by``: ``"player"``, or ``"both"``: the banker may
+    surrender to a player too, on the same rule; a pair settles once, the player's surrender
+    first, so an opponent who has surrendered cannot be surrendered to ("你无法再抛牌").
+    """
+
+    enabled: bool = False
+    cost: float = 3.0
+    when: Literal["before", "after"] = "before"
+    by: Literal["player", "both"] = "player"
+    source: str = ""
+
+    def __post_init__(self) -> None:
+        if self.cost < 0:
+            raise SimkitError(f"surrender.cost must be 0 or more, got {self.cost}")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Phases:
+    """The ``[phases]`` section: the decision phases that move points around the comparison,
+    each off unless its table says ``enabled = true`` (played by :mod:`simkit.phases`; seat 0 is
+    the banker).  Their payments are score components of their own."""
+
+    bidding: Bidding = field(default_factory=Bidding)
+    negotiation: Negotiation = field(default_factory=Negotiation)
+    surrender: Surrender = field(default_factory=Surrender)
+    source: str = ""
+
+    @property
+    def any_enabled(self) -> bool:
+        return self.bidding.enabled or self.negotiation.enabled or self.surrender.enabled
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -151,17 +250,25 @@ class Header:
 
 
 def variant_key(
-    name: str, ranking: Ranking, specials: Specials, scoring: Scoring, deal: Deal | None = None
+    name: str,
+    ranking: Ranking,
+    specials: Specials,
+    scoring: Scoring,
+    deal: Deal | None = None,
+    phases: Phases | None = None,
 ) -> str:
-    """``name@digest``: the digest hashes the resolved rules (ranking, deal, specials, scoring)
-    as plain data without their ``source`` citations, so two variants with one key play alike
-    whatever their files look like, and editing a citation changes no key."""
+    """``name@digest``: the digest hashes the resolved rules (ranking, deal, specials, scoring,
+    phases) as plain data without their ``source`` citations, so two variants with one key play
+    alike whatever their files look like, and editing a citation changes no key.  Phases that
+    are all off are left out of the hash, so a variant without them keeps its key."""
     resolved = {
         "ranking": to_plain(ranking, sources=False),
         "deal": to_plain(deal if deal is not None else Deal(), sources=False),
         "specials": to_plain(specials, sources=False),
         "scoring": to_plain(scoring, sources=False),
     }
+    if phases is not None and to_plain(phases, sources=False) != to_plain(Phases(), sources=False):
+        resolved["phases"] = to_plain(phases, sources=False)
     digest = hashlib.sha256(
         json.dumps(resolved, sort_keys=True, ensure_ascii=False).encode()
     ).hexdigest()[:10]
@@ -186,6 +293,7 @@ class Variant:
     deal: Deal = field(default_factory=Deal)
     specials: Specials
     scoring: Scoring
+    phases: Phases = field(default_factory=Phases)
     path: str
     changes: FrozenMap[str, str] = field(default_factory=FrozenMap)
 
@@ -197,7 +305,9 @@ class Variant:
     @cached_property
     def key(self) -> str:
         """``name@digest`` of the rules (:func:`variant_key`): results record it."""
-        return variant_key(self.name, self.ranking, self.specials, self.scoring, self.deal)
+        return variant_key(
+            self.name, self.ranking, self.specials, self.scoring, self.deal, self.phases
+        )
 
     def __repr__(self) -> str:
         return f"Variant({self.key!r})"
