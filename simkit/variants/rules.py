@@ -259,16 +259,21 @@ def variant_key(
 ) -> str:
     """``name@digest``: the digest hashes the resolved rules (ranking, deal, specials, scoring,
     phases) as plain data without their ``source`` citations, so two variants with one key play
-    alike whatever their files look like, and editing a citation changes no key.  Phases that
-    are all off are left out of the hash, so a variant without them keeps its key."""
+    alike whatever their files look like, and editing a citation changes no key.  Only the phases
+    played enter the hash, so a variant that plays none keeps its key."""
     resolved = {
         "ranking": to_plain(ranking, sources=False),
         "deal": to_plain(deal if deal is not None else Deal(), sources=False),
         "specials": to_plain(specials, sources=False),
         "scoring": to_plain(scoring, sources=False),
     }
-    if phases is not None and to_plain(phases, sources=False) != to_plain(Phases(), sources=False):
-        resolved["phases"] = to_plain(phases, sources=False)
+    played = {
+        name: to_plain(getattr(phases, name), sources=False)
+        for name in ("bidding", "negotiation", "surrender")
+        if phases is not None and getattr(phases, name).enabled
+    }
+    if played:
+        resolved["phases"] = played
     digest = hashlib.sha256(
         json.dumps(resolved, sort_keys=True, ensure_ascii=False).encode()
     ).hexdigest()[:10]
