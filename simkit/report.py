@@ -39,6 +39,14 @@ REGRET_COMMAND = (
     "python experiments/regret.py --strategy max-ev --hands 200 --rollouts 300 300 --seed 0"
 )
 
+#: What the decision phases are worth (``experiments/phase_value_*.py``): every ``*.json`` here.
+PHASES_DIR = Path(__file__).resolve().parent.parent / "results" / "phases"
+#: The keys of a row of ``results/phases/*.json``; a row may carry more (shown as notes).
+PHASE_ROW_KEYS = (
+    "phase", "variant", "players", "seat", "games", "with", "without", "diff", "se",
+    "ci_low", "ci_high", "seed", "command",
+)  # fmt: skip
+
 
 def report_variants(
     variants: Any = None, *, banker_toggle: bool = True
@@ -328,6 +336,96 @@ def regret_section(page: Page) -> list[str]:
         + f"  All rows: `results/strategy/regret.md`; reproduce with `{REGRET_COMMAND}`.\n"
     )
     return lines
+
+
+def _phase_rows(folder: Path) -> tuple[list[dict[str, Any]], list[str]]:
+    """The rows of every ``folder/*.json`` (a list of rows, or ``{"rows": [...]}``) and what
+    could not be read."""
+    rows: list[dict[str, Any]] = []
+    problems: list[str] = []
+    for path in sorted(folder.glob("*.json")):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            found = data["rows"] if isinstance(data, dict) else data
+            if not isinstance(found, list):
+                raise TypeError("no list of rows")
+            for r in found:
+                missing = [k for k in PHASE_ROW_KEYS if k not in r]
+                if missing:
+                    raise ValueError(f"a row has no {', '.join(missing)}")
+                rows.append({**r, "file": path.name})
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            problems.append(f"`{path.name}` could not be read ({exc})")
+    return rows, problems
+
+
+def _phase_notes(row: dict[str, Any]) -> str:
+    """A row's keys beyond the schema (a settlement rate, a fair bid), as ``key value``."""
+    said = []
+    for key, value in row.items():
+        if key in PHASE_ROW_KEYS or key == "file" or value is None:
+            continue
+        if key.endswith("rate") and isinstance(value, float):
+            said.append(f"{key} {value:.1%}")
+        elif isinstance(value, float):
+            said.append(f"{key} {value:.3g}")
+        else:
+            said.append(f"{key} {value}")
+    return ", ".join(said)
+
+
+PHASE_HEADER = (
+    "phase", "variant", "players", "seat", "games", "with", "without", "diff", "95% CI",
+    "notes", "command",
+)  # fmt: skip
+
+
+def phases_lines(folder: Path) -> list[str]:
+    """The section "What the phases are worth", from the measurements in ``folder``."""
+    heading = "### What the phases are worth\n"
+    rows, problems = _phase_rows(folder) if folder.is_dir() else ([], [])
+    if not rows:
+        why = "; ".join(problems) or f"no measurement sits in `{folder.name}/` beside this copy"
+        return [
+            heading,
+            "The decision phases of the variant files (passing and 换牌 before the hands are "
+            "set; 抢庄, 谈判 and 抛牌 around the comparison) are priced by the scripts "
+            f"`experiments/phase_value_*.py` into `results/phases/*.json`: {why}.\n",
+        ]
+    table = [
+        [
+            r["phase"],
+            r["variant"],
+            r["players"],
+            r["seat"],
+            f"{r['games']:,}",
+            f"{r['with']:.3f}",
+            f"{r['without']:.3f}",
+            est(r["diff"], r["se"]),
+            f"{r['ci_low']:+.3f} to {r['ci_high']:+.3f}",
+            _phase_notes(r),
+            f"`{r['command']}`",
+        ]
+        for r in rows
+    ]
+    lines = [
+        heading,
+        "Each phase measured on the same deals with and without it (paired; the others as "
+        "the row says), in points per game: `with` and `without` the seat's mean score, "
+        "`diff` their difference ± its standard error, with its 95% CI; `player` is the mean "
+        "of the seats other than the banker (seat 0).  Rows from "
+        + _names(sorted({f"`results/phases/{r['file']}`" for r in rows}))
+        + ", each with the command that reproduces it.\n",
+        markdown_table(PHASE_HEADER, table) + "\n",
+    ]
+    if problems:
+        lines.append("Not shown: " + "; ".join(problems) + ".\n")
+    return lines
+
+
+def phases_section(page: Page) -> list[str]:
+    """What the decision phases are worth to each seat (:data:`PHASES_DIR`)."""
+    return phases_lines(PHASES_DIR)
 
 
 def scores_section(page: Page) -> list[str]:
@@ -676,6 +774,7 @@ SECTIONS: list[Callable[[Page], list[str]]] = [
     specials_section,
     declare_section,
     banker_section,
+    phases_section,
     payouts_section,
     distribution_section,
     dun_categories_section,

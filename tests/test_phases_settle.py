@@ -389,3 +389,52 @@ def test_settle_payments_is_empty_when_no_phase_is_played() -> None:
     hands = deal(8, 4, rng=1)
     (play,) = arrangements([hands], [load_variant("guangxi")], "greedy")
     assert settle_payments(play, load_variant("guangxi"), 4, "greedy") == {}
+
+
+# --- the report section -------------------------------------------------------------------------
+
+
+def _phase_row(phase: str, seat: str, diff: float, **extra) -> dict:
+    return {
+        "phase": phase, "variant": "qiantang", "players": 4, "seat": seat, "games": 4096,
+        "with": 0.5 + diff, "without": 0.5, "diff": diff, "se": 0.0123,
+        "ci_low": diff - 0.024, "ci_high": diff + 0.024, "seed": 7,
+        "command": "python experiments/phase_value_x.py --seed 7", **extra,
+    }  # fmt: skip
+
+
+def test_report_section_shows_every_phase_row_with_its_ci_and_command(tmp_path) -> None:
+    import json
+
+    from simkit.report import SECTIONS, phases_lines, phases_section
+
+    assert phases_section in SECTIONS
+    rows = [
+        _phase_row("谈判 negotiation", "banker", 0.25, rate=0.47),
+        _phase_row("谈判 negotiation", "player", -0.0833),
+    ]
+    (tmp_path / "settle.json").write_text(
+        json.dumps({"meta": {}, "rows": rows}, ensure_ascii=False), encoding="utf-8"
+    )
+    (tmp_path / "exchange.json").write_text(
+        json.dumps([_phase_row("换牌 exchange", "all", 0.0, fair_bid=1.25)]), encoding="utf-8"
+    )
+    (tmp_path / "broken.json").write_text('[{"phase": "x"}]', encoding="utf-8")
+    section = "\n".join(phases_lines(tmp_path))
+    assert section.startswith("### What the phases are worth")
+    assert (
+        "| 谈判 negotiation | qiantang | 4 | banker | 4,096 | 0.750 | 0.500 | 0.250 ± 0.012 | "
+        "+0.226 to +0.274 | rate 47.0% | `python experiments/phase_value_x.py --seed 7` |"
+    ) in section
+    assert "| 谈判 negotiation | qiantang | 4 | player |" in section
+    assert "| 换牌 exchange | qiantang | 4 | all |" in section and "fair_bid 1.25" in section
+    assert "`results/phases/exchange.json` and `results/phases/settle.json`" in section
+    assert "`broken.json` could not be read (a row has no variant" in section
+
+
+def test_report_section_says_how_to_make_missing_measurements(tmp_path) -> None:
+    from simkit.report import phases_lines
+
+    section = "\n".join(phases_lines(tmp_path / "absent"))
+    assert "experiments/phase_value_*.py" in section
+    assert "no measurement sits in `absent/`" in section
