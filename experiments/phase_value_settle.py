@@ -12,7 +12,9 @@ by the phase: the standard errors are those of the per-game differences.  Rows
 ``command``, and per phase: ``rate`` (share of banker-player pairs settled or surrendered),
 ``mean_amount`` (mean X of a settlement), ``best_threshold`` (抛牌 before the comparison: the
 threshold on the conditional expected score that gains the player most, against the rule's
-``-cost``), ``fair_bid`` (抢庄).  ``meta.calibration``: the expected-score maps' held-out error.
+``-cost``), ``fair_bid`` (抢庄), ``sd_with`` / ``sd_without`` (the standard deviation of one
+seat's score per game: seat 0, or seat 1 for ``player``).  ``meta.calibration``: the
+expected-score maps' held-out error.
 """
 
 from __future__ import annotations
@@ -94,6 +96,9 @@ def paired_rows(
                 "se": se,
                 "ci_low": d - Z * se,
                 "ci_high": d + Z * se,
+                # what it does to the spread of the seat's score per game
+                "sd_with": float((total[:, cols[0]] + paid[:, cols[0]]).std(ddof=1)),
+                "sd_without": float(total[:, cols[0]].std(ddof=1)),
                 **extra,
             }
         )
@@ -229,6 +234,12 @@ def main() -> None:
     print(f"settle: {len(rows)} rows in {meta['seconds']} s → {args.out}")
 
 
+NOTES = (
+    "sd_with", "sd_without", "mean_amount", "best_threshold", "gain_at_best", "gain_at_rule",
+    "fair_bid", "fair_bid_se", "bid_played", "bid",
+)  # fmt: skip
+
+
 def markdown(meta: dict[str, Any], rows: list[dict[str, Any]]) -> str:
     lines = [
         f"# What 抢庄, 谈判 and 抛牌 are worth ({meta['variant']}, {meta['strategy']})\n",
@@ -242,8 +253,7 @@ def markdown(meta: dict[str, Any], rows: list[dict[str, Any]]) -> str:
         notes = ", ".join(
             f"{k} {v:.3f}" if isinstance(v, float) else f"{k} {v}"
             for k, v in r.items()
-            if k in ("mean_amount", "best_threshold", "gain_at_best", "gain_at_rule", "fair_bid",
-                     "fair_bid_se", "bid_played", "bid")
+            if k in NOTES
         )  # fmt: skip
         rate = f"{r['rate']:.1%}" if "rate" in r else ""
         lines.append(

@@ -15,7 +15,11 @@ score by a binned, monotone map fitted on simulated deals:
    each bin's mean of the realized result is the map, made non-decreasing by pool-adjacent-
    violators (weighted by the bin counts, so it keeps the overall mean).  Three maps: the
    banker's hand against one player (``pairs[g, 0, j]``), a player's hand against the banker
-   (``pairs[g, j, 0]``), and any hand against the table (total per opponent).
+   (``pairs[g, j, 0]``), and any hand against the table (total per opponent).  Where the
+   banker's seat scores as any other (all-pairs, :func:`seats_alike`) the first two are one
+   map fitted on every ordered pair of the table: exchangeable seats make them equal, and the
+   pooled fit has four times the samples (two separate noisy maps would also hand one side a
+   spurious edge in 谈判).
 3. A hand that declares a special is looked up by its special instead: the mean of that
    special's results, shrunk toward its payout by :data:`SPECIAL_PRIOR` pseudo-games (specials
    are rare).
@@ -218,14 +222,31 @@ class ExpectedScore:
         return self._lookup(self.table, self.special_table, value, declared)
 
 
-def _samples(deals: CalibrationDeals, rows: Any) -> dict[str, tuple[np.ndarray, ...]]:
+def seats_alike(variant: Variant) -> bool:
+    """Whether the banker's seat scores as any other: at an all-pairs table (食夹棍's ties to
+    the banker need a banker topology) a hand's pair result does not depend on who holds the
+    banker's seat, so the banker's and the players' maps are one, fitted on every pair."""
+    return variant.scoring.topology != "banker"
+
+
+def _samples(deals: CalibrationDeals, rows: Any, alike: bool) -> dict[str, tuple[np.ndarray, ...]]:
     """(value, declared, result) of the banker's hands (one sample per player), the players'
-    hands, and every hand against the table, over games ``rows``."""
+    hands, and every hand against the table, over games ``rows``; with ``alike``, the banker's
+    and the players' samples are both every ordered pair (i, j) of the table."""
     value = deals.value[rows]
     declared = deals.play.declared[rows]
     pairs = deals.pairs[rows]
     total = deals.total[rows]
-    p = value.shape[1]
+    n, p = value.shape
+    table = (value.ravel(), declared.ravel(), total.ravel() / (p - 1))
+    if alike:
+        off = ~np.eye(p, dtype=bool)
+        every = (
+            np.broadcast_to(value[:, :, None], (n, p, p))[:, off].ravel(),
+            np.broadcast_to(declared[:, :, None], (n, p, p))[:, off].ravel(),
+            pairs[:, off].ravel(),
+        )
+        return {"banker": every, "player": every, "table": table}
     return {
         "banker": (
             np.repeat(value[:, 0], p - 1),
@@ -233,7 +254,7 @@ def _samples(deals: CalibrationDeals, rows: Any) -> dict[str, tuple[np.ndarray, 
             pairs[:, 0, 1:].ravel(),
         ),
         "player": (value[:, 1:].ravel(), declared[:, 1:].ravel(), pairs[:, 1:, 0].ravel()),
-        "table": (value.ravel(), declared.ravel(), total.ravel() / (p - 1)),
+        "table": table,
     }
 
 
@@ -252,7 +273,7 @@ def _fit(
 ) -> tuple[dict[str, BinnedMap], dict[str, np.ndarray]]:
     payouts = np.array([r.payout for r in variant.specials.rules], dtype=np.float64)
     maps, specials = {}, {}
-    for name, (value, declared, result) in _samples(deals, rows).items():
+    for name, (value, declared, result) in _samples(deals, rows, seats_alike(variant)).items():
         normal = declared < 0
         maps[name] = fit_map(value[normal], result[normal], edges)
         specials[name] = _special_means(declared, result, payouts)
@@ -267,7 +288,7 @@ def _error(deals: CalibrationDeals, variant: Variant, edges: np.ndarray) -> dict
     error: dict[str, float] = {}
     p = deals.value.shape[1]
     n_bins = edges.size + 1
-    for name, (value, declared, result) in _samples(deals, second).items():
+    for name, (value, declared, result) in _samples(deals, second, seats_alike(variant)).items():
         normal = declared < 0
         v = value[normal]
         realized = result[normal]

@@ -283,6 +283,8 @@ def render_variant(variant: Variant) -> str:
         if rule.source:
             lines.append(f"source = {rule.source!r}")
     lines += ["", *_section_lines("scoring", to_plain(variant.scoring))]
+    if variant.phases.any_enabled:
+        lines += ["", *_section_lines("phases", to_plain(variant.phases))]
     return "\n".join(lines) + "\n"
 
 
@@ -314,7 +316,7 @@ def _section_lines(name: str, table: dict[str, Any]) -> list[str]:
     for key, value in table.items():
         if isinstance(value, dict) and key not in ("front", "middle", "back"):
             subsections.append((key, value))
-        else:
+        elif value is not None:  # an absent optional key (a bid left to the fair bid)
             out.append(f"{key} = {_value(value)}")
     for key, value in subsections:
         out += ["", *_section_lines(f"{name}.{key}", value)]
