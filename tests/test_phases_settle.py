@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from simkit.arrange import Arrangement, arrange, arrangements
 from simkit.deal import deal
+from simkit.errors import SimkitError
 from simkit.evaluate import dun_ranks
 from simkit.phases import add_payments
 from simkit.phases.expected import (
@@ -34,7 +35,7 @@ from simkit.phases.settle import bid_payments, fair_bid, seat_bid, settle, settl
 from simkit.score import score
 from simkit.simulate import simulate
 from simkit.specials import best_special, detect_specials
-from simkit.variants import load_variant
+from simkit.variants import load_variant, variant_names
 from simkit.variants.rules import Bidding, Negotiation, Phases, Surrender
 from simkit.variants.schema import VariantError
 
@@ -259,6 +260,34 @@ def test_payments_and_scores_stay_zero_sum_and_settled_pairs_get_x(seed, n_playe
     np.testing.assert_allclose(against, expect, atol=1e-9)
     unit = phases.negotiation.unit
     np.testing.assert_allclose(found.amount / unit, np.round(found.amount / unit), atol=1e-9)
+
+
+def _per_player_parts(variant) -> bool:
+    s = variant.scoring
+    return (
+        "t-formula" in s.transforms
+        or ("home-run" in s.transforms and s.home_run.split == "even")
+        or s.specials.all_special != "pairwise"
+    )
+
+
+@pytest.mark.parametrize("name", variant_names())
+def test_the_scorers_pairwise_output_is_antisymmetric_and_sums_to_the_totals(name) -> None:
+    """``score(pairs=)``: what i wins from j, -(what j wins from i); where the variant pays
+    nothing per player outside its pairs, each row sums to the player's score."""
+    variant = load_variant(name)
+    for n_players in (2, 4):
+        hands = deal(256, n_players, rng=3)
+        (play,) = arrangements([hands], [variant], "greedy", n_players=n_players, rng=3)
+        total, pairs = pair_results(play, variant)
+        np.testing.assert_allclose(pairs, -pairs.transpose(0, 2, 1), atol=1e-12)
+        assert not np.diagonal(pairs, axis1=1, axis2=2).any()
+        if not _per_player_parts(variant):
+            np.testing.assert_allclose(pairs.sum(axis=2), total, atol=1e-9)
+        plain = score(play.cards, variant, declared=play.declared)
+        np.testing.assert_array_equal(total, plain)  # asking for pairs changes no score
+    with pytest.raises(SimkitError, match="pairs must be a C-contiguous float64 array"):
+        score(play.cards, variant, pairs=np.zeros((3, n_players, n_players)))
 
 
 # --- calibration --------------------------------------------------------------------------------
