@@ -1,6 +1,6 @@
 """What 001's strict front read as ``front_middle = "<top-three"`` changes under max-ev.
 
-    .venv/bin/python experiments/strict_front.py [--games N] [--seed S] [--variant NAME] [--players P]
+    .venv/bin/python experiments/strict_front.py [--games N] [--seed S] [--variant V] [--players P]
 
 Deals ``N`` games of ``P`` players, sets every hand with max-ev under the variant as shipped
 (today's ``front_middle``) and under the same variant with ``"<top-three"`` (the variant's own
@@ -45,7 +45,9 @@ def main() -> None:
     changed = (a.split_ids != b.split_ids).any(axis=-1)
     lost = a.value - b.value
     n_hands = args.games * p
-    print(f"{args.variant}, {p} players, {args.games:,} deals = {n_hands:,} hands, seed {args.seed}")
+    print(
+        f"{args.variant}, {p} players, {args.games:,} deals = {n_hands:,} hands, seed {args.seed}"
+    )
     for name, per_hand, count in (
         ("today's choice fouls under <top-three", fouls, True),
         ("the chosen split changes", changed, True),
@@ -58,13 +60,18 @@ def main() -> None:
             counted = f"  [{k} hands]" if k else f"  [0 hands; 95% upper bound {3 / n_hands:.1e}]"
         print(f"  per hand: {name:38s} {m:.6f} ± {se:.6f} (SE){counted}")
     # legal splits the reading removes, on the first hands (plain Python per hand: slow)
-    n_legal = np.array([
-        [len(legal_splits(h, v)[0]) for v in (today, strict)] for h in hands.reshape(-1, 13)[:2_000]
-    ])
+    n_legal = np.array(
+        [
+            [len(legal_splits(h, v)[0]) for v in (today, strict)]
+            for h in hands.reshape(-1, 13)[:2_000]
+        ]
+    )
     share = 1.0 - n_legal[:, 1] / n_legal[:, 0]
-    print(f"  per hand (first 2,000): legal splits removed       {share.mean():.6f} ± "
-          f"{share.std(ddof=1) / np.sqrt(len(share)):.6f} (SE); hands losing any: "
-          f"{(share > 0).mean():.4f}")
+    print(
+        f"  per hand (first 2,000): legal splits removed       {share.mean():.6f} ± "
+        f"{share.std(ddof=1) / np.sqrt(len(share)):.6f} (SE); hands losing any: "
+        f"{(share > 0).mean():.4f}"
+    )
     s_today = score(a.cards, today, declared=a.declared, banker=0)
     s_strict = score(b.cards, strict, declared=b.declared, banker=0)
     m, se = mean_se(s_strict[:, 0] - s_today[:, 0])

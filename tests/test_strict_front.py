@@ -86,7 +86,9 @@ def middle_key(ranks: tuple[int, ...], suited: bool) -> tuple[int, tuple[int, ..
     return Category.HIGH_CARD, order
 
 
-def below_top_three(front: tuple[int, tuple[int, ...]], middle: tuple[int, tuple[int, ...]]) -> bool:
+def below_top_three(
+    front: tuple[int, tuple[int, ...]], middle: tuple[int, tuple[int, ...]]
+) -> bool:
     """001 "第一墩必须小于第二墩" read as: the front strictly below the middle's top three, from
     their :func:`front_key` and :func:`middle_key`.
 
@@ -335,7 +337,7 @@ def test_the_scorer_fouls_a_hand_set_against_the_reading():
 
 @pytest.mark.parametrize("name", ["hongkong", "taiwan", "guangxi"])
 def test_the_plain_orders_arrange_and_score_alike(name):
-    """"<" and "<=" give the same arrangement and the same scores (no front equals a middle)."""
+    """The orders "<" and "<=" give the same arrangement and the same scores (no front equals a middle)."""
     strict = with_front_middle(name, "<")
     weak = with_front_middle(name, "<=")
     hands = deal(300, 4, rng=44)
