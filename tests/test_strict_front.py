@@ -10,6 +10,7 @@ under the reading sets no hand the scorer calls fouled; and the readings that ex
 from __future__ import annotations
 
 import dataclasses
+import warnings
 from itertools import combinations_with_replacement
 
 import numba as nb
@@ -18,7 +19,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simkit.arrange import Greedy, MaxEV, RandomLegal, arrange, legal_splits, make_solver
+from simkit.arrange import (
+    Greedy,
+    MaxEV,
+    RandomLegal,
+    arrange,
+    exhaustive_ids,
+    legal_splits,
+    make_solver,
+    max_ev_ids,
+)
 from simkit.cards import parse_cards
 from simkit.deal import deal
 from simkit.evaluate import (
@@ -354,3 +364,31 @@ def test_the_shipped_001_variants_take_todays_reading():
         assert foul.front_middle == "<"
         assert "<top-three" in foul.source
     make_solver(HK_TOP3, 4)  # the reading finds the variant's own tables (same name)
+
+
+def test_two_deck_hands_trips_front_under_trips_middle():
+    """Two decks: a trips front fouls under a trips middle of its rank, and the strategies of
+    a 6-player table still set no fouled hand."""
+    hand = np.sort(parse_cards("7s 7h 7d 7c 7s 7h Kd 2c 9d 9c Ah Qs 4d", decks=2))
+    assert _check_hand(hand) > 0
+    hands = np.concatenate([deal(40, 6, rng=45).reshape(-1, 13), hand[None, :]])
+    for strategy in ("max-ev", "greedy", "random-legal"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # no tables trained at 6 players
+            arranged, _ = arrange(hands, HK_TOP3, strategy, n_players=6, rng=1, declare="never")
+        assert not fouled(arranged, HK_TOP3).any()
+
+
+def test_pruned_max_ev_equals_all_splits_under_the_reading():
+    """The search's bounds cap each back by the splits of the plain order, a superset of the
+    reading's: still exact (same split and value as scoring every legal split)."""
+    rng = np.random.default_rng(46)
+    few = [
+        _few_ranks_hand(sorted(rng.choice(13, 6, replace=False).tolist()), rng.permutation(24)[:13])
+        for _ in range(100)
+    ]
+    hands = np.concatenate([deal(50, 4, rng=47).reshape(-1, 13), np.array(few)])
+    solver = make_solver(HK_TOP3, 4)
+    ids, values, _ = max_ev_ids(hands, solver)
+    ids_all, values_all = exhaustive_ids(hands, solver)
+    assert (ids == ids_all).all() and (values == values_all).all()
