@@ -1,8 +1,11 @@
 """Hand ranking: one integer scale for 5-card (middle, back) and 3-card (front) duns.
 
 ``rank5`` and ``rank3`` return ``int32`` ranks: higher is stronger, equal is a tie (suits never
-break ties), and ``rank3(front) <= rank5(middle)`` is exactly the front-versus-middle test, so
-foul checks and dun comparisons are plain integer comparisons.
+break ties), and ``rank3(front) <= rank5(middle)`` is the front-versus-middle test of the
+``"<="`` foul order, so foul checks and dun comparisons are plain integer comparisons.  The
+foul order itself, in all its variant forms, is :func:`order_holds`: the one test the scorer
+and every strategy read.  Its ``"<top-three"`` form compares the front with the middle's top
+three (:func:`top_three`): the middle cut to the ranks a 3-card front of its category carries.
 
 A rank is ``category << 20 | kicker``.  The kicker writes the ranks that decide ties, most
 significant first, as base-14 digits ``rank + 1`` padded with 0: a 3-card front therefore sits
@@ -29,6 +32,11 @@ import numpy.typing as npt
 
 from simkit.cards import as_card_rows
 from simkit.variants import Ranking, Variant, resolve_variant
+from simkit.variants.compiled import (
+    FOUL_FRONT_BELOW,
+    FOUL_FRONT_BELOW_TOP_THREE,
+    FOUL_MIDDLE_BELOW,
+)
 
 CATEGORY_SHIFT = 20
 KICKER_BASE = 14  # digits are rank + 1 (1..13); 0 pads short (3-card) hands
@@ -229,6 +237,71 @@ def _rank5_rows(cards, table5, flush_table, out):
 def _rank3_rows(cards, table3, out):
     for i in range(cards.shape[0]):
         out[i] = rank3_one(cards[i, 0], cards[i, 1], cards[i, 2], table3)
+
+
+# What the tie-break digits a 3-card front of a category does not carry are worth: a high-card
+# front carries 3 digits of 5, a pair front 2, a trips front 1 (rank3_reference).
+_DROP_HIGH_CARD = KICKER_BASE**2
+_DROP_PAIR = KICKER_BASE**3
+_DROP_TRIPS = KICKER_BASE**4
+
+
+@nb.njit(cache=True, inline="always")
+def top_three_one(rank):
+    """The middle's top three: the 5-card ``rank`` as a 3-card front of its category would be
+    ranked, on the front's scale (its tie-break cut to the digits a front carries).
+
+    High card: its three highest ranks; pair: the pair and its highest kicker; trips: the
+    trips; two pair and above: unchanged (above every front whatever its digits).
+    """
+    category = rank >> CATEGORY_SHIFT
+    kicker = rank & KICKER_MASK
+    if category == Category.HIGH_CARD:
+        return rank - kicker % _DROP_HIGH_CARD
+    if category == Category.PAIR:
+        return rank - kicker % _DROP_PAIR
+    if category == Category.TRIPS:
+        return rank - kicker % _DROP_TRIPS
+    return rank
+
+
+@nb.njit(cache=True, inline="always")
+def order_holds(rf, rm, rb, order):
+    """Whether dun ranks (front, middle, back) keep the foul order ``order``: the bits of
+    :attr:`~simkit.variants.compiled.CompiledRules.foul_order` (none set: front ≤ middle ≤
+    back; ``FOUL_FRONT_BELOW``: front < middle; ``FOUL_MIDDLE_BELOW``: middle < back;
+    ``FOUL_FRONT_BELOW_TOP_THREE``: front < the middle's top three, :func:`top_three_one`).
+
+    The one legality test: the scorer's foul test and every strategy's legal splits read it.
+    """
+    if rm > rb or (order & FOUL_MIDDLE_BELOW and rm == rb):
+        return False
+    if order & FOUL_FRONT_BELOW_TOP_THREE:
+        return rf < top_three_one(rm)
+    if order & FOUL_FRONT_BELOW:
+        return rf < rm
+    return rf <= rm
+
+
+@nb.njit(cache=True)
+def _top_three_rows(ranks, out):
+    for i in range(ranks.shape[0]):
+        out[i] = top_three_one(ranks[i])
+
+
+def top_three(ranks: npt.ArrayLike) -> np.ndarray:
+    """The middle's top three (:func:`top_three_one`) of 5-card ranks ``int32 (...)``, on the
+    front's scale: ``rank3(front) < top_three(rank5(middle))`` is the ``"<top-three"`` order.
+
+    >>> from simkit.cards import parse_cards
+    >>> middle = rank5(parse_cards("Qs Qh 4d 3c 2s"))
+    >>> int(top_three(middle)) == int(rank3(parse_cards("Qd Qc 4s")))
+    True
+    """
+    r = np.asarray(ranks, dtype=np.int32)
+    out = np.empty(r.size, dtype=np.int32)
+    _top_three_rows(r.reshape(-1), out)
+    return out.reshape(r.shape)
 
 
 def _ranking_of(variant: str | Variant | Ranking | None) -> Ranking:

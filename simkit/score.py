@@ -56,7 +56,7 @@ import numpy.typing as npt
 
 from simkit.cards import DECK_SIZE, HAND_SIZE
 from simkit.errors import SimkitError
-from simkit.evaluate import dun_ranks, rank3_one, rank5_one, ranking_tables
+from simkit.evaluate import dun_ranks, order_holds, rank3_one, rank5_one, ranking_tables
 from simkit.specials import detect_specials
 from simkit.variants import Variant, resolve_variant
 from simkit.variants.compiled import (
@@ -223,10 +223,16 @@ def _horse_dun(a, b, copies_a, copies_b, worth_a, worth_b, multiplier):
 
 
 @nb.njit(cache=True, inline="always")
-def _is_foul(r0, r1, r2, front_middle_strict, middle_back_strict):
-    """The foul order (front ≤ middle ≤ back, or the strict form) fails for dun ranks r*."""
-    bad = (r0 >= r1) if front_middle_strict else (r0 > r1)
-    return bad or ((r1 >= r2) if middle_back_strict else (r1 > r2))
+def _is_foul(r0, r1, r2, foul_order):
+    """The foul order ``foul_order`` (:attr:`CompiledRules.foul_order` bits: front ≤ middle ≤
+    back, or a strict form) fails for dun ranks r*: the strategies' own legality test."""
+    return not order_holds(r0, r1, r2, foul_order)
+
+
+@nb.njit(cache=True)
+def _fouled_rows(ranks, foul_order, out):
+    for i in range(ranks.shape[0]):
+        out[i] = _is_foul(ranks[i, 0], ranks[i, 1], ranks[i, 2], foul_order)
 
 
 # --------------------------------------------------------------------------------------------
@@ -406,7 +412,8 @@ def fouled(arranged: npt.ArrayLike, variant: str | Variant | None = None) -> np.
     """Which arranged hands are fouled (倒水) under the variant's ``[scoring.foul]`` order.
 
     ``arranged``: int8 ``(..., 13)`` hands in order [front 3 | middle 5 | back 5]; returns bool
-    ``(...)``: True where front ≤ middle ≤ back (or the strict form the variant names) fails.
+    ``(...)``: True where front ≤ middle ≤ back (or the strict form the variant names, e.g.
+    front < the middle's top three, :func:`simkit.evaluate.top_three`) fails.
     """
     v = resolve_variant(variant)
     hands = np.asarray(arranged)
@@ -417,11 +424,14 @@ def fouled(arranged: npt.ArrayLike, variant: str | Variant | None = None) -> np.
 
 def fouled_ranks(ranks: np.ndarray, variant: Variant) -> np.ndarray:
     """:func:`fouled` from the dun ranks ``(..., 3)`` (front, middle, back) of set hands."""
-    front, middle, back = ranks[..., 0], ranks[..., 1], ranks[..., 2]
+    r = np.asarray(ranks, dtype=np.int32)
+    if r.shape[-1:] != (3,):
+        raise SimkitError(f"ranks must have a last axis of 3 duns, got shape {r.shape}")
     rules = compile_rules(variant, MIN_PLAYERS)  # the foul order is the same at any table
-    ok_front = front < middle if rules.front_middle_strict else front <= middle
-    ok_back = middle < back if rules.middle_back_strict else middle <= back
-    return np.asarray(~(ok_front & ok_back))
+    rows = np.ascontiguousarray(r.reshape(-1, 3))
+    out = np.empty(rows.shape[0], dtype=np.bool_)
+    _fouled_rows(rows, rules.foul_order, out)
+    return out.reshape(r.shape[:-1])
 
 
 # --------------------------------------------------------------------------------------------
@@ -735,8 +745,7 @@ def _kernel(
     transforms = rules.transforms
     top_card = rules.compare == CompareMode.TOP_CARD
     banker_ties = top_card and rules.banker_topology  # 食夹棍: the banker wins tied duns
-    front_middle_strict = rules.front_middle_strict
-    middle_back_strict = rules.middle_back_strict
+    foul_order = rules.foul_order
     foul_penalty = rules.foul_penalty
     foul_amount = rules.foul_amount
     foul_biggest_all_hands = rules.foul_biggest_all_hands
@@ -785,7 +794,7 @@ def _kernel(
                 r0 = rank3_one(h[0], h[1], h[2], table3)
                 r1 = rank5_one(h[3], h[4], h[5], h[6], h[7], table5, flush_table)
                 r2 = rank5_one(h[8], h[9], h[10], h[11], h[12], table5, flush_table)
-            bad = _is_foul(r0, r1, r2, front_middle_strict, middle_back_strict)
+            bad = _is_foul(r0, r1, r2, foul_order)
             fouled[i] = bad
             w0 = dun_worth[0, r0 >> 20]
             w1 = dun_worth[1, r1 >> 20]

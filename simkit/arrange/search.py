@@ -45,18 +45,17 @@ from simkit.arrange.value import (
 )
 from simkit.arrange.wintables import WinTables, default_tables
 from simkit.deal import check_players
+from simkit.evaluate import order_holds
 from simkit.splits import BACK_FRONT, BACK_MIDDLE, N_DISTINCT, N_FIVE, N_THREE, SPLIT_IDS
 from simkit.variants import Variant, resolve_variant
 
 
 @nb.njit(cache=True, inline="always")
 def _legal(rf, rm, rb, strict):
-    """Front ≤ middle ≤ back; bit 0 of ``strict`` makes it front < middle, bit 1 middle < back."""
-    if rm > rb or (strict & 2 and rm == rb):
-        return False
-    if strict & 1:
-        return rf < rm
-    return rf <= rm
+    """Whether a split keeps the foul order ``strict`` (the variant's
+    :attr:`~simkit.variants.compiled.CompiledRules.foul_order` bits): the scorer's own test,
+    :func:`simkit.evaluate.order_holds`, so no strategy sets a hand the scorer calls fouled."""
+    return order_holds(rf, rm, rb, strict)
 
 
 @nb.njit(cache=True)

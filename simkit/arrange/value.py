@@ -108,10 +108,10 @@ def payout_model(variant: Variant, n_players: int) -> PayoutModel:
 
 
 def foul_strict(variant: Variant) -> int:
-    """The variant's foul order as kernel bits: bit 0 front < middle, bit 1 middle < back
-    (clear bits: ≤)."""
-    rules = compile_rules(variant, MIN_PLAYERS)  # the foul order is the same at any table
-    return int(rules.front_middle_strict) | 2 * int(rules.middle_back_strict)
+    """The variant's foul order as kernel bits (:attr:`CompiledRules.foul_order
+    <simkit.variants.compiled.CompiledRules.foul_order>`: bit 0 front < middle, bit 1
+    middle < back, bit 2 front < the middle's top three; clear bits: ≤)."""
+    return compile_rules(variant, MIN_PLAYERS).foul_order  # the same at any table size
 
 
 def ev_quantities(tables: WinTables, model: PayoutModel) -> np.ndarray:

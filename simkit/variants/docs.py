@@ -38,7 +38,10 @@ def _table(header: list[str], rows: list[list[str]]) -> list[str]:
 
 
 def describe_foul(s: Scoring) -> str:
-    order = f"front {s.foul.front_middle} middle {s.foul.middle_back} back"
+    if s.foul.front_middle == "<top-three":
+        order = f"front < middle's top three, middle {s.foul.middle_back} back"
+    else:
+        order = f"front {s.foul.front_middle} middle {s.foul.middle_back} back"
     if s.foul.penalty == "lose-all":
         pay = "loses every dun"
     elif s.foul.penalty == "fixed":
