@@ -22,6 +22,7 @@ from simkit.phases import add_payments
 from simkit.phases.exchange import FEES, exchange_four, exchange_three, play_exchange
 from simkit.phases.hand_value import hand_values, spare_order
 from simkit.phases.passing import (
+    banker_after,
     banker_option_values,
     chosen_cards,
     directions,
@@ -296,3 +297,17 @@ def test_the_exchange_fees_are_a_score_component() -> None:
     assert comps["var_share"].sum() == pytest.approx(1.0, abs=1e-9)
     scores = result["scores"].filter(pl.col("seat") != "all")
     assert scores["mean"].sum() == pytest.approx(0.0, abs=1e-9)
+
+
+@pytest.mark.parametrize("cards", ["chosen", "lowest"])
+def test_the_banker_plays_out_only_what_reaches_it(solver4, cards) -> None:
+    """The banker's valuation plays out only the passes that reach it; its hands are those of
+    the whole table's passes (:func:`play_rounds`, the reference)."""
+    hands = deal(40, 4, rng=8)
+    first = chosen_cards(hands, cards, solver4)
+    for shift in directions(4):
+        once_value, twice = banker_after(hands, first, shift, cards, solver4)
+        reference_once = play_rounds(hands, np.ones(40, int), np.full(40, shift), cards, solver4)
+        reference = play_rounds(hands, np.full(40, 2), np.full(40, shift), cards, solver4)
+        np.testing.assert_array_equal(twice, reference[:, 0])
+        np.testing.assert_allclose(once_value, hand_values(reference_once[:, 0], solver4))

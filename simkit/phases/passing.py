@@ -86,6 +86,35 @@ def play_rounds(
     return out
 
 
+def _passes_and_values(
+    hands: np.ndarray, cards: str, solver: Solver
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each hand's three cards to pass (positions ``(..., 3)``) and its value ``(...)``."""
+    if cards == "lowest":
+        lowest = np.broadcast_to(np.arange(PASS_SIZE), (*hands.shape[:-1], PASS_SIZE))
+        return lowest, hand_values(hands, solver)
+    order, values = spare_order(hands, solver)
+    return order[..., :PASS_SIZE], values
+
+
+def banker_after(
+    hands: np.ndarray, first: np.ndarray, shift: int, cards: str, solver: Solver
+) -> tuple[np.ndarray, np.ndarray]:
+    """The banker's hand value after one round and its hand after two, ``shift`` seats on.
+
+    ``first``: every seat's first pass (positions ``(n, p, 3)``).  Only what reaches the banker
+    is played out: in the second round it receives from seat −shift alone, so the other seats'
+    second passes are not needed (the same hands as :func:`play_rounds`, with fewer searches).
+    """
+    p = hands.shape[1]
+    once = pass_chosen(hands, first, shift)
+    giver = (-shift) % p
+    pair = once[:, [0, giver]]  # (n, 2, 13): the banker and the seat that passes to it
+    second, values = _passes_and_values(pair, cards, solver)
+    twice = pass_chosen(pair, second, 1)[:, 0]  # within the pair the giver passes to the banker
+    return values[:, 0], twice
+
+
 def banker_option_values(
     hands: np.ndarray, cards: str, solver: Solver, rng: np.random.Generator
 ) -> tuple[np.ndarray, list[tuple[int, int]]]:
@@ -105,10 +134,9 @@ def banker_option_values(
         imagined = np.sort(imagined, axis=2)
         first = chosen_cards(imagined, cards, solver)
         for i, s in enumerate(shifts):
-            once = pass_chosen(imagined, first, s)
-            twice = pass_chosen(once, chosen_cards(once, cards, solver), s)
-            values[:, 1 + i] += hand_values(once[:, 0], solver) / BANKER_SAMPLES
-            values[:, 1 + len(shifts) + i] += hand_values(twice[:, 0], solver) / BANKER_SAMPLES
+            once_value, twice = banker_after(imagined, first, s, cards, solver)
+            values[:, 1 + i] += once_value / BANKER_SAMPLES
+            values[:, 1 + len(shifts) + i] += hand_values(twice, solver) / BANKER_SAMPLES
     return values, options
 
 
