@@ -46,6 +46,25 @@ ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "results" / "phases"
 
 
+NOTES = [
+    "How the phases decide (readings and policies: `simkit/phases/passing.py`, "
+    "`simkit/phases/exchange.py`, and the variant files' notes):",
+    "",
+    "- passing: the banker values each option (no pass; 1 or 2 rounds clockwise, "
+    "counter-clockwise or across) by the mean max-ev value of its own hand after it, over 4 "
+    "imagined deals of the 39 cards it does not see, and takes the largest; each player passes "
+    "the three cards its max-ev arrangement spares best (free kickers first, lowest first). "
+    "Hands improve on both sides of a pass (a player keeps its made cards and sheds its worst), "
+    "so the banker, weighing only its own hand, passes in almost every game; what the pass is "
+    "worth to it in score is the row above.",
+    "- exchange, 4 players: each puts down the card it spares best; the banker takes the best "
+    "of the three for its hand, the player robbed the better of two, then the chain is forced "
+    "(the last player takes the banker's card). Choosing first from three is the banker's edge.",
+    "- exchange, 3 players: a seat buys the 13 undealt (unseen) cards when the mean max-ev "
+    "value of 8 imagined hands from the cards it does not see, less its fee, beats its own.",
+]
+
+
 def without_pass(v: Variant) -> Variant:
     return derive(v, "passing", "no-pass", deal=dataclasses.replace(v.deal, passing=CardPass()))
 
@@ -203,6 +222,7 @@ def main() -> int:
         )
     lines += ["", "Decisions taken (first 2,048 deals of a separate stream):", ""]
     lines += [f"- {line}" for line in [*decisions(args.seed), fee_line]]
+    lines += ["", *NOTES]
     (args.out / "exchange.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
     print("\n".join(lines))
     return 0
