@@ -311,3 +311,14 @@ def test_the_banker_plays_out_only_what_reaches_it(solver4, cards) -> None:
         reference = play_rounds(hands, np.full(40, 2), np.full(40, shift), cards, solver4)
         np.testing.assert_array_equal(twice, reference[:, 0])
         np.testing.assert_allclose(once_value, hand_values(reference_once[:, 0], solver4))
+
+
+def test_pass_directions_are_seat_shifts() -> None:
+    from simkit.deal import pass_shift
+    from simkit.errors import SimkitError
+
+    assert [pass_shift(d, 4) for d in ("clockwise", "counter-clockwise", "across")] == [1, 3, 2]
+    with pytest.raises(SimkitError, match="even table"):
+        pass_shift("across", 3)
+    with pytest.raises(SimkitError, match="unknown pass direction"):
+        pass_shift("left", 4)
