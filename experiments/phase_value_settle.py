@@ -60,10 +60,15 @@ def play(args: argparse.Namespace, variant: Any, p: int) -> dict[str, np.ndarray
     plays = []
     for block in range(-(-args.games // BLOCK_GAMES)):
         n = min(BLOCK_GAMES, args.games - block * BLOCK_GAMES)
-        deal_seq, play_seq = np.random.SeedSequence(args.seed, spawn_key=(block,)).spawn(2)
-        hands = _hands_for(deal(n, p, rng=np.random.default_rng(deal_seq)), variant)
+        block_seq = np.random.SeedSequence(args.seed, spawn_key=(block,))
+        deal_seq, play_seq, phase_seq = block_seq.spawn(3)  # as simulate.play_block
+        dealt = deal(n, p, rng=np.random.default_rng(deal_seq))
+        # the phases before setting (换牌) as the simulator plays them, their fees included
+        hands, fees = _hands_for(dealt, variant, None, phase_seq)
         (arranged,) = arrangements([hands], [variant], args.strategy, n_players=p, rng=play_seq)
         total, pairs = pair_results(arranged, variant)
+        for paid in fees.values():
+            total = total + paid
         parts["total"].append(total)
         parts["pairs"].append(pairs)
         parts["value"].append(hand_values(arranged, variant, p))

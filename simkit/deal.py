@@ -100,12 +100,51 @@ def deal(
     return hands
 
 
-def pass_cards(hands: np.ndarray, rounds: int, direction: str) -> np.ndarray:
-    """The Philippine pass (001 菲律宾): each player passes three cards, ``rounds`` times.
+#: Seats a card moves in each pass direction of 001 菲律宾玩法, as a function of the table size:
+#: the receiver of seat s is seat (s + shift) mod p.
+PASS_DIRECTIONS = ("clockwise", "counter-clockwise", "across")
 
-    Reading taken: each player passes their three lowest cards (by rank, then suit) to the
-    next seat (``clockwise``: seat s → s + 1; ``counter-clockwise``: s → s − 1; ``across``:
-    s → s + p/2); hands are re-sorted after each round.  Vectorized over games.
+
+def pass_shift(direction: str, n_players: int) -> int:
+    """The seat shift of a pass ``direction`` at ``n_players`` (``across``: p/2, even tables)."""
+    if direction == "clockwise":
+        return 1
+    if direction == "counter-clockwise":
+        return n_players - 1
+    if direction == "across":
+        if n_players % 2:
+            raise SimkitError(f"an across pass needs an even table, got {n_players} players")
+        return n_players // 2
+    raise SimkitError(f"unknown pass direction {direction!r}; choose one of {PASS_DIRECTIONS}")
+
+
+def pass_chosen(hands: np.ndarray, positions: np.ndarray, shift: int | np.ndarray) -> np.ndarray:
+    """One round of passing: every player passes the cards at ``positions`` of its hand to the
+    seat ``shift`` places on (per game when ``shift`` is an array), then re-sorts its hand.
+
+    ``hands``: ``int8 (n, p, 13)``; ``positions``: ``int (n, p, k)`` distinct positions in each
+    hand; ``shift``: an int or ``int (n,)``.  Vectorized over games; cards are only moved.
+    """
+    n, p, size = hands.shape
+    k = positions.shape[2]
+    pos = positions.astype(np.int64)
+    passed = np.take_along_axis(hands, pos, axis=2)  # (n, p, k)
+    keep = np.ones(hands.shape, dtype=bool)
+    np.put_along_axis(keep, pos, False, axis=2)
+    kept = hands[keep].reshape(n, p, size - k)
+    giver = (np.arange(p)[None, :] - np.reshape(np.asarray(shift), (-1, 1))) % p  # (n or 1, p)
+    received = np.take_along_axis(passed, np.broadcast_to(giver, (n, p))[..., None], axis=1)
+    return np.sort(np.concatenate([kept, received], axis=2), axis=2)
+
+
+def pass_cards(hands: np.ndarray, rounds: int, direction: str) -> np.ndarray:
+    """The fixed Philippine pass (001 菲律宾): each player passes its three lowest cards,
+    ``rounds`` times.
+
+    Each player passes their three lowest cards (by rank, then suit) to the next seat
+    (``clockwise``: seat s → s + 1; ``counter-clockwise``: s → s − 1; ``across``: s → s + p/2);
+    hands are re-sorted after each round.  Vectorized over games.  The banker's choice of
+    rounds and direction, and each player's choice of cards, are :mod:`simkit.phases.passing`.
     """
     out = hands
     p = hands.shape[1]
@@ -115,6 +154,22 @@ def pass_cards(hands: np.ndarray, rounds: int, direction: str) -> np.ndarray:
         received = np.roll(passed, shift, axis=1)  # seat s receives from seat s - shift
         out = np.sort(np.concatenate([out[:, :, 3:], received], axis=2), axis=2)
     return out
+
+
+def undealt(hands: np.ndarray) -> np.ndarray:
+    """The cards of one deck that nobody holds: ``int8 (n, 52 - 13 p)``, sorted.
+
+    ``hands``: one-deck hands ``int8 (n, p, k)``.  The complement of the deal, so no random
+    draw is made and the deal stays what :func:`deal` dealt (at 3 players: the 13 cards left).
+    """
+    n = hands.shape[0]
+    n_left = DECK_SIZE - hands.shape[1] * hands.shape[2]
+    if n_left < 0:
+        raise SimkitError(f"undealt: {hands.shape[1]} hands of one deck, the deck holds 52 cards")
+    held = np.zeros((n, DECK_SIZE), dtype=bool)
+    np.put_along_axis(held, hands.reshape(n, -1).astype(np.int64), True, axis=1)
+    rest = np.nonzero(~held)[1].reshape(n, n_left)  # row by row, each row ascending
+    return rest.astype(np.int8)
 
 
 _BLOCK_GAMES = 16384

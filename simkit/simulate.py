@@ -46,12 +46,14 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from simkit.arrange import arrangements, default_tables
-from simkit.deal import check_players, deal, pass_cards
+from simkit.arrange import WinTables, arrangements, default_tables, make_solver
+from simkit.deal import check_players, deal
 from simkit.errors import SimkitError
 from simkit.files import STAGING_PREFIX, atomic_write, check_output_dir
 from simkit.parallel import check_backend, effective_jobs, run_ordered
-from simkit.phases import add_payments
+from simkit.phases import Payments, add_payments
+from simkit.phases.exchange import play_exchange
+from simkit.phases.passing import play_passing
 from simkit.phases.settle import settle_payments
 from simkit.score import score
 from simkit.statistics import SCHEMA_VERSION, Key, convergence_rows, record_block
@@ -274,12 +276,18 @@ def make_config(
 # --------------------------------------------------------------------------- playing blocks
 
 
-def _hands_for(dealt: np.ndarray, variant: Variant) -> np.ndarray:
-    """The hands the players set under ``variant``: the deal, after any passing of cards."""
-    deal_rules = variant.deal
-    if deal_rules.pass_rounds:
-        return pass_cards(dealt, deal_rules.pass_rounds, deal_rules.pass_direction)
-    return dealt
+def _hands_for(
+    dealt: np.ndarray, variant: Variant, tables: WinTables | None, rng: np.random.SeedSequence
+) -> tuple[np.ndarray, Payments]:
+    """The hands the players set under ``variant`` and what the phases before setting pay:
+    the deal after the ``[deal]`` phases (the card pass, the exchange; :mod:`simkit.phases`)."""
+    if not variant.deal.changes_hands:
+        return dealt, {}
+    solver = make_solver(variant, dealt.shape[1], tables)  # the phases decide by max-ev values
+    gen = np.random.default_rng(rng)  # afresh per variant: common numbers
+    passed = play_passing(dealt, variant, solver, gen).hands
+    exchanged = play_exchange(passed, variant, solver, gen)
+    return exchanged.hands, exchanged.payments
 
 
 def play_block(
@@ -288,13 +296,20 @@ def play_block(
     """Play block ``block`` under every variant: ``(counts, sums)`` for :class:`Summary`."""
     n = config.block_size(block)
     p = config.n_players
-    deal_seq, play_seq = np.random.SeedSequence(config.seed, spawn_key=(block,)).spawn(2)
+    block_seq = np.random.SeedSequence(config.seed, spawn_key=(block,))
+    deal_seq, play_seq, phase_seq = block_seq.spawn(3)  # the first two as with spawn(2)
     dealt = deal(n, p, rng=np.random.default_rng(deal_seq))
-    hands_of = [_hands_for(dealt, variant) for variant in config.variants]
     tables_of = [
         default_tables(resolve_variant(source), p) if (source := config.tables_of(v)) else None
         for v in range(len(config.variants))
     ]
+    # --- phases before setting (simkit.phases.passing, simkit.phases.exchange)
+    before = [
+        _hands_for(dealt, variant, tables_of[v], phase_seq)
+        for v, variant in enumerate(config.variants)
+    ]
+    hands_of = [hands for hands, _ in before]
+    # --- end of the phases before setting
     # max-ev searches the variants that see the same cards and rank duns alike in one pass;
     # random-legal draws the same stream under every variant (common numbers).  Each
     # arrangement is read once (dun ranks, specials) and flows on to scoring and statistics.
@@ -311,6 +326,11 @@ def play_block(
             breakdown=True,
         )
         for play, variant in zip(plays, config.variants, strict=True)
+    ]
+    # the payments of the phases before setting (the exchange's fees) join the scores as
+    # components
+    scored = [
+        add_payments(s, paid) if paid else s for s, (_, paid) in zip(scored, before, strict=True)
     ]
     # ---- phases after setting (抢庄, 谈判, 抛牌; simkit.phases.settle): their zero-sum payments
     # join the scores as components of their own (nothing where a variant plays none)

@@ -137,12 +137,15 @@ def _overview(variants: list[Variant]) -> list[str]:
     header = ["rule", *[v.name for v in variants]]
     table = [[name, *[fn(v.scoring) for v in variants]] for name, fn in rows]
     table.append(["[deal] 3-card pass", *[describe_pass(v.deal) for v in variants]])
+    table.append(["[deal] exchange", *["换牌" if v.deal.exchange.play else "–" for v in variants]])
     return _table(header, table)
 
 
 def describe_pass(deal: Deal) -> str:
     p = deal.passing
-    return f"{p.rounds} {p.direction}" if p.rounds else "–"
+    if p.choice == "banker":
+        return f"banker's choice, {p.cards} cards"
+    return f"{p.rounds} {p.direction}, {p.cards} cards" if p.rounds else "–"
 
 
 def _dun_worths(variants: list[Variant]) -> list[str]:
@@ -193,6 +196,7 @@ def _sources(variant: Variant) -> list[str]:
     s = variant.scoring
     cited = [("ranking", variant.ranking.source), ("deal", variant.deal.source)]
     cited.append(("deal.passing", variant.deal.passing.source))
+    cited.append(("deal.exchange", variant.deal.exchange.source))
     cited.append(("specials", variant.specials.source))
     cited += [(f"specials.{rule.id}", rule.source) for rule in variant.specials.rules]
     cited.append(("scoring", s.source))

@@ -30,6 +30,7 @@ from simkit.variants.special_kinds import (
 __all__ = [
     "SPECIAL_KINDS",
     "Bidding",
+    "CardExchange",
     "CardPass",
     "Deal",
     "Header",
@@ -65,37 +66,77 @@ class Ranking:
 
 @dataclass(frozen=True, kw_only=True)
 class CardPass:
-    """菲律宾玩法 (001): each player passes three cards to another seat, ``rounds`` times (0: no
-    pass), before arranging.  ``direction``: ``"clockwise"`` (seat s to s + 1),
-    ``"counter-clockwise"`` (s to s - 1) or ``"across"`` (s to s + p/2).  001 lets the banker
-    choose both ("不换，换一次，换两次; 顺时针，逆时针，与对家交换"); a variant fixes one reading.
+    """菲律宾玩法 (001): each player passes three cards to another seat, before arranging.
+
+    001: "“换三张牌”由庄家决定次数,包括: 不换,换一次,换两次。交换次序由庄家决定,包括:顺时针,逆时针,
+    与对家交换".  ``choice``: ``"banker"`` plays that clause (the banker, seat 0, chooses 0, 1
+    or 2 rounds and the direction, :mod:`simkit.phases.passing`); ``"fixed"`` always plays
+    ``rounds`` rounds (0: no pass) in ``direction`` (read only then).  ``direction``:
+    ``"clockwise"`` (seat s to s + 1), ``"counter-clockwise"`` (s to s - 1) or ``"across"``
+    (s to s + p/2).  ``cards``: which three each player passes, ``"chosen"`` (each player's
+    choice by the value of its hand) or ``"lowest"`` (its three lowest cards).
     """
 
     rounds: int = 0
     direction: Literal["clockwise", "counter-clockwise", "across"] = "clockwise"
+    choice: Literal["fixed", "banker"] = "fixed"
+    cards: Literal["lowest", "chosen"] = "lowest"
     source: str = ""
 
     def __post_init__(self) -> None:
         if not 0 <= self.rounds <= 2:
             raise SimkitError(f"passing.rounds must be 0, 1 or 2, got {self.rounds}")
 
+    @property
+    def played(self) -> bool:
+        """Whether cards may be passed at all."""
+        return self.choice == "banker" or self.rounds > 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class CardExchange:
+    """钱塘 换牌 (004 （二）换牌规则), before arranging; ``play`` switches it on.
+
+    Four players: each puts one card face down; the banker takes one of the other three for its
+    own, then the player whose card was taken chooses, until all four have exchanged.  Three
+    players: the banker may pay ``fee`` 道 to each player to take the 13 undealt cards; if it
+    declines, the players in turn (clockwise) may pay the banker ``fee`` for them.  Other table
+    sizes: 004 gives no exchange.  The readings taken are in :mod:`simkit.phases.exchange`.
+    """
+
+    play: bool = False
+    fee: float = 1.0
+    source: str = ""
+
+    def __post_init__(self) -> None:
+        if self.fee < 0:
+            raise SimkitError(f"exchange.fee must be at least 0, got {self.fee}")
+
 
 @dataclass(frozen=True, kw_only=True)
 class Deal:
     """The ``[deal]`` section: the rules between the deal and the arranging, one table a phase
-    (today the three-card pass, ``[deal.passing]``).  They change the hands the players set, not
-    the scoring; the simulator reads them when it deals."""
+    (the three-card pass, ``[deal.passing]``; the exchange, ``[deal.exchange]``).  They change
+    the hands the players set (and the exchange's fees); the simulator plays them after it
+    deals (:mod:`simkit.phases`)."""
 
     passing: CardPass = field(default_factory=CardPass)
+    exchange: CardExchange = field(default_factory=CardExchange)
     source: str = ""
 
     @property
     def pass_rounds(self) -> int:
+        """The file's ``rounds`` (played when ``choice = "fixed"``; see :attr:`changes_hands`)."""
         return self.passing.rounds
 
     @property
     def pass_direction(self) -> str:
         return self.passing.direction
+
+    @property
+    def changes_hands(self) -> bool:
+        """Whether a phase may change the dealt hands (then they are no longer uniform deals)."""
+        return self.passing.played or self.exchange.play
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -249,6 +290,23 @@ class Header:
     notes: tuple[str, ...] = ()
 
 
+#: ``[deal]`` keys added after variants were first keyed, at the value that plays as before:
+#: left out of the key there, so a variant that does not play them keeps its key (and the
+#: stamp of its trained tables).
+_LATER_DEAL_DEFAULTS = {"passing": {"choice": "fixed", "cards": "lowest"}}
+
+
+def _keyed_deal(deal: Deal) -> dict[str, Any]:
+    plain: dict[str, Any] = to_plain(deal, sources=False)
+    if not deal.exchange.play:
+        del plain["exchange"]  # off, whatever its fee
+    for table, defaults in _LATER_DEAL_DEFAULTS.items():
+        for key, value in defaults.items():
+            if plain[table][key] == value:
+                del plain[table][key]
+    return plain
+
+
 def variant_key(
     name: str,
     ranking: Ranking,
@@ -263,7 +321,7 @@ def variant_key(
     played enter the hash, so a variant that plays none keeps its key."""
     resolved = {
         "ranking": to_plain(ranking, sources=False),
-        "deal": to_plain(deal if deal is not None else Deal(), sources=False),
+        "deal": _keyed_deal(deal if deal is not None else Deal()),
         "specials": to_plain(specials, sources=False),
         "scoring": to_plain(scoring, sources=False),
     }
