@@ -46,14 +46,12 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from simkit.arrange import WinTables, arrangements, default_tables, make_solver
+from simkit.arrange import WinTables, arrangements, default_tables
 from simkit.deal import check_players, deal
 from simkit.errors import SimkitError
 from simkit.files import STAGING_PREFIX, atomic_write, check_output_dir
 from simkit.parallel import check_backend, effective_jobs, run_ordered
-from simkit.phases import Payments, add_payments
-from simkit.phases.exchange import play_exchange
-from simkit.phases.passing import play_passing
+from simkit.phases import Payments, add_payments, before_setting
 from simkit.phases.settle import settle_payments
 from simkit.score import score
 from simkit.statistics import SCHEMA_VERSION, Key, convergence_rows, record_block
@@ -279,15 +277,9 @@ def make_config(
 def _hands_for(
     dealt: np.ndarray, variant: Variant, tables: WinTables | None, rng: np.random.SeedSequence
 ) -> tuple[np.ndarray, Payments]:
-    """The hands the players set under ``variant`` and what the phases before setting pay:
-    the deal after the ``[deal]`` phases (the card pass, the exchange; :mod:`simkit.phases`)."""
-    if not variant.deal.changes_hands:
-        return dealt, {}
-    solver = make_solver(variant, dealt.shape[1], tables)  # the phases decide by max-ev values
-    gen = np.random.default_rng(rng)  # afresh per variant: common numbers
-    passed = play_passing(dealt, variant, solver, gen).hands
-    exchanged = play_exchange(passed, variant, solver, gen)
-    return exchanged.hands, exchanged.payments
+    """The hands the players set under ``variant`` and what the phases before setting pay
+    (:func:`simkit.phases.before_setting`)."""
+    return before_setting(dealt, variant, tables, rng)
 
 
 def play_block(

@@ -125,9 +125,18 @@ def test_004_bidding_winner_pays_its_bid_shared_equally_remainder_back() -> None
 def test_bidding_is_played_with_the_file_bid_or_the_fair_bid_rounded_down() -> None:
     fixed = with_phases(bidding=Bidding(enabled=True, bid=7))
     assert seat_bid(fixed, 4) == 7.0
-    edge, se = fair_bid(QIANTANG, 4)
-    # all-pairs scoring: the banker's seat has no edge of its own, the fair bid rounds to 0
+    # all-pairs scoring: the banker's seat has no edge of its own without 换牌 ...
+    no_exchange = dataclasses.replace(
+        QIANTANG,
+        deal=dataclasses.replace(
+            QIANTANG.deal, exchange=dataclasses.replace(QIANTANG.deal.exchange, play=False)
+        ),
+    )
+    edge, se = fair_bid(no_exchange, 4)
     assert abs(edge) < 4 * se + 0.2
+    # ... and with it the banker, who chooses first, has one: the seat is worth bidding for
+    edge, se = fair_bid(QIANTANG, 4)
+    assert edge > 4 * se
     assert seat_bid(QIANTANG, 4) == float(np.floor(max(edge, 0.0)))
 
 

@@ -43,7 +43,8 @@ from typing import Any
 import numpy as np
 
 from simkit.arrange import Arrangement, arrangements, make_solver, split_values
-from simkit.deal import deal, pass_cards
+from simkit.deal import deal
+from simkit.phases import before_setting
 from simkit.score import score
 from simkit.variants import Variant
 from simkit.variants.rules import Phases
@@ -160,10 +161,11 @@ def _calibration_deals(variant: Variant, n_players: int, strategy: str) -> Calib
     plays: list[Arrangement] = []
     for k in range(-(-CALIBRATION_GAMES // CALIBRATION_CHUNK)):
         seq = np.random.SeedSequence(CALIBRATION_ENTROPY, spawn_key=(CALIBRATION_KEY, k))
-        deal_seq, play_seq = seq.spawn(2)
-        hands = deal(CALIBRATION_CHUNK, n_players, rng=np.random.default_rng(deal_seq))
-        if variant.deal.pass_rounds:
-            hands = pass_cards(hands, variant.deal.pass_rounds, variant.deal.pass_direction)
+        deal_seq, play_seq, phase_seq = seq.spawn(3)
+        dealt = deal(CALIBRATION_CHUNK, n_players, rng=np.random.default_rng(deal_seq))
+        # the hands as the phases before setting leave them (their fees are paid whatever
+        # the hands then do, so they stay out of what a hand expects)
+        hands, _ = before_setting(dealt, variant, None, phase_seq)
         plays.extend(arrangements([hands], [variant], strategy, n_players=n_players, rng=play_seq))
     play = _concat(plays)
     total, pairs = pair_results(play, variant)
