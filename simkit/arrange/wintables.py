@@ -71,7 +71,7 @@ def shipped_table_path(variant_name: str, n_players: int) -> Path:
     return Path(str(resources.files("simkit"))) / "data" / table_name(variant_name, n_players)
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=128)
 def _load_shipped(variant_name: str, n_players: int) -> WinTables | None:
     path = shipped_table_path(variant_name, n_players)
     if not path.exists():
