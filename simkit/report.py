@@ -386,6 +386,12 @@ def strategy_matters_section(page: Page, path: Path | None = None) -> list[str]:
             if page.provenance["strategy"] != default
             else ""
         )
+        + (
+            f"This page plays {page.provenance['n_players']} players; the measurement is at "
+            f"{meta['players']}.  "
+            if page.provenance["n_players"] != meta["players"]
+            else ""
+        )
         + (f"Not measured: {_names(unmeasured)}.  " if unmeasured else "")
         + f"All rows: `results/strategy/{path.with_suffix('.md').name}`; reproduce with "
         f"`python {meta['command']}`.\n",

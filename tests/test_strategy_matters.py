@@ -28,9 +28,13 @@ def _script():
     return module
 
 
-def _page(strategy: str = "max-ev") -> Page:
+def _page(strategy: str = "max-ev", players: int = 4) -> Page:
     names = ["guangxi", "hongkong", "hongkong+top-card"]
-    provenance = {"strategy": strategy, "n_players": 4, "variants": [{"name": n} for n in names]}
+    provenance = {
+        "strategy": strategy,
+        "n_players": players,
+        "variants": [{"name": n} for n in names],
+    }
     return Page(SimulationResult(provenance=provenance, tables={}))
 
 
@@ -76,8 +80,10 @@ def test_section_shows_the_measured_rows_of_the_page_variants(measured: Path) ->
     assert "Not measured: hongkong+top-card." in text
     assert "python experiments/strategy_matters.py --games 100 --seed 0" in text
     assert "This page's hands" not in text
-    other = "\n".join(strategy_matters_section(_page("greedy"), measured))
+    assert "the measurement is at" not in text
+    other = "\n".join(strategy_matters_section(_page("greedy", players=6), measured))
     assert "This page's hands are set by `greedy`." in other
+    assert "This page plays 6 players; the measurement is at 4." in other
 
 
 def test_section_says_how_to_make_a_missing_or_broken_measurement(tmp_path: Path) -> None:
