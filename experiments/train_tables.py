@@ -214,10 +214,23 @@ def check(
                 or stored[k].tobytes() != fresh[k].tobytes()
             ]
             if differ:
-                problems.append(f"{path.name}: retrained arrays differ ({', '.join(differ)})")
+                problems.append(f"{path.name}: retrained arrays differ ({_gaps(stored, fresh)})")
     if readme and (not README.exists() or README.read_text(encoding="utf-8") != render_readme()):
         problems.append(f"{README.relative_to(ROOT)}: not what the files say (run with --readme)")
     return problems
+
+
+def _gaps(stored: dict[str, np.ndarray], fresh: dict[str, np.ndarray]) -> str:
+    """Which arrays differ and by how much at most."""
+    out = []
+    for name in sorted(stored.keys() | fresh.keys()):
+        a, b = stored.get(name), fresh.get(name)
+        if a is None or b is None or a.shape != b.shape:
+            out.append(f"{name}: {'absent' if a is None or b is None else 'other shape'}")
+        elif a.dtype != b.dtype or a.tobytes() != b.tobytes():
+            gap = float(np.max(np.abs(a.astype(np.float64) - b.astype(np.float64))))
+            out.append(f"{name} by up to {gap:.2g}")
+    return ", ".join(out)
 
 
 # --------------------------------------------------------------------------- command line
