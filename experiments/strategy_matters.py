@@ -13,8 +13,8 @@ Two things are measured per strategy S:
   four rotations (a duplicate match, so the luck of the cards cancels); in a banker variant the
   banker seat (seat 0) and a player seat (each of seats 1-3 in turn, averaged) are separate
   rows.  The default's own row is the all-default game: its difference is 0.
-- **Every seat plays S.**  The table's volatility: the SD of a player's score per game (scores
-  sum to zero, so the SD is the root of the mean square over seats and deals).
+- **Every seat plays S.**  The game's volatility as S plays it: the SD of the score per game
+  of the same seats (every seat pooled, or the banker and the players apart).
 
 95% CIs treat the deal as the independent unit (mean ± 1.96 SE; an SD's SE by the delta
 method on the per-deal moments).
@@ -128,7 +128,6 @@ def measure_variant(
     for name in (default, *strategies):
         cards, declared = played[name]
         table = base if name == default else np.asarray(score(cards, variant, declared=declared))
-        table_sd = sd_ci(table.mean(axis=1), (table * table).mean(axis=1))
         # one seat plays the strategy, the others the default: per seat, that seat's scores
         alone = np.empty_like(base)
         for seat in range(PLAYERS):
@@ -145,6 +144,8 @@ def measure_variant(
             expected = mean_ci(x.mean(axis=1))
             diff = mean_ci((x - base[:, seats]).mean(axis=1))
             spread = sd_ci(x.mean(axis=1), (x * x).mean(axis=1))
+            everyone = table[:, seats]
+            table_sd = sd_ci(everyone.mean(axis=1), (everyone * everyone).mean(axis=1))
             rows.append(
                 {
                     "variant": variant.name,
@@ -179,7 +180,7 @@ def markdown(meta: dict[str, Any], rows: Sequence[dict[str, Any]]) -> str:
         "seat in turn, averaged per deal; `banker` is seat 0, `player` seats 1-3 in turn); "
         "**score** is that seat's expected score per game, **vs default** the paired "
         "difference from the default in the same seat on the same deals, **seat SD** its "
-        "score's SD per game.  **table SD**: a player's score SD when every seat plays the "
+        "score's SD per game.  **table SD**: the same seat's score SD when every seat plays the "
         "strategy.  95% CIs, the deal as the unit.",
         "",
         f"Reproduce: `python {meta['command']}` ({meta['seconds'] / 60:.1f} min here).",

@@ -378,7 +378,7 @@ def strategy_matters_section(page: Page, path: Path | None = None) -> list[str]:
         f"`{default}` in the same seat on the same deals, `seat SD` the SD of its score per "
         "game.  In all-pairs variants every seat takes the strategy in turn (averaged per "
         "deal); in banker variants the banker (seat 0) and a player are separate rows.  "
-        "`table SD`: a player's score SD when every seat plays the strategy (the game's "
+        "`table SD`: the same seat's score SD when every seat plays the strategy (the game's "
         "volatility as that strategy plays it).  95% CIs and ± SE, the deal as the unit.\n",
         markdown_table(header, table) + "\n",
         (
