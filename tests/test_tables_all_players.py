@@ -169,3 +169,20 @@ def test_train_tables_reproduces_a_file_exactly(tmp_path, monkeypatch):
     assert stored.keys() == fresh.keys()
     for name in stored:
         assert stored[name].tobytes() == fresh[name].tobytes(), name
+
+
+@pytest.mark.parametrize("players", [5, 8])
+def test_every_variant_simulates_at_two_deck_tables_without_a_warning(players):
+    """The whole pipeline (card pass, max-ev with its own tables, scoring, statistics) at a
+    two-deck table: no fallback warning, and the scores sum to zero."""
+    from simkit.simulate import simulate
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = simulate("all", 64, players, seed=2, n_jobs=1, progress=False)
+    scores = result["scores"]
+    assert set(scores["variant"]) == set(variant_names())
+    seats = scores.filter(scores["seat"].is_in([str(s) for s in range(players)]))
+    for variant in variant_names():
+        total = seats.filter(seats["variant"] == variant)["mean"].sum()
+        assert abs(total) < 1e-9, variant
