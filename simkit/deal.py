@@ -142,12 +142,19 @@ def pass_cards(hands: np.ndarray, rounds: int, direction: str) -> np.ndarray:
     ``rounds`` times.
 
     Each player passes their three lowest cards (by rank, then suit) to the next seat
-    (``clockwise``: seat s → s + 1; ``counter-clockwise``: s → s − 1; ``across``: s → s + p/2);
-    hands are re-sorted after each round.  Vectorized over games.  The banker's choice of
-    rounds and direction, and each player's choice of cards, are :mod:`simkit.phases.passing`.
+    (``clockwise``: seat s → s + 1; ``counter-clockwise``: s → s − 1; ``across``: s → s + p/2,
+    an exchange with the seat opposite, 与对家交换); hands are re-sorted after each round.
+    Vectorized over games.  An odd table (3, 5, 7 players) has no seat opposite, so ``across``
+    is refused there rather than read as some other pass.  The banker's choice of rounds and
+    direction, and each player's choice of cards, are :mod:`simkit.phases.passing`.
     """
     out = hands
     p = hands.shape[1]
+    if direction == "across" and p % 2:
+        raise SimkitError(
+            f"pass direction 'across' (与对家交换) exchanges with the seat opposite, which a "
+            f"table of {p} players does not have; use clockwise or counter-clockwise"
+        )
     shift = {"clockwise": 1, "counter-clockwise": -1, "across": p // 2}[direction]
     for _ in range(rounds):
         passed = out[:, :, :3]

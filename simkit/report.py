@@ -428,6 +428,74 @@ def phases_section(page: Page) -> list[str]:
     return phases_lines(PHASES_DIR)
 
 
+def strategy_matters_section(page: Page, path: Path | None = None) -> list[str]:
+    """What setting the hands well is worth: the default strategy against weaker ones on the
+    same deals (``experiments/strategy_matters.py``; ``path`` defaults to
+    ``results/strategy/matters.json`` beside :data:`REGRET_JSON`)."""
+    heading = "### How much strategy matters\n"
+    path = REGRET_JSON.with_name("matters.json") if path is None else path
+    command = "python experiments/strategy_matters.py --games 20000 --seed 0"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        meta, rows = dict(data["meta"]), list(data["rows"])
+    except FileNotFoundError:
+        return [
+            heading,
+            "How much the strategy that sets the hands matters (the default against `greedy` "
+            "and `random-legal`, paired on the same deals) is not shown: no measurement sits "
+            f"beside this copy of simkit.  Make `results/strategy/{path.name}` in the "
+            f"repository with `{command}` (a few minutes on 2 cores).\n",
+        ]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        return [heading, f"`{path.name}` could not be read ({exc}).\n"]
+    default = meta["default"]
+    table = [
+        [
+            r["variant"],
+            "" if r["seat"] == "any" else r["seat"],
+            f"`{r['strategy']}`",
+            f"{r['mean']:+.3f}",
+            "0 (the reference)"
+            if r["strategy"] == default
+            else f"{r['diff']:+.3f} ({r['diff_ci_low']:+.3f} to {r['diff_ci_high']:+.3f})",
+            f"{r['sd']:.2f} ± {r['sd_se']:.2f}",
+            f"{r['table_sd']:.2f} ± {r['table_sd_se']:.2f}",
+        ]
+        for name in page.names
+        for r in rows
+        if r["variant"] == name
+    ]
+    unmeasured = [name for name in page.names if not any(r["variant"] == name for r in rows)]
+    header = ["variant", "seat", "strategy", "score", "vs default (95% CI)", "seat SD", "table SD"]
+    return [
+        heading,
+        f"What setting the hands well is worth.  On {meta['games']:,} deals of "
+        f"{meta['players']} players per variant, every strategy sets the *same* hands.  One "
+        f"seat plays the strategy named, the other three `{default}` (the default): `score` is "
+        f"that seat's expected score per game, `vs default` the paired difference from "
+        f"`{default}` in the same seat on the same deals, `seat SD` the SD of its score per "
+        "game.  In all-pairs variants every seat takes the strategy in turn (averaged per "
+        "deal); in banker variants the banker (seat 0) and a player are separate rows.  "
+        "`table SD`: the same seat's score SD when every seat plays the strategy (the game's "
+        "volatility as that strategy plays it).  95% CIs and ± SE, the deal as the unit.\n",
+        markdown_table(header, table) + "\n",
+        (
+            f"This page's hands are set by `{page.provenance['strategy']}`. "
+            if page.provenance["strategy"] != default
+            else ""
+        )
+        + (
+            f"This page plays {page.provenance['n_players']} players; the measurement is at "
+            f"{meta['players']}.  "
+            if page.provenance["n_players"] != meta["players"]
+            else ""
+        )
+        + (f"Not measured: {_names(unmeasured)}.  " if unmeasured else "")
+        + f"All rows: `results/strategy/{path.with_suffix('.md').name}`; reproduce with "
+        f"`python {meta['command']}`.\n",
+    ]
+
+
 def scores_section(page: Page) -> list[str]:
     scores = page.tables["scores"]
     rows: list[list[Any]] = []
@@ -766,6 +834,7 @@ def reproduce_section(page: Page) -> list[str]:
 SECTIONS: list[Callable[[Page], list[str]]] = [
     header_section,
     regret_section,
+    strategy_matters_section,
     scores_section,
     paired_section,
     components_section,

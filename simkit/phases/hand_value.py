@@ -21,6 +21,7 @@ import numpy as np
 
 from simkit.arrange import Solver, max_ev_ids
 from simkit.cards import HAND_SIZE
+from simkit.errors import SimkitError
 from simkit.evaluate import CATEGORY_SHIFT, Category, dun_ranks
 from simkit.splits import split_positions
 
@@ -69,12 +70,20 @@ def spare_order(hands: np.ndarray, solver: Solver) -> tuple[np.ndarray, np.ndarr
 def unseen_hands(hand: np.ndarray, draws: np.ndarray) -> np.ndarray:
     """Hands of other cards, as the holder of ``hand`` may imagine them: ``draws`` picks them.
 
-    ``hand``: ``int8 (n, 13)``; ``draws``: ``float (n, 39)`` uniform numbers, whose order
-    deals the 39 cards this hand does not see.  Returns ``int8 (n, 39)``, the unseen cards in
-    that random order (take consecutive runs of 13 for hands).
+    ``hand``: ``int8 (n, 13)``, sorted; ``draws``: ``float (n, 52 d - 13)`` uniform numbers for
+    a pack of ``d`` decks (``d`` read from the width), whose order deals the cards this hand
+    does not see (the other copy of a card it holds included, with two decks).  Returns
+    ``int8 (n, 52 d - 13)``, the unseen cards in that random order (take consecutive runs of
+    13 for hands).
     """
     n = hand.shape[0]
-    seen = np.zeros((n, 52), dtype=bool)
-    np.put_along_axis(seen, hand.astype(np.int64), True, axis=1)
-    unseen = np.nonzero(~seen)[1].reshape(n, 52 - HAND_SIZE)
+    decks = (draws.shape[1] + HAND_SIZE) // 52
+    if decks * 52 - HAND_SIZE != draws.shape[1] or decks not in (1, 2):
+        raise SimkitError(f"unseen_hands: {draws.shape[1]} draws fit no pack of 52 or 104 cards")
+    # a physical card is card + 52 * copy; the second of two equal cards in a hand is copy 1
+    copy = np.zeros(hand.shape, dtype=np.int64)
+    copy[:, 1:] = hand[:, 1:] == hand[:, :-1]
+    seen = np.zeros((n, 52 * decks), dtype=bool)
+    np.put_along_axis(seen, hand.astype(np.int64) + 52 * copy, True, axis=1)
+    unseen = np.nonzero(~seen)[1].reshape(n, 52 * decks - HAND_SIZE) % 52
     return np.take_along_axis(unseen, np.argsort(draws, axis=1), axis=1).astype(np.int8)

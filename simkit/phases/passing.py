@@ -15,8 +15,8 @@ played (:class:`~simkit.variants.rules.CardPass`):
 
 The banker's policy (a reading: 001 says the banker decides, not how).  The banker knows its
 own hand only, so it values each option by its expectation: for each of
-:data:`BANKER_SAMPLES` deals of the 39 cards it does not see to the other seats (the same
-imagined deals for every option, so options are compared on common deals), the option is
+:data:`BANKER_SAMPLES` deals of the cards it does not see (39; 91 with two decks) to the
+other seats (the same imagined deals for every option, so options are compared on common deals), the option is
 played out (every player passing by the ``cards`` rule, the banker included), and the banker's
 own hand at the end is valued by max-ev; no pass is valued exactly.  It takes the option of
 the largest mean, no pass on a tie.  The policy values the banker's own hand only: it does not
@@ -31,7 +31,6 @@ import numpy as np
 
 from simkit.arrange import Solver
 from simkit.deal import MAX_PLAYERS_PER_DECK, pass_cards, pass_chosen, pass_shift
-from simkit.errors import SimkitError
 from simkit.phases.hand_value import hand_values, spare_order, unseen_hands
 from simkit.variants import Variant
 
@@ -129,7 +128,8 @@ def banker_option_values(
     values = np.zeros((n, len(options)))
     values[:, 0] = hand_values(hands[:, 0], solver)
     for _ in range(BANKER_SAMPLES):
-        others = unseen_hands(hands[:, 0], rng.random((n, 52 - 13)))[:, : 13 * (p - 1)]
+        decks = 1 if p <= MAX_PLAYERS_PER_DECK else 2
+        others = unseen_hands(hands[:, 0], rng.random((n, 52 * decks - 13)))[:, : 13 * (p - 1)]
         imagined = np.concatenate([hands[:, :1], others.reshape(n, p - 1, 13)], axis=1)
         imagined = np.sort(imagined, axis=2)
         first = chosen_cards(imagined, cards, solver)
@@ -151,8 +151,6 @@ def play_passing(
         rounds = np.full(n, rules.rounds, dtype=np.int64)
         shift = np.full(n, _old_shift(rules.direction, p) if rules.rounds else 0, np.int64)
         return Passing(pass_cards(hands, rules.rounds, rules.direction), rounds, shift)
-    if p > MAX_PLAYERS_PER_DECK:
-        raise SimkitError(f"the chosen pass is played with one deck (2-4 players), got {p}")
     if rules.choice == "banker":
         values, options = banker_option_values(hands, rules.cards, solver, rng)
         best = np.argmax(values, axis=1)  # the first of equals: no pass on a tie
