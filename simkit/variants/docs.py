@@ -12,7 +12,7 @@ from typing import Any
 
 from simkit.cards import RANK_CHARS
 from simkit.variants import load_variant, variant_names
-from simkit.variants.rules import SPECIAL_KINDS, Deal, Variant
+from simkit.variants.rules import SPECIAL_KINDS, Deal, Phases, Variant
 from simkit.variants.schema import describe_schema, to_plain
 from simkit.variants.scoring_rules import CATEGORY_KEYS, Scoring
 
@@ -138,7 +138,23 @@ def _overview(variants: list[Variant]) -> list[str]:
     table = [[name, *[fn(v.scoring) for v in variants]] for name, fn in rows]
     table.append(["[deal] 3-card pass", *[describe_pass(v.deal) for v in variants]])
     table.append(["[deal] exchange", *["换牌" if v.deal.exchange.play else "–" for v in variants]])
+    table.append(["[phases]", *[describe_phases(v.phases) for v in variants]])
     return _table(header, table)
+
+
+def describe_phases(phases: Phases) -> str:
+    """The ``[phases]`` a variant plays, in a few words (``–`` for none)."""
+    played = []
+    if phases.bidding.enabled:
+        played.append(
+            "抢庄 "
+            + (f"bid {_num(phases.bidding.bid)}" if phases.bidding.bid is not None else "fair bid")
+        )
+    if phases.negotiation.enabled:
+        played.append("谈判")
+    if phases.surrender.enabled:
+        played.append(f"抛牌 {_num(phases.surrender.cost)} {phases.surrender.when}")
+    return ", ".join(played) or "–"
 
 
 def describe_pass(deal: Deal) -> str:
@@ -197,6 +213,11 @@ def _sources(variant: Variant) -> list[str]:
     cited = [("ranking", variant.ranking.source), ("deal", variant.deal.source)]
     cited.append(("deal.passing", variant.deal.passing.source))
     cited.append(("deal.exchange", variant.deal.exchange.source))
+    cited.append(("phases", variant.phases.source))
+    for f in dataclasses.fields(variant.phases):
+        part = getattr(variant.phases, f.name)
+        if dataclasses.is_dataclass(part):
+            cited.append((f"phases.{f.name}", getattr(part, "source", "")))
     cited.append(("specials", variant.specials.source))
     cited += [(f"specials.{rule.id}", rule.source) for rule in variant.specials.rules]
     cited.append(("scoring", s.source))
@@ -212,7 +233,7 @@ def _sources(variant: Variant) -> list[str]:
 def _schema() -> list[str]:
     rows = []
     sections: list[tuple[str, Any]] = []
-    for name, default in (("deal", Deal()), ("scoring", Scoring())):
+    for name, default in (("deal", Deal()), ("phases", Phases()), ("scoring", Scoring())):
         sections.append((name, default))
         for f in dataclasses.fields(default):
             value = getattr(default, f.name)
