@@ -198,6 +198,21 @@ def as_card_rows(
     ``any_deck``: the fifth suit and the jokers (52..66) are accepted too; otherwise cards are
     0..51.
     """
+    rows, lead, _ = card_rows(cards, width, what, decks=decks, sort=sort, any_deck=any_deck)
+    return rows, lead
+
+
+def card_rows(
+    cards: npt.ArrayLike,
+    width: int,
+    what: str,
+    *,
+    decks: int | None = None,
+    sort: bool = False,
+    any_deck: bool = False,
+) -> tuple[np.ndarray, tuple, bool]:
+    """:func:`as_card_rows`, and whether any card is beyond the 52 (a fifth-suit card or a
+    joker), found in the same pass that checks the range."""
     arr = np.asarray(cards)
     if arr.ndim == 0 or arr.shape[-1] != width:
         raise SimkitError(
@@ -206,7 +221,9 @@ def as_card_rows(
     if not np.issubdtype(arr.dtype, np.integer):
         raise TypeError(f"{what} expects integer card arrays, got dtype {arr.dtype}")
     limit = N_CARD_INTS if any_deck else DECK_SIZE
-    if arr.size and (arr.min() < 0 or arr.max() >= limit):
+    top = int(arr.max()) if arr.size else 0
+    beyond = top >= DECK_SIZE
+    if arr.size and (arr.min() < 0 or top >= limit):
         raise SimkitError(
             f"{what}: card integers must be 0..51 (4*rank + suit)"
             + (", 52..64 (the fifth suit) or 65-66 (jokers)" if any_deck else "")
@@ -218,7 +235,7 @@ def as_card_rows(
         _check_repeats(rows if sort else np.sort(rows, axis=1), decks, what, arr.shape[:-1])
         if any_deck:
             _check_jokers(rows, what)
-    return rows, arr.shape[:-1]
+    return rows, arr.shape[:-1], beyond
 
 
 def _check_repeats(ordered: np.ndarray, decks: int, what: str, lead: tuple[int, ...]) -> None:

@@ -70,7 +70,10 @@ def _write(tmp_path, text):
         ("[deck]\ndecks = 2\nplayers = [5, 9]\n", r"mine.toml: \[deck\]: players: .*2 to 8"),
         ("[deck]\nplayers = [4, 5]\n", r"\[deck\]: players: 5 players need 65 cards"),
         ("[deck]\njokers = true\n", r"\[deck\].jokers: expected an integer"),
-        ("[deck]\nsuits = 5\n", r"\[deck\]: unknown key 'suits'; valid keys are: decks, extra_suit"),
+        (
+            "[deck]\nsuits = 5\n",
+            r"\[deck\]: unknown key 'suits'; valid keys are: decks, extra_suit",
+        ),
         (
             '[ranking]\nfive_suit_straight = "below-straight-flush"\n',
             r"five_suit_straight .* needs five suits: set \[deck\].extra_suit = true",

@@ -1,9 +1,9 @@
 """The rule objects a variant file is loaded into: frozen, keyword-only dataclasses.
 
 A variant has a ``[variant]`` header, a ``[deck]`` section (the cards it is played with), a
-``[ranking]`` section, a ``[deal]`` section (what happens between the deal and the arranging), a ``[specials]`` section (the natural hands, 报到, in
-the variant's order with their payouts and definitions; the kinds are registered in
-:mod:`simkit.variants.special_kinds`) and a ``[scoring]`` section (see
+``[ranking]`` section, a ``[deal]`` section (what happens between the deal and the arranging),
+a ``[specials]`` section (the natural hands, 报到, in the variant's order with their payouts and
+definitions; the kinds are registered in :mod:`simkit.variants.special_kinds`) and a ``[scoring]`` section (see
 :mod:`simkit.variants.scoring_rules`).
 """
 
@@ -247,7 +247,8 @@ def variant_key(
     deal: Deal | None = None,
     deck: Deck | None = None,
 ) -> str:
-    """``name@digest``: the digest hashes the resolved rules (deck, ranking, deal, specials, scoring)
+    """``name@digest``: the digest hashes the resolved rules (deck, ranking, deal, specials,
+    scoring)
     as plain data without their ``source`` citations, so two variants with one key play alike
     whatever their files look like, and editing a citation changes no key."""
     resolved = {

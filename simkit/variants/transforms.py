@@ -27,7 +27,8 @@ COMPARES = ("full", "top-card")
 
 def derive(variant: Variant, transform: str, label: str, **sections: Any) -> Variant:
     """``variant`` with the rule sections given (``scoring=…``, ``deal=…``, ``specials=…``,
-    ``ranking=…``, ``deck=…``) replaced, recording ``transform`` with the ``label`` it adds to the name.
+    ``ranking=…``, ``deck=…``) replaced, recording ``transform`` with the ``label`` it adds to
+    the name.
 
     A transform applied again keeps its place in the name and takes the new label.
     """

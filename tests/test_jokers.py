@@ -1,0 +1,224 @@
+"""Ranking with any deck: five of a kind, 五彩同花顺 and wild jokers, against slow references."""
+
+from __future__ import annotations
+
+import dataclasses
+from itertools import combinations, combinations_with_replacement
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from simkit.cards import JOKER_CARDS, make_card, pack_cards, parse_cards
+from simkit.deal import deal
+from simkit.evaluate import (
+    Category,
+    _rank5_any_rows,
+    _rank5_rows,
+    any_deck_tables,
+    category_of,
+    describe_rank,
+    dun_ranks,
+    rank3,
+    rank3_jokers_reference,
+    rank5,
+    rank5_any_reference,
+    rank5_jokers_reference,
+    ranking_tables,
+)
+from simkit.variants import Deck, load_variant
+
+GUANGXI = load_variant("guangxi").ranking  # wheel second, 五同 on, 五彩 off
+FIVE_SUITS = load_variant("guangxi-five-suits").ranking  # 五彩 below the straight flush
+QIANTANG5 = load_variant("qiantang-five-suits").ranking  # wheel lowest, 五彩 below
+ABOVE = dataclasses.replace(FIVE_SUITS, five_suit_straight="above-straight-flush")
+NO_FIVE = dataclasses.replace(GUANGXI, five_of_a_kind=False)
+RANKINGS = {
+    "guangxi": GUANGXI,
+    "five-suits": FIVE_SUITS,
+    "qiantang5": QIANTANG5,
+    "above": ABOVE,
+    "no-five": NO_FIVE,
+}
+JK = JOKER_CARDS[0]
+
+
+def _cards(ranks, suits):
+    return tuple(make_card(r, s) for r, s in zip(ranks, suits, strict=True))
+
+
+def _suit_patterns(width, five_suits):
+    """Suit assignments that reach every case the kernel tells apart: one suit, all different,
+    mixed (and the fifth suit in each where the deck has it)."""
+    patterns = [(0,) * width, (4,) * width if five_suits else (3,) * width]
+    patterns.append(tuple(range(width)) if width <= 4 else (0, 1, 2, 3, 4))
+    if five_suits and width <= 4:
+        patterns.append(tuple(range(5 - width, 5)))
+    patterns.append((0, 0, *range(1, width - 1)))
+    return [p for p in patterns if len(p) == width and (five_suits or max(p) < 4)]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["guangxi", "five-suits", "qiantang5", "above"])
+def test_one_joker_exhaustively_over_ranks_and_suit_patterns(name):
+    """Every multiset of four ranks, under every suit pattern, with one joker: the table
+    kernel equals the best over every card the joker may stand for."""
+    ranking = RANKINGS[name]
+    five = ranking.five_suit_straight != "off"
+    hands, expected = [], []
+    for ranks in combinations_with_replacement(range(13), 4):
+        for suits in _suit_patterns(4, five):
+            hand = (*_cards(ranks, suits), JK)
+            hands.append(hand)
+            expected.append(rank5_jokers_reference(hand, ranking))
+    got = rank5(np.array(hands, dtype=np.int8), ranking)
+    assert got.tolist() == expected
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["guangxi", "five-suits"])
+def test_two_jokers_exhaustively_over_ranks(name):
+    """Every multiset of three ranks with two jokers (a sample of suit patterns per rank set,
+    as the reference tries 65 × 65 substitutions)."""
+    ranking = RANKINGS[name]
+    five = ranking.five_suit_straight != "off"
+    rng = np.random.default_rng(3)
+    hands, expected = [], []
+    for ranks in combinations_with_replacement(range(13), 3):
+        patterns = _suit_patterns(3, five)
+        suits = patterns[int(rng.integers(len(patterns)))]
+        hand = (*_cards(ranks, suits), *JOKER_CARDS)
+        hands.append(hand)
+        expected.append(rank5_jokers_reference(hand, ranking))
+    assert rank5(np.array(hands, dtype=np.int8), ranking).tolist() == expected
+
+
+@pytest.mark.parametrize("name", list(RANKINGS))
+def test_fronts_with_jokers_exhaustively(name):
+    ranking = RANKINGS[name]
+    hands = []
+    for jokers in range(3):
+        for ranks in combinations_with_replacement(range(13), 3 - jokers):
+            hands.append((*_cards(ranks, [0] * len(ranks)), *JOKER_CARDS[:jokers]))
+    expected = [rank3_jokers_reference(h, ranking) for h in hands]
+    assert rank3(np.array(hands, dtype=np.int8), ranking).tolist() == expected
+
+
+@pytest.mark.slow
+def test_any_deck_kernel_equals_the_one_deck_kernel_on_every_one_deck_hand():
+    """All C(52, 5) = 2,598,960 hands: the kernel for any deck ranks them as the one-deck
+    kernel does (the one-deck path itself is unchanged and still used for them)."""
+    rows = np.array(list(combinations(range(52), 5)), dtype=np.int8)
+    for ranking in (GUANGXI, QIANTANG5):
+        table5, flush_table, _ = ranking_tables(ranking)
+        mixed5, suited5, five_suits5, _ = any_deck_tables(ranking)
+        old = np.empty(rows.shape[0], np.int32)
+        new = np.empty(rows.shape[0], np.int32)
+        _rank5_rows(rows, table5, flush_table, old)
+        _rank5_any_rows(rows, mixed5, suited5, five_suits5, new)
+        assert (old == new).all()
+
+
+def test_any_deck_kernel_equals_the_one_deck_kernel_on_two_deck_hands():
+    hands = deal(20000, 6, rng=9).reshape(-1, 13)[:, :5]
+    table5, flush_table, _ = ranking_tables(GUANGXI)
+    old = np.empty(hands.shape[0], np.int32)
+    new = np.empty(hands.shape[0], np.int32)
+    _rank5_rows(np.ascontiguousarray(hands), table5, flush_table, old)
+    _rank5_any_rows(np.ascontiguousarray(hands), *any_deck_tables(GUANGXI)[:3], new)
+    assert (old == new).all()
+
+
+@pytest.mark.parametrize("name", ["five-suits", "qiantang5", "above"])
+def test_fifth_suit_hands_against_the_reference(name):
+    ranking = RANKINGS[name]
+    deck = Deck(decks=2, extra_suit=True, jokers=2, players=(5,))
+    hands = deal(4000, 5, rng=11, deck=deck).reshape(-1, 13)
+    duns = np.concatenate([hands[:, 3:8], hands[:, 8:13]])
+    duns = duns[(duns < JK).all(axis=1)][:6000]  # real cards only: the no-joker reference
+    expected = [rank5_any_reference(tuple(d.tolist()), ranking) for d in duns]
+    assert rank5(duns, ranking).tolist() == expected
+
+
+_PACK = pack_cards(2, True, 2).tolist()
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(range(len(_PACK))), min_size=5, max_size=5, unique=True))
+def test_random_duns_of_the_largest_pack_match_the_reference(positions):
+    cards = tuple(_PACK[i] for i in positions)
+    for ranking in (FIVE_SUITS, ABOVE):
+        assert int(rank5(np.array(cards, np.int8), ranking)) == rank5_jokers_reference(
+            cards, ranking
+        )
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.integers(0, 64), min_size=5, max_size=5),
+    st.integers(0, 4),
+)
+def test_a_joker_never_weakens_a_dun(cards, where):
+    """Replacing any card by a joker never lowers the dun: the joker may stand for that card."""
+    before = rank5(np.array(cards, np.int8), FIVE_SUITS)
+    cards[where] = JK
+    assert rank5(np.array(cards, np.int8), FIVE_SUITS) >= before
+
+
+# ---------------------------------------------------------------------------------------------
+# Rule clauses.
+
+
+def test_000_five_of_a_kind_with_two_decks_or_a_joker():
+    """000 五同: "在两副牌或者王能够带任意牌的情形时，由五张一模一样的牌构成" — two decks, or
+    a joker standing for any card; above the straight flush (000: 五同…是最大的那种牌型)."""
+    two_decks = rank5(parse_cards("As As Ad Ah Ac", decks=2), GUANGXI)
+    with_joker = rank5(parse_cards("As Ad Ah Ac JK"), GUANGXI)
+    assert category_of(two_decks) == category_of(with_joker) == Category.FIVE_OF_A_KIND
+    assert with_joker > rank5(parse_cards("As Ks Qs Js Ts"), GUANGXI)
+    assert category_of(rank5(parse_cards("As Ad Ah Ac JK"), NO_FIVE)) == Category.QUADS
+
+
+def test_000_a_joker_stands_for_any_card_in_every_dun():
+    """000 "王能够带任意牌": the joker takes the value that makes its dun strongest; in the
+    front a pair and a joker are trips."""
+    assert describe_rank(int(rank5(parse_cards("Ks Qs Js Ts JK"), GUANGXI))) == ("STRAIGHT_FLUSH A")
+    assert describe_rank(int(rank5(parse_cards("9c 9d 5h 5s JK"), GUANGXI))) == ("FULL_HOUSE 9-5")
+    assert describe_rank(int(rank3(parse_cards("Qc Qd JK"), GUANGXI))) == "TRIPS Q"
+    assert describe_rank(int(rank3(parse_cards("JK 🃏 7c"), GUANGXI))) == "TRIPS 7"
+    assert describe_rank(int(rank3(parse_cards("Ac 7d JK"), GUANGXI))) == "PAIR A-7"
+
+
+def test_004_five_suit_straight_is_an_option_with_a_named_place():
+    """004: "五彩同花顺（五张同花顺但花色各不相同）" is an optional rare hand; its place is the
+    ranking's reading (below or above the straight flushes; off: a plain straight)."""
+    hand = parse_cards("9c Td Jh Qs K*")
+    sf = parse_cards("2c 3c 4c 5c 6c")
+    quads = [*parse_cards("Ac Ad Ah As A*")[:4].tolist(), make_card(0, 0)]
+    below = int(rank5(hand, FIVE_SUITS))
+    above = int(rank5(hand, ABOVE))
+    assert category_of(below) == category_of(above) == Category.STRAIGHT_FLUSH
+    assert int(rank5(np.array(quads, np.int8), FIVE_SUITS)) < below < int(rank5(sf, FIVE_SUITS))
+    assert int(rank5(parse_cards("Ac Kc Qc Jc Tc"), ABOVE)) < above
+    assert above < int(rank5(parse_cards("2c 2d 2h 2s 2*"), ABOVE))
+    plain = dataclasses.replace(FIVE_SUITS, five_suit_straight="off")
+    assert category_of(rank5(hand, plain)) == Category.STRAIGHT
+    assert describe_rank(below) == describe_rank(above) == "FIVE_SUIT_STRAIGHT K"
+
+
+def test_five_suit_straights_order_by_top_and_the_wheel_follows_the_variant():
+    tops = [parse_cards(t) for t in ("Ac 2d 3h 4s 5*", "2c 3d 4h 5s 6*", "9c Td Jh Qs K*",
+                                      "Tc Jd Qh Ks A*")]  # fmt: skip
+    second = [int(rank5(t, FIVE_SUITS)) for t in tops]  # wheel second-highest (002)
+    lowest = [int(rank5(t, QIANTANG5)) for t in tops]  # wheel lowest (004)
+    assert second[1] < second[2] < second[0] < second[3]
+    assert lowest == sorted(lowest)
+
+
+def test_dun_ranks_of_a_joker_hand():
+    hand = parse_cards("JK 2c 2d  3c 4c 5c 6c JK  Kd Kh Ks 9c 9d")
+    front, middle, back = dun_ranks(hand, GUANGXI).tolist()
+    assert describe_rank(front) == "TRIPS 2"
+    assert describe_rank(middle) == "STRAIGHT_FLUSH 7"
+    assert describe_rank(back) == "FULL_HOUSE K-9"
