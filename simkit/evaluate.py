@@ -302,7 +302,7 @@ def _best_over_jokers(table0: np.ndarray, width: int) -> np.ndarray:
     return out
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=2)  # the kernels read the flat copies (_any_deck_flat), cached per ranking
 def _any_deck_tables(
     ranking: Ranking,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -326,67 +326,75 @@ def _any_deck_tables(
     return tables
 
 
-@nb.njit(cache=True, inline="always")
-def rank5_any_one(c0, c1, c2, c3, c4, mixed5, suited5, five_suits5):
-    """Rank of one 5-card dun of any deck (jokers wild), with :func:`any_deck_tables`."""
-    jokers = 0
-    key = 0
-    suit_bits = 0
-    repeated_suit = False
-    for c in (c0, c1, c2, c3, c4):
-        if c >= _FIRST_JOKER:
-            jokers += 1
-        else:
-            key += _RANK_KEYS_NB[_CARD_RANKS_NB[c]]
-            bit = 1 << _CARD_SUITS_NB[c]
-            if suit_bits & bit:
-                repeated_suit = True
-            suit_bits |= bit
-    best = mixed5[jokers, key]
-    if (suit_bits & (suit_bits - 1)) == 0:  # one suit (or none): a flush is possible
-        value = suited5[jokers, key]
-        if value > best:
-            best = value
-    if not repeated_suit:  # every suit different: 五彩同花顺 is possible
-        value = five_suits5[jokers, key]
-        if value > best:
-            best = value
-    return best
+STRIDE5 = 5 * int(RANK_KEYS[-1]) + 1  # key sums of 5 ranks are below this
+STRIDE3 = 3 * int(RANK_KEYS[-1]) + 1
+MIXED, SUITED, ALL_SUITS_DIFFERENT = 0, 1, 2  # the suit patterns of a dun's real cards
+
+
+def any_deck_flat(ranking: Ranking) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`any_deck_tables` laid out for the kernels: ``flat5[pattern, jokers, key]`` (one
+    flat array; each pattern's entry is already the best of the tables it allows) and
+    ``flat3[jokers, key]``, so that a dun is one lookup at the sum of its cards' codes
+    (``_CARD_CODE5``: a real card's rank key, a joker's one stride)."""
+    return _any_deck_flat(ranking_order(ranking))
+
+
+@lru_cache(maxsize=8)
+def _any_deck_flat(ranking: Ranking) -> tuple[np.ndarray, np.ndarray]:
+    mixed5, suited5, five_suits5, front3 = _any_deck_tables(ranking)
+    flat5 = np.stack(
+        [mixed5, np.maximum(mixed5, suited5), np.maximum(mixed5, five_suits5)]
+    ).reshape(-1)
+    flat3 = np.ascontiguousarray(front3[:, :STRIDE3]).reshape(-1)
+    for t in (flat5, flat3):
+        t.flags.writeable = False
+    return flat5, flat3
 
 
 @nb.njit(cache=True, inline="always")
-def rank3_any_one(c0, c1, c2, front3):
+def rank5_any_one(c0, c1, c2, c3, c4, flat5):
+    """Rank of one 5-card dun of any deck (jokers wild), with :func:`any_deck_flat`."""
+    code = _CARD_CODE5[c0] + _CARD_CODE5[c1] + _CARD_CODE5[c2] + _CARD_CODE5[c3] + _CARD_CODE5[c4]
+    bits = _SUIT_BIT[c0] | _SUIT_BIT[c1] | _SUIT_BIT[c2] | _SUIT_BIT[c3] | _SUIT_BIT[c4]
+    real = _IS_REAL[c0] + _IS_REAL[c1] + _IS_REAL[c2] + _IS_REAL[c3] + _IS_REAL[c4]
+    if (bits & (bits - 1)) == 0:  # one suit among the real cards: a flush is possible
+        pattern = SUITED
+    elif _POPCOUNT5[bits] == real:  # every suit different: 五彩同花顺 is possible
+        pattern = ALL_SUITS_DIFFERENT
+    else:
+        pattern = MIXED
+    return flat5[pattern * (MAX_JOKERS + 1) * STRIDE5 + code]
+
+
+@nb.njit(cache=True, inline="always")
+def rank3_any_one(c0, c1, c2, flat3):
     """Rank of one 3-card front of any deck (jokers wild)."""
-    jokers = 0
-    key = 0
-    for c in (c0, c1, c2):
-        if c >= _FIRST_JOKER:
-            jokers += 1
-        else:
-            key += _RANK_KEYS_NB[_CARD_RANKS_NB[c]]
-    return front3[jokers, key]
+    return flat3[_CARD_CODE3[c0] + _CARD_CODE3[c1] + _CARD_CODE3[c2]]
 
 
-_RANK_KEYS_NB = RANK_KEYS.astype(np.int64)
-# Rank and suit of each card integer; a joker's entries are never read (the kernels test first).
-_CARD_RANKS_NB = np.maximum(CARD_RANKS, 0).astype(np.int64)
-_CARD_SUITS_NB = np.maximum(CARD_SUITS, 0).astype(np.int64)
-_FIRST_JOKER = FIRST_JOKER
+# Per card integer: its rank key (a joker: one table stride, which counts the jokers), its suit
+# bit (a joker: none) and whether it is a real card.  Global arrays: numba freezes them in.
+_IS_JOKER = CARD_RANKS < 0
+_KEY_OF_CARD = RANK_KEYS[np.maximum(CARD_RANKS, 0)].astype(np.int64)
+_CARD_CODE5 = np.where(_IS_JOKER, STRIDE5, _KEY_OF_CARD)
+_CARD_CODE3 = np.where(_IS_JOKER, STRIDE3, _KEY_OF_CARD)
+_SUIT_BIT = np.where(_IS_JOKER, 0, 1 << np.maximum(CARD_SUITS, 0).astype(np.int64))
+_IS_REAL = (~_IS_JOKER).astype(np.int64)
+_POPCOUNT5 = np.array([bin(b).count("1") for b in range(32)], dtype=np.int64)
 
 
 @nb.njit(cache=True)
-def _rank5_any_rows(cards, mixed5, suited5, five_suits5, out):
+def _rank5_any_rows(cards, flat5, out):
     for i in range(cards.shape[0]):
         out[i] = rank5_any_one(
-            cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3], cards[i, 4],
-            mixed5, suited5, five_suits5,
-        )  # fmt: skip
+            cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3], cards[i, 4], flat5
+        )
 
 
 @nb.njit(cache=True)
-def _rank3_any_rows(cards, front3, out):
+def _rank3_any_rows(cards, flat3, out):
     for i in range(cards.shape[0]):
-        out[i] = rank3_any_one(cards[i, 0], cards[i, 1], cards[i, 2], front3)
+        out[i] = rank3_any_one(cards[i, 0], cards[i, 1], cards[i, 2], flat3)
 
 
 @nb.njit(cache=True, inline="always")
@@ -463,8 +471,7 @@ def rank5(cards: npt.ArrayLike, variant: str | Variant | Ranking | None = None) 
     ranking = _ranking_of(variant)
     out = np.empty(rows.shape[0], dtype=np.int32)
     if beyond:  # a fifth-suit card or a joker somewhere
-        mixed5, suited5, five_suits5, _ = any_deck_tables(ranking)
-        _rank5_any_rows(rows, mixed5, suited5, five_suits5, out)
+        _rank5_any_rows(rows, any_deck_flat(ranking)[0], out)
     else:
         table5, flush_table, _ = ranking_tables(ranking)
         _rank5_rows(rows, table5, flush_table, out)
@@ -481,7 +488,7 @@ def rank3(cards: npt.ArrayLike, variant: str | Variant | Ranking | None = None) 
     ranking = _ranking_of(variant)
     out = np.empty(rows.shape[0], dtype=np.int32)
     if beyond:
-        _rank3_any_rows(rows, any_deck_tables(ranking)[3], out)
+        _rank3_any_rows(rows, any_deck_flat(ranking)[1], out)
     else:
         _rank3_rows(rows, ranking_tables(ranking)[2], out)
     return out.reshape(lead)

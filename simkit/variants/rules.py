@@ -3,8 +3,8 @@
 A variant has a ``[variant]`` header, a ``[deck]`` section (the cards it is played with), a
 ``[ranking]`` section, a ``[deal]`` section (what happens between the deal and the arranging),
 a ``[specials]`` section (the natural hands, 报到, in the variant's order with their payouts and
-definitions; the kinds are registered in :mod:`simkit.variants.special_kinds`) and a ``[scoring]`` section (see
-:mod:`simkit.variants.scoring_rules`).
+definitions; the kinds are registered in :mod:`simkit.variants.special_kinds`) and a
+``[scoring]`` section (see :mod:`simkit.variants.scoring_rules`).
 """
 
 from __future__ import annotations
