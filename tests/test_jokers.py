@@ -222,3 +222,154 @@ def test_dun_ranks_of_a_joker_hand():
     assert describe_rank(front) == "TRIPS 2"
     assert describe_rank(middle) == "STRAIGHT_FLUSH 7"
     assert describe_rank(back) == "FULL_HOUSE K-9"
+
+
+# ---------------------------------------------------------------------------------------------
+# Specials with jokers and a fifth suit.
+
+
+def _one_deck_kernel_masks(hands: np.ndarray, specials) -> np.ndarray:  # type: ignore[no-untyped-def]
+    from simkit.specials import _detect_kernel, _plan
+
+    out = np.empty(len(hands), np.uint32)
+    assert _detect_kernel(np.ascontiguousarray(hands, np.int8), *_plan(specials), 3, out) == -1
+    return out
+
+
+def _any_kernel_masks(hands: np.ndarray, specials, n_suits: int = 4) -> np.ndarray:  # type: ignore[no-untyped-def]
+    from simkit.specials import _detect_any_kernel, _plan
+
+    out = np.empty(len(hands), np.uint32)
+    _detect_any_kernel(np.ascontiguousarray(hands, np.int8), *_plan(specials), n_suits, out)
+    return out
+
+
+def specials_jokers_reference(hand: tuple[int, ...], specials) -> int:  # type: ignore[no-untyped-def]
+    """The mask of a one-deck hand with jokers: the OR over every card each joker may stand for
+    (any of the 52, a copy of a held card included) of the masks of the substituted hands;
+    a substituted hand with a card three times is judged by the plain reference of
+    tests/test_specials.py, the others by the one-deck detector (itself checked there)."""
+    from test_specials import reference_masks
+
+    real = [c for c in hand if c < JK]
+    jokers = len(hand) - len(real)
+    subs = [list(s) for s in combinations_with_replacement(range(52), jokers)]
+    rows = np.array([real + s for s in subs], dtype=np.int8)
+    thrice = np.array([np.bincount(r, minlength=52).max() > 2 for r in rows])
+    mask = int(np.bitwise_or.reduce(_one_deck_kernel_masks(rows[~thrice], specials)))
+    if thrice.any():
+        mask |= int(np.bitwise_or.reduce(reference_masks(rows[thrice], specials)))
+    return mask
+
+
+def _joker_hands(seed: int, n: int, jokers: int) -> np.ndarray:
+    """One-deck hands built to (nearly) qualify for each special, with ``jokers`` of their cards
+    replaced by jokers."""
+    from test_specials import built_hands
+
+    rng = np.random.default_rng(seed)
+    hands = built_hands(seed, 2)
+    hands = hands[rng.permutation(len(hands))[:n]].copy()
+    for h in hands:
+        h[rng.choice(13, size=jokers, replace=False)] = JOKER_CARDS[:jokers]
+    return np.sort(hands, axis=1)
+
+
+def _option_sets():  # type: ignore[no-untyped-def]
+    from test_specials import OPTION_SETS
+
+    return OPTION_SETS
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("jokers", [1, 2])
+@pytest.mark.parametrize("index", range(4))
+def test_specials_with_jokers_match_the_substitution_reference(jokers, index):
+    from simkit.specials import detect_specials
+
+    specials = _option_sets()[index]
+    hands = _joker_hands(100 + index, 30 if jokers == 1 else 16, jokers)
+    got = detect_specials(hands, specials).tolist()
+    want = [specials_jokers_reference(tuple(h.tolist()), specials) for h in hands]
+    assert got == want
+    assert bin(int(np.bitwise_or.reduce(np.array(want, np.uint32)))).count("1") >= 8  # not trivial
+
+
+def test_a_joker_keeps_every_special_of_the_card_it_replaces():
+    """A joker may stand for the card it replaced: the hand keeps every special it had."""
+    from test_specials import built_hands
+
+    from simkit.specials import detect_specials
+
+    rng = np.random.default_rng(5)
+    for specials in _option_sets():
+        hands = built_hands(7, 3)
+        before = detect_specials(hands, specials)
+        for jokers in (1, 2):
+            changed = hands.copy()
+            for h in changed:
+                h[rng.choice(13, size=jokers, replace=False)] = JOKER_CARDS[:jokers]
+            after = detect_specials(changed, specials)
+            assert ((after & before) == before).all()
+
+
+def test_any_deck_specials_kernel_equals_the_one_deck_kernel_without_jokers():
+    from test_specials import built_hands, one_deck_pool, two_deck_pool
+
+    pools = [one_deck_pool(), two_deck_pool(), built_hands(3, 5)]
+    for specials in _option_sets():
+        for pool in pools:
+            got = _any_kernel_masks(pool, specials)
+            assert (got == _one_deck_kernel_masks(pool, specials)).all()
+
+
+def test_fifth_suit_specials_equal_those_of_the_hand_with_a_missing_suit_for_it():
+    """A hand that leaves one of ♣ ♦ ♥ ♠ empty and holds ★ cards qualifies as the hand with ★
+    relabelled to that suit does, for every special but 凑一色 (★ has no colour) and a
+    spades-only 至尊清龙."""
+    from test_specials import built_hands
+
+    from simkit.specials import detect_specials
+
+    rng = np.random.default_rng(8)
+    hands = built_hands(9, 4)
+    checked = 0
+    for specials in _option_sets():
+        keep = [
+            i for i, r in enumerate(specials.rules) if r.id not in ("one-color", "clean-dragon")
+        ]
+        bits = sum(1 << i for i in keep)
+        for hand in hands:
+            suits = hand & 3
+            empty = [s for s in range(4) if not (suits == s).any()]
+            used = sorted(set(suits.tolist()))
+            if not empty or not used:
+                continue
+            moved = used[int(rng.integers(len(used)))]  # this suit becomes ★ ...
+            five = np.where(suits == moved, 52 + (hand >> 2), hand).astype(np.int8)
+            relabelled = np.where(suits == moved, 4 * (hand >> 2) + empty[0], hand)
+            a = int(detect_specials(five, specials)) & bits
+            b = int(detect_specials(relabelled.astype(np.int8), specials)) & bits
+            assert a == b
+            checked += 1
+    assert checked > 50
+
+
+def test_specials_clauses_with_jokers_and_a_fifth_suit():
+    """A joker fills a missing rank of 一条龙 and a missing card of 三同花顺; ★ is a suit of its
+    own (a ★ 至尊清龙), of no colour (never 凑一色)."""
+    from simkit.specials import detect_specials, special_names
+
+    names = special_names("guangxi")
+
+    def has(text: str) -> set[str]:
+        mask = int(detect_specials(parse_cards(text, decks=2), "guangxi"))
+        return {names[i] for i in range(len(names)) if mask >> i & 1}
+
+    assert "一条龙" in has("2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks JK")
+    assert "三同花顺" in has("2c 3c 4c 5d 6d 7d 8d JK Th Jh Qh Kh Ah")
+    assert "至尊清龙" in has("2c 3c 4c 5c 6c 7c 8c 9c Tc Jc Qc JK 🃏")
+    assert "至尊清龙" in has("2* 3* 4* 5* 6* 7* 8* 9* T* J* Q* K* A*")
+    assert "凑一色" not in has("2* 3* 4* 5* 6* 7* 8* 9* T* J* Q* K* A*")
+    assert "凑一色" in has("2c 3c 4c 5c 6s 7s 8s 9s Tc Jc Qc JK 🃏")
+    assert "三分天下" in has("Ac Ad Ah As Kc Kd Kh Ks Qc Qd Qh JK 2c")
