@@ -373,3 +373,79 @@ def test_specials_clauses_with_jokers_and_a_fifth_suit():
     assert "凑一色" not in has("2* 3* 4* 5* 6* 7* 8* 9* T* J* Q* K* A*")
     assert "凑一色" in has("2c 3c 4c 5c 6s 7s 8s 9s Tc Jc Qc JK 🃏")
     assert "三分天下" in has("Ac Ad Ah As Kc Kd Kh Ks Qc Qd Qh JK 2c")
+
+
+# ---------------------------------------------------------------------------------------------
+# Arranging hands of any deck: the search ranks every subset joker-aware, so no split fouls.
+
+DECK_OPTIONS = [("guangxi-jokers", 4), ("guangxi-five-suits", 5), ("qiantang-five-suits", 4)]
+
+
+@pytest.mark.parametrize(("name", "players"), DECK_OPTIONS)
+def test_the_search_ranks_every_subset_as_rank5_and_rank3_do(name, players):
+    from simkit.arrange.subsets import _rank_subsets, rank_tables_of
+    from simkit.splits import FIVE_SUBSETS, THREE_SUBSETS
+
+    variant = load_variant(name)
+    hands = deal(40, players, rng=4, deck=variant.deck_for(players)).reshape(-1, 13)
+    rt = rank_tables_of(variant)
+    r5 = np.empty(len(FIVE_SUBSETS), np.int32)
+    r3 = np.empty(len(THREE_SUBSETS), np.int32)
+    k5 = np.empty_like(r5)
+    k3 = np.empty_like(r3)
+    assert (hands >= 52).any(axis=1).mean() > 0.3
+    for hand in hands:
+        _rank_subsets(hand, rt, r5, r3, k5, k3)
+        assert (r5 == rank5(hand[FIVE_SUBSETS], variant)).all()
+        assert (r3 == rank3(hand[THREE_SUBSETS], variant)).all()
+
+
+@pytest.mark.parametrize(("name", "players"), DECK_OPTIONS)
+def test_max_ev_pruned_search_equals_all_splits_with_any_deck(name, players):
+    import warnings
+
+    from simkit.arrange.search import exhaustive_ids, make_solver, max_ev_ids
+
+    variant = load_variant(name)
+    hands = deal(300 // players, players, rng=6, deck=variant.deck_for(players)).reshape(-1, 13)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # no trained tables for a deck option: the nearest
+        solver = make_solver(variant, players)
+    ids, values, _ = max_ev_ids(hands, solver)
+    ids_all, values_all = exhaustive_ids(hands, solver)
+    assert (values == values_all).all()
+    assert (ids == ids_all).all()
+
+
+@pytest.mark.parametrize("strategy", ["max-ev", "greedy", "random-legal"])
+@pytest.mark.parametrize(("name", "players"), DECK_OPTIONS)
+def test_no_strategy_fouls_with_jokers_or_a_fifth_suit(strategy, name, players):
+    import warnings
+
+    from simkit.arrange import arrange
+
+    variant = load_variant(name)
+    hands = deal(50, players, rng=3, deck=variant.deck_for(players))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        arranged, _ = arrange(hands, variant, strategy, n_players=players, rng=1)
+    assert (np.sort(arranged, axis=-1) == hands).all()  # the same cards, set
+    r = dun_ranks(arranged, variant)
+    assert (r[..., 0] <= r[..., 1]).all() and (r[..., 1] <= r[..., 2]).all()
+
+
+def test_a_plain_variant_rejects_jokers_and_a_two_deck_variant_takes_repeats():
+    import warnings
+
+    from simkit.arrange import arrange
+
+    with pytest.raises(ValueError, match=r"0\.\.51"):
+        arrange(parse_cards("JK 2c 2d 3c 4c 5c 6c 7c Kd Kh Ks 9c 9d"), "guangxi", "greedy")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        cards, _ = arrange(
+            parse_cards("As As Ad Ah Ac 2c 3d 4h 5s 7c 8d 9h Tc", decks=2),
+            "guangxi-two-decks",
+            "greedy",
+        )
+    assert describe_rank(int(rank5(cards[8:], "guangxi"))) == "FIVE_OF_A_KIND A"
