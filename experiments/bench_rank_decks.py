@@ -1,13 +1,16 @@
-"""A/B in one process: ranking the duns of dealt hands with jokers (and a fifth suit) against the
-plain one-deck ranking, on one core.
+"""A/B in one process: ranking the duns of dealt hands, and arranging hands, with jokers (and a
+fifth suit) against the plain one deck, on one core.
 
 Deals ``--games`` 4-player games from each pack (one plain deck; one deck and two jokers; one
 deck and a fifth suit), cuts every hand into its three duns as dealt (front 3, middle 5, back 5)
 and ranks them with :func:`simkit.evaluate.dun_ranks`.  Plain hands take the one-deck kernel;
 a hand array holding a joker or a fifth-suit card takes the any-deck kernel.  The arms run
-interleaved, ``--repeats`` times each, and the best CPU time of each is kept.
+interleaved, ``--repeats`` times each, and the best CPU time of each is kept.  Then
+``--arrange-hands`` hands of each pack are set by the max-ev search (the deck options have no
+trained tables of their own and play guangxi's, so the search does the same work per split).
 
     .venv/bin/python experiments/bench_rank_decks.py [--games 500000] [--repeats 5]
+        [--arrange-hands 4000]
 
 Writes ``results/bench/rank_decks.json`` and ``results/bench/rank_decks.md``.
 """
@@ -46,6 +49,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=500_000)
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--arrange-hands", type=int, default=4000)
     args = parser.parse_args()
 
     variants = {
@@ -97,6 +101,28 @@ def main() -> None:
             fn()
             times[name].append(time.process_time() - t0)
     best = {name: min(ts) for name, ts in times.items()}
+
+    from simkit.arrange import arrange
+    from simkit.arrange.wintables import default_tables
+
+    tables = default_tables(gx, 4)
+    n_arr = args.arrange_hands
+    arrange_arms = {
+        f"arrange (max-ev), {n}": (
+            lambda h=hands[n][:n_arr], v=variants[n][0]: arrange(h, v, tables=tables)
+        )
+        for n in variants
+    }
+    for fn in arrange_arms.values():
+        fn()
+    arrange_times: dict[str, list[float]] = {name: [] for name in arrange_arms}
+    for _ in range(max(1, args.repeats // 2)):
+        for name, fn in arrange_arms.items():
+            t0 = time.process_time()
+            fn()
+            arrange_times[name].append(time.process_time() - t0)
+    arrange_best = {name: min(ts) for name, ts in arrange_times.items()}
+    arrange_base = arrange_best["arrange (max-ev), one deck (52)"]
     base_of = {
         name: best["dun_ranks, one deck (52)" if name.startswith("dun_ranks") else
                    "kernel only: one-deck kernel, one deck"]
@@ -114,13 +140,16 @@ def main() -> None:
         "hands_per_s": {name: n_hands / t for name, t in best.items()},
         "slowdown_vs_one_deck": {name: t / base_of[name] for name, t in best.items()},
         "share_of_hands_with_a_joker": jokers_share,
+        "arrange_hands": n_arr,
+        "arrange_seconds_best": arrange_best,
+        "arrange_slowdown_vs_one_deck": {n: t / arrange_base for n, t in arrange_best.items()},
         "command": "python experiments/bench_rank_decks.py "
-        f"--games {args.games} --repeats {args.repeats}",
+        f"--games {args.games} --repeats {args.repeats} --arrange-hands {n_arr}",
     }
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "rank_decks.json").write_text(json.dumps(result, indent=2) + "\n")
     md = [
-        "# Ranking the three duns of dealt hands: jokers and a fifth suit against one deck",
+        "# Ranking and arranging dealt hands: jokers and a fifth suit against one deck",
         "",
         f"`{result['command']}` (one core, CPU time, best of {args.repeats}, interleaved)",
         "",
@@ -129,6 +158,8 @@ def main() -> None:
     ]
     for name, t in best.items():
         md.append(f"| {name} | {n_hands:,} | {n_hands / t:,.0f} | {t / base_of[name]:.2f}x |")
+    for name, t in arrange_best.items():
+        md.append(f"| {name} | {n_arr:,} | {n_arr / t:,.0f} | {t / arrange_base:.2f}x |")
     md += [
         "",
         f"{jokers_share:.1%} of the 54-card hands hold a joker.  Target: jokers at most 2x the "
