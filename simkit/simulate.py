@@ -253,6 +253,12 @@ def make_config(
         raise TypeError("seed must be a non-negative integer (it is recorded with the results)")
     seed = _check_int(seed, "seed", 0)
     resolved = resolve_variants(variants)
+    decks = {v.deck_for(int(n_players)) for v in resolved}  # each variant's deck at this size
+    if len(decks) > 1:
+        raise SimkitError(
+            f"the variants of one run are dealt the same cards, but their decks at {n_players} "
+            f"players differ: {', '.join(sorted(d.describe() for d in decks))}; run them apart"
+        )
     win_tables = dict(win_tables or {})
     unknown = sorted(set(win_tables) - {v.name for v in resolved})
     if unknown:
@@ -287,7 +293,8 @@ def play_block(
     n = config.block_size(block)
     p = config.n_players
     deal_seq, play_seq = np.random.SeedSequence(config.seed, spawn_key=(block,)).spawn(2)
-    dealt = deal(n, p, rng=np.random.default_rng(deal_seq))
+    deck = config.variants[0].deck_for(p)  # shared by every variant (make_config checks)
+    dealt = deal(n, p, rng=np.random.default_rng(deal_seq), deck=deck)
     hands_of = [_hands_for(dealt, variant) for variant in config.variants]
     tables_of = [
         default_tables(resolve_variant(source), p) if (source := config.tables_of(v)) else None

@@ -210,3 +210,15 @@ def test_deal_is_uniform_over_cards_and_seats(deck):
     biased[-1, 0] = 0
     chi2_b = ((biased - expected) ** 2 / expected).sum()
     assert stats.chi2.sf(chi2_b, dof) < 1e-4
+
+
+def test_a_run_deals_its_variants_deck_and_rejects_variants_of_different_decks():
+    from simkit.simulate import make_config, play_block
+
+    with pytest.raises(SimkitError, match="decks at 4 players differ"):
+        make_config(["guangxi", "guangxi-jokers"], 10, 4, seed=1)
+    config = make_config(["guangxi", "guangxi-regional"], 10, 6, seed=1)  # both: two decks
+    assert config.n_players == 6
+    jokers = make_config(["guangxi-jokers"], 64, 4, seed=3)
+    counts, _ = play_block(jokers, 0)
+    assert counts  # played: joker hands arranged, ranked and scored

@@ -449,3 +449,17 @@ def test_a_plain_variant_rejects_jokers_and_a_two_deck_variant_takes_repeats():
             "greedy",
         )
     assert describe_rank(int(rank5(cards[8:], "guangxi"))) == "FIVE_OF_A_KIND A"
+
+
+def test_score_ranks_joker_duns_and_a_plain_variant_rejects_them():
+    from simkit.arrange import arrange
+    from simkit.score import score
+
+    variant = load_variant("guangxi-jokers")
+    hands = deal(30, 4, rng=2, deck=variant.deck_for(4))
+    arranged, _ = arrange(hands, variant, "greedy", declare="never")
+    own = score(arranged, variant)
+    given = score(arranged, variant, ranks=dun_ranks(arranged, variant))
+    assert (own == given).all() and np.allclose(own.sum(axis=1), 0)
+    with pytest.raises(ValueError, match="not a card of guangxi's deck"):
+        score(arranged, "guangxi")
