@@ -253,11 +253,12 @@ def make_config(
         raise TypeError("seed must be a non-negative integer (it is recorded with the results)")
     seed = _check_int(seed, "seed", 0)
     resolved = resolve_variants(variants)
-    decks = {v.deck_for(int(n_players)) for v in resolved}  # each variant's deck at this size
-    if len(decks) > 1:
+    decks = {v.deck_for(int(n_players)).pack: v.deck_for(int(n_players)) for v in resolved}
+    if len(decks) > 1:  # each variant's pack at this table size
         raise SimkitError(
             f"the variants of one run are dealt the same cards, but their decks at {n_players} "
-            f"players differ: {', '.join(sorted(d.describe() for d in decks))}; run them apart"
+            f"players differ: {', '.join(sorted(d.describe() for d in decks.values()))}; run "
+            "them apart"
         )
     win_tables = dict(win_tables or {})
     unknown = sorted(set(win_tables) - {v.name for v in resolved})

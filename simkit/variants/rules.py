@@ -127,6 +127,11 @@ class Deck:
         """One or two plain decks: no fifth suit, no jokers."""
         return not self.extra_suit and self.jokers == 0
 
+    @property
+    def pack(self) -> tuple[int, bool, int]:
+        """``(decks, extra_suit, jokers)``: what is shuffled (equal packs deal equal games)."""
+        return (self.decks, self.extra_suit, self.jokers)
+
     def serves(self, n_players: int) -> bool:
         return n_players in self.players
 
