@@ -54,7 +54,7 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
-from simkit.cards import DECK_SIZE, HAND_SIZE
+from simkit.cards import DECK_SIZE, HAND_SIZE, N_CARD_INTS
 from simkit.errors import SimkitError
 from simkit.evaluate import dun_ranks, order_holds, rank3_one, rank5_one, ranking_tables
 from simkit.specials import detect_specials
@@ -1146,9 +1146,20 @@ def score(
     n_games, n_players = hands.shape[0], hands.shape[1]
     if not 2 <= n_players <= 8:
         raise SimkitError(f"十三水 is played by 2 to 8 players, got n_players={n_players}")
-    if hands.size and (hands.min() < 0 or hands.max() >= DECK_SIZE):
-        raise SimkitError("arranged holds a value that is not a card (cards are 0..51)")
+    # Fifth-suit cards and jokers (52..66) where the variant's deck has them: their duns are
+    # ranked by dun_ranks (jokers wild) unless the ranks are given.
+    limit = DECK_SIZE if v.deck.plain else N_CARD_INTS
+    if hands.size and (hands.min() < 0 or hands.max() >= limit):
+        raise SimkitError(
+            f"arranged holds a value that is not a card of {v.name}'s deck (cards are 0..51"
+            + (")" if v.deck.plain else ", 52..64 the fifth suit, 65-66 jokers)")
+        )
     hands = np.ascontiguousarray(hands, dtype=np.int8)
+    if hands.size and hands.max() >= DECK_SIZE:
+        if v.scoring.compare == "top-card":
+            raise SimkitError("the top-card comparison (食夹棍) reads one-deck cards only")
+        if ranks is None:
+            ranks = dun_ranks(hands, v)
     n_specials = len(v.specials.rules)
     if declared is None:
         decl = np.full((n_games, n_players), -1, dtype=np.int8)

@@ -255,6 +255,25 @@ def make_config(
         raise TypeError("seed must be a non-negative integer (it is recorded with the results)")
     seed = _check_int(seed, "seed", 0)
     resolved = resolve_variants(variants)
+    decks = {v.deck_for(int(n_players)).pack: v.deck_for(int(n_players)) for v in resolved}
+    if len(decks) > 1:  # each variant's pack at this table size
+        raise SimkitError(
+            f"the variants of one run are dealt the same cards, but their decks at {n_players} "
+            f"players differ: {', '.join(sorted(d.describe() for d in decks.values()))}; run "
+            "them apart"
+        )
+    for v in resolved:  # the phases before setting imagine the unseen cards of plain decks
+        deck = v.deck_for(int(n_players))
+        if v.deal.changes_hands and not deck.plain:
+            raise SimkitError(
+                f"variant {v.name!r} plays [deal] phases (the card pass, 换牌), which simkit "
+                f"plays with plain decks only, not {deck.describe()}; switch them off in its file"
+            )
+        if v.deal.exchange.play and deck.decks != 1 and int(n_players) in (3, 4):
+            raise SimkitError(
+                f"variant {v.name!r} plays 换牌 at {n_players} players with one deck, not "
+                f"{deck.describe()}; switch it off ([deal.exchange] play = false)"
+            )
     win_tables = dict(win_tables or {})
     unknown = sorted(set(win_tables) - {v.name for v in resolved})
     if unknown:
@@ -290,7 +309,8 @@ def play_block(
     p = config.n_players
     block_seq = np.random.SeedSequence(config.seed, spawn_key=(block,))
     deal_seq, play_seq, phase_seq = block_seq.spawn(3)  # the first two as with spawn(2)
-    dealt = deal(n, p, rng=np.random.default_rng(deal_seq))
+    deck = config.variants[0].deck_for(p)  # shared by every variant (make_config checks)
+    dealt = deal(n, p, rng=np.random.default_rng(deal_seq), deck=deck)
     tables_of = [
         default_tables(resolve_variant(source), p) if (source := config.tables_of(v)) else None
         for v in range(len(config.variants))

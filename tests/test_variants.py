@@ -110,7 +110,7 @@ def test_user_file_extends_a_shipped_variant_and_changes_a_payout(tmp_path):
         ),
         (
             '[variant]\nname = "x"\n[ranking]\nwhee = "lowest"\n',
-            r"unknown key 'whee'; valid keys are: five_of_a_kind, source, wheel",
+            r"unknown key 'whee'; valid keys are: five_of_a_kind, five_suit_straight, source, wheel",
         ),
         (
             '[variant]\nname = "x"\n[ranking]\nfive_of_a_kind = "yes"\n',
