@@ -19,8 +19,8 @@ own hand only, so it values each option by its expectation: for each of
 other seats (the same imagined deals for every option, so options are compared on common
 deals), the option is played out (every player passing by the ``cards`` rule, the banker
 included), and the banker's own hand at the end is valued by max-ev; no pass is valued
-exactly.  It takes the option of the largest mean, no pass on a tie.  The policy values the banker's own hand only: it does not
-weigh that the pass changes the players' hands too.
+exactly.  It takes the option of the largest mean, no pass on a tie.  The policy values the
+banker's own hand only: it does not weigh that the pass changes the players' hands too.
 """
 
 from __future__ import annotations
