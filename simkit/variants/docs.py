@@ -11,8 +11,8 @@ import dataclasses
 from typing import Any
 
 from simkit.cards import RANK_CHARS
-from simkit.variants import load_variant, variant_names
-from simkit.variants.rules import SPECIAL_KINDS, Deal, Phases, Variant
+from simkit.variants import deck_option_names, load_variant, variant_names
+from simkit.variants.rules import SPECIAL_KINDS, Deal, Deck, Phases, Variant
 from simkit.variants.schema import describe_schema, to_plain
 from simkit.variants.scoring_rules import CATEGORY_KEYS, Scoring
 
@@ -139,7 +139,14 @@ def _overview(variants: list[Variant]) -> list[str]:
     table.append(["[deal] 3-card pass", *[describe_pass(v.deal) for v in variants]])
     table.append(["[deal] exchange", *["换牌" if v.deal.exchange.play else "–" for v in variants]])
     table.append(["[phases]", *[describe_phases(v.phases) for v in variants]])
+    table.append(["[deck]", *[describe_deck(v.deck) for v in variants]])
     return _table(header, table)
+
+
+def describe_deck(deck: Deck) -> str:
+    """The ``[deck]`` a variant is played with and the table sizes it serves."""
+    sizes = ", ".join(map(str, deck.players))
+    return f"{deck.describe()}, {sizes} players"
 
 
 def describe_phases(phases: Phases) -> str:
@@ -210,7 +217,8 @@ def _sources(variant: Variant) -> list[str]:
     if variant.notes:
         out.append("")
     s = variant.scoring
-    cited = [("ranking", variant.ranking.source), ("deal", variant.deal.source)]
+    cited = [("deck", variant.deck.source), ("ranking", variant.ranking.source)]
+    cited.append(("deal", variant.deal.source))
     cited.append(("deal.passing", variant.deal.passing.source))
     cited.append(("deal.exchange", variant.deal.exchange.source))
     cited.append(("phases", variant.phases.source))
@@ -233,7 +241,8 @@ def _sources(variant: Variant) -> list[str]:
 def _schema() -> list[str]:
     rows = []
     sections: list[tuple[str, Any]] = []
-    for name, default in (("deal", Deal()), ("phases", Phases()), ("scoring", Scoring())):
+    defaults = (("deck", Deck()), ("deal", Deal()), ("phases", Phases()), ("scoring", Scoring()))
+    for name, default in defaults:
         sections.append((name, default))
         for f in dataclasses.fields(default):
             value = getattr(default, f.name)
@@ -247,6 +256,15 @@ def _schema() -> list[str]:
                 continue  # a sub-table: its own rows
             rows.append([f"[{section}]", key, type_name, _value(value)])
     return _table(["section", "key", "type", "default"], rows)
+
+
+def _deck_options() -> list[str]:
+    rows = []
+    for name in deck_option_names():
+        v = load_variant(name)
+        five = v.ranking.five_suit_straight
+        rows.append([name, describe_deck(v.deck), "–" if five == "off" else f"五彩同花顺 {five}"])
+    return _table(["deck option", "deck", "ranking"], rows)
 
 
 def render_variants_doc() -> str:
@@ -276,7 +294,15 @@ def render_variants_doc() -> str:
         "",
         *_payouts(variants),
         "",
-        "## The `[deal]` and `[scoring]` keys",
+        "## Deck options",
+        "",
+        "Shipped variants played with another pack (`simkit/variants/decks/`; they load by name "
+        "like a variant).  A variant serves other table sizes than its `[deck]` names with the "
+        "usual pack: two decks for 5 to 8 players.",
+        "",
+        *_deck_options(),
+        "",
+        "## The `[deck]`, `[deal]`, `[phases]` and `[scoring]` keys",
         "",
         "What each key means is documented on its dataclass in `simkit/variants/rules.py` "
         "(`[deal]`) and `simkit/variants/scoring_rules.py` (`[scoring]`); an unknown key is an "
