@@ -1,0 +1,636 @@
+"""Exact counts for every deck: two decks, a fifth suit, jokers, by combinatorics, never by
+sampling.
+
+:mod:`simkit.exact` counts one 52-card deck; this module counts the 13-card hands, the 5- and
+3-card duns and what 13 cards contain over the physical cards of any :class:`DeckShape`: ``decks``
+copies (1 or 2) of a deck of ``n_suits`` suits (4, or 5 with the added suit) of 13 ranks, and
+``jokers`` wild cards (0 to 2).  Two copies of a card are different physical cards, so a hand
+is one of C(n_cards, 13) equally likely sets.
+
+Readings taken (the engine that ranks and deals these decks states them in its variant files):
+
+- A joker stands for any card, rank and suit, even one the hand already holds (five of a kind
+  with one deck and a joker needs a fifth card of a rank, 000: "王能够带任意牌").  A hand
+  qualifies for a special when some value of its jokers makes it qualify, each special on its
+  own; a dun's category is the best one over the values of its jokers.
+- The fifth suit belongs to neither colour: 凑一色 (all red or all black) is never made with a
+  card of it.
+- 五彩同花顺 (optional) is a straight whose five cards are of five different suits; it ranks
+  above the plain straight.  Where it ranks among the stronger categories changes no count
+  here: no set of cards, jokers included, can make it and anything stronger than a straight.
+
+How the special counts are exact (the method of :mod:`simkit.exact`, one step wider):
+
+1. The hand's natural (non-joker) cards have a rank-count vector ``c`` (each ``c[r]`` at most
+   ``decks * n_suits``, summing to ``13 - j`` with ``j`` jokers).  The rank-count specials of a
+   hand with jokers are the union over the ranks the jokers may take of the specials of the
+   completed vector: adding one joker at a time, the masks of the 12-card vectors are unions of
+   masks of 13-card vectors, and so on.  13-card vectors are classified once by
+   :func:`~simkit.specials.detect_specials` on a representative hand (a rank of ``k`` cards
+   takes suits 0, 1, 2, 3, 0, 1, ... ; ranks only are read).
+2. The suits decide 凑一色 and 三同花 through the suit-count vector of the natural cards (the
+   jokers join whichever suit helps).  The number of ways to choose the physical cards of a
+   rank-count vector that give each suit-count vector depends only on the vector's profile
+   (how many ranks hold 1, 2, ... cards): a dynamic programme per profile adds one rank at a
+   time, choosing how many of its cards each suit holds (``prod C(decks, e_s)`` ways).
+3. 至尊清龙 and 三同花顺 depend on the exact cards.  Every completed hand of them is listed
+   (card multiplicities up to 3: a joker may repeat a card), each is reduced to the natural
+   card sets it can come from (remove ``j`` cards, at most ``decks`` copies of a card left), and
+   those are moved from the mask steps 1-2 gave them to their full mask.
+
+The mask counts sum to C(n_cards, 13) (checked).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations, combinations_with_replacement, product
+from math import comb, factorial, prod
+from typing import Any
+
+import numba as nb
+import numpy as np
+
+from simkit.cards import N_RANKS
+from simkit.errors import SimkitError
+from simkit.evaluate import Category, rank3_reference, rank5_reference
+from simkit.specials import SPLIT_SIZES, detect_specials, five_straights, front_straights
+from simkit.variants import Ranking, SpecialRule, Specials
+from simkit.variants.special_kinds import ExactMethod, SpecialCode, SpecialKind
+
+HAND = 13
+#: The most cards of one rank a representative hand can hold (4 suits, each card twice): the
+#: detector reads at most two copies of a card.
+MAX_REPRESENTED = 8
+#: Colour of each suit for 凑一色: ♣ ♠ black, ♦ ♥ red, the fifth suit neither (a reading).
+SUIT_COLOURS = ("black", "red", "red", "black", None)
+
+
+@dataclass(frozen=True, kw_only=True)
+class DeckShape:
+    """What the exact counts need to know of a deck: ``decks`` copies (1 or 2) of a deck of
+    ``n_suits`` suits (4, or 5 with the added suit) of 13 ranks, and ``jokers`` wild cards."""
+
+    decks: int = 1
+    n_suits: int = 4
+    jokers: int = 0
+
+    def __post_init__(self) -> None:
+        if self.decks not in (1, 2):
+            raise SimkitError(f"decks must be 1 or 2, got {self.decks!r}")
+        if self.n_suits not in (4, 5):
+            raise SimkitError(f"n_suits must be 4 or 5, got {self.n_suits!r}")
+        if self.jokers not in (0, 1, 2):
+            raise SimkitError(f"jokers must be 0, 1 or 2, got {self.jokers!r}")
+
+    @property
+    def per_rank(self) -> int:
+        """Physical cards of one rank."""
+        return self.decks * self.n_suits
+
+    @property
+    def n_cards(self) -> int:
+        return N_RANKS * self.per_rank + self.jokers
+
+    @property
+    def key(self) -> str:
+        """A short name for files: ``1d``, ``2d``, ``1d-5s``, ``1d-1j``, ``2d-2j`` ..."""
+        parts = [f"{self.decks}d"]
+        if self.n_suits == 5:
+            parts.append("5s")
+        if self.jokers:
+            parts.append(f"{self.jokers}j")
+        return "-".join(parts)
+
+    @property
+    def label(self) -> str:
+        text = "one deck" if self.decks == 1 else "two decks"
+        if self.n_suits == 5:
+            text += " + a fifth suit"
+        if self.jokers:
+            text += f" + {self.jokers} joker" + ("s" if self.jokers > 1 else "")
+        return text
+
+    @classmethod
+    def of(cls, deck: Any) -> DeckShape:
+        """The shape of a deck object (``decks``, ``n_suits`` or ``extra_suit``, ``jokers``);
+        ``None`` is one plain deck."""
+        if deck is None:
+            return cls()
+        if isinstance(deck, DeckShape):
+            return deck
+        n_suits = getattr(deck, "n_suits", None)
+        if n_suits is None:
+            n_suits = 5 if getattr(deck, "extra_suit", False) else 4
+        return cls(
+            decks=int(getattr(deck, "decks", 1)),
+            n_suits=int(n_suits),
+            jokers=int(getattr(deck, "jokers", 0)),
+        )
+
+
+ONE_DECK = DeckShape()
+
+
+def deck_of(variant: Any) -> DeckShape:
+    """The deck a variant plays (its ``deck`` attribute), one plain deck if it names none."""
+    return DeckShape.of(getattr(variant, "deck", None))
+
+
+# ---------------------------------------------------------------------------------------------
+# Rank-count vectors
+
+
+def count_vectors(total: int, cap: int, n_ranks: int = N_RANKS) -> int:
+    """How many vectors of ``n_ranks`` counts, each 0..cap, sum to ``total``."""
+    ways = [1] + [0] * total
+    for _ in range(n_ranks):
+        ways = [sum(ways[t - k] for k in range(min(cap, t) + 1)) for t in range(total + 1)]
+    return ways[total]
+
+
+@nb.njit(cache=True)
+def _fill_vectors(total, cap, vectors):
+    """Every vector of counts 0..cap summing to ``total`` (odometer order); returns how many."""
+    n_ranks = vectors.shape[1]
+    c = np.zeros(n_ranks, dtype=np.int64)
+    n = 0
+    s = 0
+    while True:
+        if s == total:
+            for r in range(n_ranks):
+                vectors[n, r] = c[r]
+            n += 1
+        r = 0
+        while r < n_ranks and (c[r] == cap or s >= total):
+            s -= c[r]
+            c[r] = 0
+            r += 1
+        if r == n_ranks:
+            return n
+        c[r] += 1
+        s += 1
+
+
+@lru_cache(maxsize=16)
+def rank_vectors(total: int, cap: int) -> np.ndarray:
+    """Every rank-count vector of ``total`` cards with at most ``cap`` a rank, ``int8[n, 13]``,
+    sorted by :func:`packed_keys`."""
+    n = count_vectors(total, cap)
+    out = np.empty((n, N_RANKS), dtype=np.int8)
+    if _fill_vectors(total, cap, out) != n:
+        raise AssertionError("rank-count vector enumeration miscounted")
+    order = np.argsort(packed_keys(out), kind="stable")
+    return out[order]
+
+
+def packed_keys(vectors: np.ndarray) -> np.ndarray:
+    """Rank-count vectors packed 4 bits a rank (the detector's key), ``int64[n]``."""
+    shifts = np.arange(N_RANKS, dtype=np.int64) * 4
+    return (vectors.astype(np.int64) << shifts).sum(axis=1)
+
+
+@nb.njit(cache=True)
+def _representatives(vectors, out):
+    """A hand with each vector's ranks: the ``i``-th card of rank ``r`` is ``4 r + i % 4``."""
+    for n in range(vectors.shape[0]):
+        j = 0
+        for r in range(vectors.shape[1]):
+            for i in range(vectors[n, r]):
+                out[n, j] = 4 * r + (i & 3)
+                j += 1
+
+
+def _rank_bits(specials: Specials) -> int:
+    return sum(
+        1 << i for i, rule in enumerate(specials.rules) if rule.kind.exact == ExactMethod.RANK_COUNTS
+    )
+
+
+@lru_cache(maxsize=32)
+def _completed_masks(specials: Specials, cap: int) -> np.ndarray:
+    """Rank-count special masks of every 13-card vector with at most ``cap`` a rank, in the
+    order of :func:`rank_vectors`."""
+    if cap > MAX_REPRESENTED:
+        raise SimkitError(
+            f"a rank of {cap} cards cannot be classified (the detector reads at most "
+            f"{MAX_REPRESENTED} a rank)"
+        )
+    vectors = rank_vectors(HAND, cap)
+    hands = np.empty((len(vectors), HAND), dtype=np.int8)
+    _representatives(vectors, hands)
+    out = np.empty(len(vectors), dtype=np.int64)
+    block = 1 << 20
+    bits = _rank_bits(specials)
+    for start in range(0, len(vectors), block):
+        masks = detect_specials(hands[start : start + block], specials)
+        out[start : start + block] = masks.astype(np.int64) & bits
+    return out
+
+
+def natural_rank_masks(specials: Specials, shape: DeckShape, jokers: int) -> np.ndarray:
+    """Rank-count special masks of the natural cards of hands with ``jokers`` jokers: one per
+    vector of :func:`rank_vectors` ``(13 - jokers, shape.per_rank)``, the union over the ranks
+    the jokers may take."""
+    return _level_masks(specials, HAND - jokers, shape.per_rank)
+
+
+@lru_cache(maxsize=32)
+def _level_masks(specials: Specials, total: int, cap: int) -> np.ndarray:
+    """Masks of the ``total``-card vectors (at most ``cap`` a rank) completed by ``13 - total``
+    jokers: a union over the rank of one joker of the masks one card up (one more a rank
+    allowed there, as a joker may repeat a card)."""
+    if total == HAND:
+        return _completed_masks(specials, cap)
+    upper_keys = packed_keys(rank_vectors(total + 1, cap + 1))
+    upper_masks = _level_masks(specials, total + 1, cap + 1)
+    keys = packed_keys(rank_vectors(total, cap))
+    out = np.zeros(len(keys), dtype=np.int64)
+    for r in range(N_RANKS):
+        target = keys + (np.int64(1) << np.int64(4 * r))
+        pos = np.minimum(np.searchsorted(upper_keys, target), len(upper_keys) - 1)
+        if not (upper_keys[pos] == target).all():
+            raise AssertionError("a completed rank-count vector is missing")
+        out |= upper_masks[pos]
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Suit-count distributions
+
+
+def _rank_suit_moves(shape: DeckShape, k: int) -> list[tuple[tuple[int, ...], int]]:
+    """How a rank's ``k`` cards may fall into the suits: (cards a suit, physical ways)."""
+    out = []
+    for e in product(range(shape.decks + 1), repeat=shape.n_suits):
+        if sum(e) == k:
+            out.append((e, prod(comb(shape.decks, x) for x in e)))
+    return out
+
+
+@lru_cache(maxsize=512)
+def suit_count_distribution(shape: DeckShape, profile: tuple[int, ...]) -> np.ndarray:
+    """Physical card choices of a rank-count profile by suit-count vector.
+
+    ``profile[k - 1]`` ranks hold ``k`` cards; entry ``[a_0, .., a_{S-1}]`` of the
+    ``int64[14] * n_suits`` array is the number of ways to choose those ranks' physical cards so
+    that suit ``s`` holds ``a_s`` of them.
+    """
+    dims = (HAND + 1,) * shape.n_suits
+    dist = np.zeros(dims, dtype=np.int64)
+    dist[(0,) * shape.n_suits] = 1
+    for k, n_ranks in enumerate(profile, start=1):
+        moves = _rank_suit_moves(shape, k)
+        for _ in range(n_ranks):
+            new = np.zeros_like(dist)
+            for e, ways in moves:
+                dst = tuple(slice(x, None) for x in e)
+                src = tuple(slice(0, HAND + 1 - x) for x in e)
+                new[dst] += ways * dist[src]
+            dist = new
+    return dist
+
+
+@lru_cache(maxsize=16)
+def suit_outcomes(n_suits: int, jokers: int) -> tuple[np.ndarray, np.ndarray]:
+    """For every suit-count vector of the natural cards (``bool[14] * n_suits``): can the hand
+    be one colour, and can it split 3/5/5 into one-suited duns, once its jokers are placed."""
+    grids = np.meshgrid(*[np.arange(HAND + 1)] * n_suits, indexing="ij")
+    total = sum(grids)
+    natural = total == HAND - jokers
+    colours = {c for c in SUIT_COLOURS[:n_suits] if c is not None}
+    one_colour = np.zeros_like(natural)
+    for colour in colours:
+        outside = sum(g for g, c in zip(grids, SUIT_COLOURS, strict=False) if c != colour)
+        one_colour |= outside == 0
+    sizes = np.array((0, *SPLIT_SIZES))
+    flush_split = np.zeros_like(natural)
+    for placed in product(range(jokers + 1), repeat=n_suits):
+        if sum(placed) != jokers:
+            continue
+        fits = np.ones_like(natural)
+        for g, x in zip(grids, placed, strict=True):
+            fits &= np.isin(g + x, sizes)
+        flush_split |= fits
+    return one_colour & natural, flush_split & natural
+
+
+SUIT_TESTS: tuple[SpecialCode, ...] = (SpecialCode.ONE_COLOR, SpecialCode.THREE_FLUSHES)
+
+
+@lru_cache(maxsize=1024)
+def _suit_classes(shape: DeckShape, jokers: int, profile: tuple[int, ...]) -> dict[tuple, int]:
+    """Physical choices of a profile by the outcome of each of :data:`SUIT_TESTS`."""
+    dist = suit_count_distribution(shape, profile)
+    tests = suit_outcomes(shape.n_suits, jokers)
+    out = {}
+    for outcome in product((False, True), repeat=len(tests)):
+        selected = np.ones(dist.shape, dtype=bool)
+        for test, passed in zip(tests, outcome, strict=True):
+            selected &= test == passed
+        ways = int(dist[selected].sum())
+        if ways:
+            out[outcome] = ways
+    return out
+
+
+def suit_of_outcome(shape: DeckShape, jokers: int, suit_counts: tuple[int, ...]) -> tuple:
+    tests = suit_outcomes(shape.n_suits, jokers)
+    return tuple(bool(t[suit_counts]) for t in tests)
+
+
+# ---------------------------------------------------------------------------------------------
+# Card-exact specials
+
+
+def _card(shape: DeckShape, rank: int, suit: int) -> int:
+    """A card type (rank, suit) as an int, rank-major; a hand is a multiset of them."""
+    return shape.n_suits * rank + suit
+
+
+def clean_dragon_completions(shape: DeckShape, rule: SpecialRule) -> Iterator[tuple[int, ...]]:
+    """Every completed hand (sorted card types) of A-K in one suit the rule accepts."""
+    suits = [3] if rule.option("suits") == "spades" else range(shape.n_suits)
+    for s in suits:
+        yield tuple(_card(shape, r, s) for r in range(N_RANKS))
+
+
+def straight_flush_completions(
+    shape: DeckShape, rule: SpecialRule
+) -> Iterator[tuple[int, ...]]:
+    """Every completed hand (sorted card types, a card up to three times) of a front and two
+    5-card straight flushes."""
+    fronts = [
+        tuple(_card(shape, r, s) for r in ranks)
+        for ranks in front_straights(rule.option("front_qka"), rule.option("front_a23"))
+        for s in range(shape.n_suits)
+    ]
+    fives = [
+        tuple(_card(shape, r, s) for r in ranks)
+        for ranks in five_straights()
+        for s in range(shape.n_suits)
+    ]
+    seen: set[tuple[int, ...]] = set()
+    for f in fronts:
+        for a, b in combinations_with_replacement(fives, 2):
+            hand = tuple(sorted(f + a + b))
+            if hand not in seen:
+                seen.add(hand)
+                yield hand
+
+
+CARD_COMPLETIONS = {
+    SpecialCode.CLEAN_DRAGON: clean_dragon_completions,
+    SpecialCode.THREE_STRAIGHT_FLUSHES: straight_flush_completions,
+}
+
+
+def _naturals(hand: tuple[int, ...], jokers: int, decks: int) -> Iterator[tuple[int, ...]]:
+    """The natural card multisets a completed hand may come from: ``jokers`` cards removed,
+    at most ``decks`` copies of a card left."""
+    counts: dict[int, int] = {}
+    for c in hand:
+        counts[c] = counts.get(c, 0) + 1
+    types = sorted(counts)
+    for removed in combinations_with_replacement(types, jokers):
+        left = dict(counts)
+        ok = True
+        for c in removed:
+            left[c] -= 1
+            if left[c] < 0:
+                ok = False
+        if ok and all(n <= decks for n in left.values()):
+            yield tuple(c for c in types for _ in range(left[c]))
+
+
+def check_countable(kind: SpecialKind) -> None:
+    """Raise unless this module can count the hands of ``kind`` for every deck."""
+    if kind.exact == ExactMethod.RANK_COUNTS:
+        return
+    if kind.exact == ExactMethod.SUIT_COUNTS and kind.code in SUIT_TESTS:
+        return
+    if kind.exact == ExactMethod.CARD_LIST and kind.code in CARD_COMPLETIONS:
+        return
+    raise SimkitError(
+        f"special {kind.id!r} ({kind.code.name}): simkit.exact_decks has no "
+        f"{kind.exact.value!r} counter for it"
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Special counts
+
+
+def _profile(vector: np.ndarray, per_rank: int) -> tuple[int, ...]:
+    return tuple(int((vector == k).sum()) for k in range(1, per_rank + 1))
+
+
+def _profile_codes(vectors: np.ndarray, per_rank: int) -> np.ndarray:
+    """Each vector's profile as one integer (base 14 digits: ranks holding 1, 2, ... cards)."""
+    code = np.zeros(len(vectors), dtype=np.int64)
+    for k in range(per_rank, 0, -1):
+        code = code * 14 + (vectors == k).sum(axis=1)
+    return code
+
+
+def _decode(code: int, per_rank: int) -> tuple[int, ...]:
+    out = []
+    for _ in range(per_rank):
+        code, digit = divmod(code, 14)
+        out.append(digit)
+    return tuple(out)
+
+
+def total_hands(shape: DeckShape, k: int = HAND) -> int:
+    return comb(shape.n_cards, k)
+
+
+@lru_cache(maxsize=32)
+def mask_counts(specials: Specials, shape: DeckShape = ONE_DECK) -> dict[int, int]:
+    """Number of 13-card hands of ``shape`` with each exact special mask (bits in variant
+    order); the values sum to C(n_cards, 13)."""
+    kinds = [rule.kind for rule in specials.rules]
+    for kind in kinds:
+        check_countable(kind)
+    suit_bits = [
+        sum(1 << i for i, k in enumerate(kinds) if k.exact == ExactMethod.SUIT_COUNTS and k.code == t)
+        for t in SUIT_TESTS
+    ]
+    counts: dict[int, int] = {}
+    # Natural rank masks, looked up again for the card-listed hands below.
+    lookups: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    for j in range(shape.jokers + 1):
+        joker_ways = comb(shape.jokers, j)
+        vectors = rank_vectors(HAND - j, shape.per_rank)
+        masks = natural_rank_masks(specials, shape, j)
+        lookups[j] = (packed_keys(vectors), masks)
+        codes = _profile_codes(vectors, shape.per_rank)
+        pairs, n_vectors = np.unique(np.stack([masks, codes], axis=1), axis=0, return_counts=True)
+        for (rank_mask, code), n in zip(pairs.tolist(), n_vectors.tolist(), strict=True):
+            profile = _decode(code, shape.per_rank)
+            for outcome, ways in _suit_classes(shape, j, profile).items():
+                m = rank_mask
+                for bits, passed in zip(suit_bits, outcome, strict=True):
+                    m |= bits if passed else 0
+                counts[m] = counts.get(m, 0) + n * ways * joker_ways
+    # Move the card-listed hands' natural card sets to their full masks.
+    listed: dict[tuple[int, tuple[int, ...]], int] = {}
+    for i, (rule, kind) in enumerate(zip(specials.rules, kinds, strict=True)):
+        if kind.exact != ExactMethod.CARD_LIST:
+            continue
+        for hand in CARD_COMPLETIONS[kind.code](shape, rule):
+            for j in range(shape.jokers + 1):
+                for natural in _naturals(hand, j, shape.decks):
+                    listed[(j, natural)] = listed.get((j, natural), 0) | 1 << i
+    for (j, natural), bits in listed.items():
+        reduced = _reduced_mask(shape, j, natural, lookups[j], suit_bits)
+        mult: dict[int, int] = {}
+        for c in natural:
+            mult[c] = mult.get(c, 0) + 1
+        ways = comb(shape.jokers, j) * prod(comb(shape.decks, n) for n in mult.values())
+        counts[reduced] -= ways
+        full = reduced | bits
+        counts[full] = counts.get(full, 0) + ways
+    if sum(counts.values()) != total_hands(shape):
+        raise AssertionError(f"special mask counts do not sum to C({shape.n_cards}, 13)")
+    return {m: n for m, n in counts.items() if n}
+
+
+def _reduced_mask(
+    shape: DeckShape,
+    jokers: int,
+    natural: tuple[int, ...],
+    lookup: tuple[np.ndarray, np.ndarray],
+    suit_bits: list[int],
+) -> int:
+    """The mask steps 1-2 give a natural card multiset (rank and suit specials)."""
+    ranks = [c // shape.n_suits for c in natural]
+    suits = [c % shape.n_suits for c in natural]
+    key = sum(1 << (4 * r) for r in ranks)
+    keys, masks = lookup
+    pos = int(np.searchsorted(keys, key))
+    if keys[pos] != key:
+        raise AssertionError("a listed hand's rank vector is missing")
+    m = int(masks[pos])
+    suit_counts = tuple(suits.count(s) for s in range(shape.n_suits))
+    for bits, passed in zip(suit_bits, suit_of_outcome(shape, jokers, suit_counts), strict=True):
+        m |= bits if passed else 0
+    return m
+
+
+def special_counts(
+    specials: Specials, shape: DeckShape = ONE_DECK
+) -> list[tuple[SpecialRule, int, int]]:
+    """``(rule, count, best_count)`` for each special, best first, over the deck's hands."""
+    counts = mask_counts(specials, shape)
+    out = []
+    for i, rule in enumerate(specials.rules):
+        bit = 1 << i
+        any_count = sum(n for m, n in counts.items() if m & bit)
+        best = sum(n for m, n in counts.items() if m & bit and not m & (bit - 1))
+        out.append((rule, any_count, best))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Dun categories
+
+
+#: The 5-card categories this module counts, strongest first (五彩同花顺 where it is played).
+FIVE_SUIT_STRAIGHT = "FIVE_SUIT_STRAIGHT"
+
+
+def category_names(five_suit_straight: bool) -> list[str]:
+    """Category names strongest first; 五彩同花顺 just above the straight when played."""
+    names = [c.name for c in reversed(Category)]
+    if five_suit_straight:
+        names.insert(names.index(Category.STRAIGHT.name), FIVE_SUIT_STRAIGHT)
+    return names
+
+
+def _category(ranks: tuple[int, ...], suited: bool, rainbow: bool, ranking: Ranking,
+              five_suit_straight: bool) -> tuple[int, str]:
+    """(strength, name) of five natural cards: the ranking's category, 五彩同花顺 for a straight
+    of five suits when it is played.  Strength orders the names of :func:`category_names`."""
+    category = Category(rank5_reference(ranks, suited, ranking) >> 20)
+    if category == Category.STRAIGHT and rainbow and five_suit_straight:
+        return 2 * int(category) + 1, FIVE_SUIT_STRAIGHT
+    return 2 * int(category), category.name
+
+
+def _rank_multisets(k: int) -> Iterator[tuple[int, ...]]:
+    return combinations_with_replacement(range(N_RANKS), k)
+
+
+def _suit_classes_of_cards(shape: DeckShape, counts: list[int]) -> tuple[int, int, int]:
+    """Physical choices of natural cards with these rank counts: (all one suit, all different
+    suits, neither), for two or more cards."""
+    m = sum(counts)
+    total = prod(comb(shape.per_rank, c) for c in counts)
+    suited = shape.n_suits * prod(comb(shape.decks, c) for c in counts)
+    s = shape.n_suits
+    rainbow = 0
+    if m <= s:
+        rainbow = factorial(s) // factorial(s - m) // prod(factorial(c) for c in counts)
+        rainbow *= shape.decks**m
+    return suited, rainbow, total - suited - rainbow
+
+
+@lru_cache(maxsize=32)
+def five_card_counts(
+    ranking: Ranking, shape: DeckShape = ONE_DECK, five_suit_straight: bool = False
+) -> dict[str, int]:
+    """Category counts over all C(n_cards, 5) 5-card duns, a joker at its best value."""
+    out = dict.fromkeys(category_names(five_suit_straight), 0)
+    for j in range(shape.jokers + 1):
+        joker_ways = comb(shape.jokers, j)
+        for natural in _rank_multisets(5 - j):
+            counts = [natural.count(r) for r in sorted(set(natural))]
+            if max(counts) > shape.per_rank:
+                continue
+            classes = _suit_classes_of_cards(shape, counts)
+            for (suited, rainbow), ways in zip(
+                ((True, False), (False, True), (False, False)), classes, strict=True
+            ):
+                if not ways:
+                    continue
+                can_rainbow = rainbow and shape.n_suits >= 5
+                best = max(
+                    _category(tuple(sorted(natural + wild)), suited, can_rainbow, ranking,
+                              five_suit_straight)
+                    for wild in _rank_multisets(j)
+                )
+                out[best[1]] += ways * joker_ways
+    if sum(out.values()) != total_hands(shape, 5):
+        raise AssertionError("5-card category counts do not sum to C(n, 5)")
+    return {name: n for name, n in out.items() if n}
+
+
+@lru_cache(maxsize=8)
+def three_card_counts(shape: DeckShape = ONE_DECK) -> dict[str, int]:
+    """Category counts over all C(n_cards, 3) fronts, a joker at its best value."""
+    out = {c.name: 0 for c in reversed(Category)}
+    for j in range(shape.jokers + 1):
+        for natural in _rank_multisets(3 - j):
+            counts = [natural.count(r) for r in sorted(set(natural))]
+            if max(counts, default=0) > shape.per_rank:
+                continue
+            ways = comb(shape.jokers, j) * prod(comb(shape.per_rank, c) for c in counts)
+            best = max(rank3_reference(tuple(natural + wild)) for wild in _rank_multisets(j))
+            out[Category(best >> 20).name] += ways
+    if sum(out.values()) != total_hands(shape, 3):
+        raise AssertionError("3-card category counts do not sum to C(n, 3)")
+    return {name: n for name, n in out.items() if n}
+
+
+__all__ = [
+    "DeckShape",
+    "ONE_DECK",
+    "deck_of",
+    "five_card_counts",
+    "mask_counts",
+    "special_counts",
+    "three_card_counts",
+]
