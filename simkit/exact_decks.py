@@ -46,7 +46,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations, combinations_with_replacement, product
+from itertools import combinations_with_replacement, product
 from math import comb, factorial, prod
 from typing import Any
 
@@ -188,8 +188,18 @@ def rank_vectors(total: int, cap: int) -> np.ndarray:
 
 def packed_keys(vectors: np.ndarray) -> np.ndarray:
     """Rank-count vectors packed 4 bits a rank (the detector's key), ``int64[n]``."""
-    shifts = np.arange(N_RANKS, dtype=np.int64) * 4
-    return (vectors.astype(np.int64) << shifts).sum(axis=1)
+    out = np.empty(len(vectors), dtype=np.int64)
+    _pack(np.ascontiguousarray(vectors, dtype=np.int8), out)
+    return out
+
+
+@nb.njit(cache=True)
+def _pack(vectors, out):
+    for n in range(vectors.shape[0]):
+        key = np.int64(0)
+        for r in range(vectors.shape[1]):
+            key += np.int64(vectors[n, r]) << np.int64(4 * r)
+        out[n] = key
 
 
 @nb.njit(cache=True)
@@ -205,7 +215,9 @@ def _representatives(vectors, out):
 
 def _rank_bits(specials: Specials) -> int:
     return sum(
-        1 << i for i, rule in enumerate(specials.rules) if rule.kind.exact == ExactMethod.RANK_COUNTS
+        1 << i
+        for i, rule in enumerate(specials.rules)
+        if rule.kind.exact == ExactMethod.RANK_COUNTS
     )
 
 
@@ -336,11 +348,6 @@ def _suit_classes(shape: DeckShape, jokers: int, profile: tuple[int, ...]) -> di
     return out
 
 
-def suit_of_outcome(shape: DeckShape, jokers: int, suit_counts: tuple[int, ...]) -> tuple:
-    tests = suit_outcomes(shape.n_suits, jokers)
-    return tuple(bool(t[suit_counts]) for t in tests)
-
-
 # ---------------------------------------------------------------------------------------------
 # Card-exact specials
 
@@ -357,9 +364,7 @@ def clean_dragon_completions(shape: DeckShape, rule: SpecialRule) -> Iterator[tu
         yield tuple(_card(shape, r, s) for r in range(N_RANKS))
 
 
-def straight_flush_completions(
-    shape: DeckShape, rule: SpecialRule
-) -> Iterator[tuple[int, ...]]:
+def straight_flush_completions(shape: DeckShape, rule: SpecialRule) -> Iterator[tuple[int, ...]]:
     """Every completed hand (sorted card types, a card up to three times) of a front and two
     5-card straight flushes."""
     fronts = [
@@ -387,22 +392,56 @@ CARD_COMPLETIONS = {
 }
 
 
-def _naturals(hand: tuple[int, ...], jokers: int, decks: int) -> Iterator[tuple[int, ...]]:
-    """The natural card multisets a completed hand may come from: ``jokers`` cards removed,
-    at most ``decks`` copies of a card left."""
-    counts: dict[int, int] = {}
-    for c in hand:
-        counts[c] = counts.get(c, 0) + 1
-    types = sorted(counts)
-    for removed in combinations_with_replacement(types, jokers):
-        left = dict(counts)
-        ok = True
-        for c in removed:
-            left[c] -= 1
-            if left[c] < 0:
-                ok = False
-        if ok and all(n <= decks for n in left.values()):
-            yield tuple(c for c in types for _ in range(left[c]))
+def _unique_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct rows of small card counts (0..3) and each row's index among them: the rows
+    are packed 2 bits a card type into int64 words and sorted on those (faster than
+    ``np.unique(axis=0)``)."""
+    n, width = rows.shape
+    words = []
+    for start in range(0, width, 31):
+        block = rows[:, start : start + 31].astype(np.int64)
+        shifts = 2 * np.arange(block.shape[1], dtype=np.int64)
+        words.append((block << shifts).sum(axis=1))
+    order = np.lexsort(words[::-1])
+    packed = np.stack(words, axis=1)[order]
+    new = np.ones(n, dtype=bool)
+    new[1:] = (packed[1:] != packed[:-1]).any(axis=1)
+    inverse = np.empty(n, dtype=np.int64)
+    inverse[order] = np.cumsum(new) - 1
+    return rows[order[new]], inverse
+
+
+def _completion_counts(shape: DeckShape, hands: list[tuple[int, ...]]) -> np.ndarray:
+    """Completed hands as card-type counts ``int8[n, 13 * n_suits]``, duplicates dropped."""
+    out = np.zeros((len(hands), N_RANKS * shape.n_suits), dtype=np.int8)
+    for i, hand in enumerate(hands):
+        for c in hand:
+            out[i, c] += 1
+    return _unique_rows(out)[0] if len(out) else out
+
+
+def natural_counts(completed: np.ndarray, jokers: int, decks: int) -> np.ndarray:
+    """The natural card sets completed hands may come from, as card-type counts: ``jokers``
+    cards removed, at most ``decks`` copies of a card left; duplicates dropped."""
+    found = [np.zeros((0, completed.shape[1]), dtype=np.int8)]
+    _remove_cards(completed, jokers, decks, 0, found)
+    rows = np.concatenate(found)
+    return _unique_rows(rows)[0] if len(rows) else rows
+
+
+def _remove_cards(rows: np.ndarray, left: int, decks: int, start: int, found: list) -> None:
+    """Append to ``found`` the rows with ``left`` more cards removed (types ``start`` on, in
+    order, so each removal is made once), pruning rows whose excess copies exceed ``left``."""
+    excess = np.maximum(rows.astype(np.int64) - decks, 0).sum(axis=1)
+    rows = rows[excess <= left]
+    if left == 0:
+        found.append(rows)
+        return
+    for t in range(start, rows.shape[1]):
+        sub = rows[rows[:, t] >= 1].copy()
+        if len(sub):
+            sub[:, t] -= 1
+            _remove_cards(sub, left - 1, decks, t, found)
 
 
 def check_countable(kind: SpecialKind) -> None:
@@ -423,16 +462,23 @@ def check_countable(kind: SpecialKind) -> None:
 # Special counts
 
 
-def _profile(vector: np.ndarray, per_rank: int) -> tuple[int, ...]:
-    return tuple(int((vector == k).sum()) for k in range(1, per_rank + 1))
-
-
 def _profile_codes(vectors: np.ndarray, per_rank: int) -> np.ndarray:
     """Each vector's profile as one integer (base 14 digits: ranks holding 1, 2, ... cards)."""
-    code = np.zeros(len(vectors), dtype=np.int64)
-    for k in range(per_rank, 0, -1):
-        code = code * 14 + (vectors == k).sum(axis=1)
-    return code
+    out = np.empty(len(vectors), dtype=np.int64)
+    _profile_kernel(vectors, per_rank, out)
+    return out
+
+
+@nb.njit(cache=True)
+def _profile_kernel(vectors, per_rank, out):
+    weights = np.zeros(per_rank + 1, dtype=np.int64)
+    for k in range(1, per_rank + 1):
+        weights[k] = 14 ** (k - 1)
+    for n in range(vectors.shape[0]):
+        code = np.int64(0)
+        for r in range(vectors.shape[1]):
+            code += weights[vectors[n, r]]
+        out[n] = code
 
 
 def _decode(code: int, per_rank: int) -> tuple[int, ...]:
@@ -455,7 +501,11 @@ def mask_counts(specials: Specials, shape: DeckShape = ONE_DECK) -> dict[int, in
     for kind in kinds:
         check_countable(kind)
     suit_bits = [
-        sum(1 << i for i, k in enumerate(kinds) if k.exact == ExactMethod.SUIT_COUNTS and k.code == t)
+        sum(
+            1 << i
+            for i, k in enumerate(kinds)
+            if k.exact == ExactMethod.SUIT_COUNTS and k.code == t
+        )
         for t in SUIT_TESTS
     ]
     counts: dict[int, int] = {}
@@ -467,57 +517,63 @@ def mask_counts(specials: Specials, shape: DeckShape = ONE_DECK) -> dict[int, in
         masks = natural_rank_masks(specials, shape, j)
         lookups[j] = (packed_keys(vectors), masks)
         codes = _profile_codes(vectors, shape.per_rank)
-        pairs, n_vectors = np.unique(np.stack([masks, codes], axis=1), axis=0, return_counts=True)
-        for (rank_mask, code), n in zip(pairs.tolist(), n_vectors.tolist(), strict=True):
-            profile = _decode(code, shape.per_rank)
+        # Count the vectors by (rank mask, profile); each stands for its profile's cards.
+        profiles, index = np.unique(codes, return_inverse=True)
+        keys, n_vectors = np.unique(masks * len(profiles) + index, return_counts=True)
+        for key, n in zip(keys.tolist(), n_vectors.tolist(), strict=True):
+            rank_mask, p = divmod(key, len(profiles))
+            profile = _decode(int(profiles[p]), shape.per_rank)
             for outcome, ways in _suit_classes(shape, j, profile).items():
                 m = rank_mask
                 for bits, passed in zip(suit_bits, outcome, strict=True):
                     m |= bits if passed else 0
                 counts[m] = counts.get(m, 0) + n * ways * joker_ways
     # Move the card-listed hands' natural card sets to their full masks.
-    listed: dict[tuple[int, tuple[int, ...]], int] = {}
-    for i, (rule, kind) in enumerate(zip(specials.rules, kinds, strict=True)):
-        if kind.exact != ExactMethod.CARD_LIST:
-            continue
-        for hand in CARD_COMPLETIONS[kind.code](shape, rule):
-            for j in range(shape.jokers + 1):
-                for natural in _naturals(hand, j, shape.decks):
-                    listed[(j, natural)] = listed.get((j, natural), 0) | 1 << i
-    for (j, natural), bits in listed.items():
-        reduced = _reduced_mask(shape, j, natural, lookups[j], suit_bits)
-        mult: dict[int, int] = {}
-        for c in natural:
-            mult[c] = mult.get(c, 0) + 1
-        ways = comb(shape.jokers, j) * prod(comb(shape.decks, n) for n in mult.values())
-        counts[reduced] -= ways
-        full = reduced | bits
-        counts[full] = counts.get(full, 0) + ways
+    for j in range(shape.jokers + 1):
+        for reduced, full, ways in _listed_moves(specials, shape, j, lookups[j], suit_bits):
+            counts[reduced] -= ways
+            counts[full] = counts.get(full, 0) + ways
     if sum(counts.values()) != total_hands(shape):
         raise AssertionError(f"special mask counts do not sum to C({shape.n_cards}, 13)")
     return {m: n for m, n in counts.items() if n}
 
 
-def _reduced_mask(
+def _listed_moves(
+    specials: Specials,
     shape: DeckShape,
     jokers: int,
-    natural: tuple[int, ...],
     lookup: tuple[np.ndarray, np.ndarray],
     suit_bits: list[int],
-) -> int:
-    """The mask steps 1-2 give a natural card multiset (rank and suit specials)."""
-    ranks = [c // shape.n_suits for c in natural]
-    suits = [c % shape.n_suits for c in natural]
-    key = sum(1 << (4 * r) for r in ranks)
+) -> list[tuple[int, int, int]]:
+    """``(reduced mask, full mask, hands)`` of the natural card sets with ``jokers`` jokers
+    that some card-listed special accepts: reduced is the mask steps 1-2 gave them."""
+    parts, bits = [], []
+    for i, rule in enumerate(specials.rules):
+        if rule.kind.exact != ExactMethod.CARD_LIST:
+            continue
+        completed = _completion_counts(shape, list(CARD_COMPLETIONS[rule.kind.code](shape, rule)))
+        naturals = natural_counts(completed, jokers, shape.decks)
+        parts.append(naturals)
+        bits.append(np.full(len(naturals), 1 << i, dtype=np.int64))
+    if not parts:
+        return []
+    rows, inverse = _unique_rows(np.concatenate(parts))
+    listed_bits = np.zeros(len(rows), dtype=np.int64)
+    np.bitwise_or.at(listed_bits, inverse, np.concatenate(bits))
+    grid = rows.reshape(len(rows), N_RANKS, shape.n_suits).astype(np.int64)
     keys, masks = lookup
-    pos = int(np.searchsorted(keys, key))
-    if keys[pos] != key:
+    key = packed_keys(grid.sum(axis=2))
+    pos = np.minimum(np.searchsorted(keys, key), len(keys) - 1)
+    if not (keys[pos] == key).all():
         raise AssertionError("a listed hand's rank vector is missing")
-    m = int(masks[pos])
-    suit_counts = tuple(suits.count(s) for s in range(shape.n_suits))
-    for bits, passed in zip(suit_bits, suit_of_outcome(shape, jokers, suit_counts), strict=True):
-        m |= bits if passed else 0
-    return m
+    reduced = masks[pos].copy()
+    suit_counts = tuple(grid.sum(axis=1).T)
+    for test_bits, test in zip(suit_bits, suit_outcomes(shape.n_suits, jokers), strict=True):
+        reduced |= np.where(test[suit_counts], test_bits, 0)
+    choose = np.array([comb(shape.decks, k) for k in range(shape.decks + 1)], dtype=np.int64)
+    ways = choose[rows].prod(axis=1) * comb(shape.jokers, jokers)
+    full = reduced | listed_bits
+    return list(zip(reduced.tolist(), full.tolist(), ways.tolist(), strict=True))
 
 
 def special_counts(
@@ -550,8 +606,9 @@ def category_names(five_suit_straight: bool) -> list[str]:
     return names
 
 
-def _category(ranks: tuple[int, ...], suited: bool, rainbow: bool, ranking: Ranking,
-              five_suit_straight: bool) -> tuple[int, str]:
+def _category(
+    ranks: tuple[int, ...], suited: bool, rainbow: bool, ranking: Ranking, five_suit_straight: bool
+) -> tuple[int, str]:
     """(strength, name) of five natural cards: the ranking's category, 五彩同花顺 for a straight
     of five suits when it is played.  Strength orders the names of :func:`category_names`."""
     category = Category(rank5_reference(ranks, suited, ranking) >> 20)
@@ -560,8 +617,11 @@ def _category(ranks: tuple[int, ...], suited: bool, rainbow: bool, ranking: Rank
     return 2 * int(category), category.name
 
 
-def _rank_multisets(k: int) -> Iterator[tuple[int, ...]]:
-    return combinations_with_replacement(range(N_RANKS), k)
+ALL_RANKS = tuple(range(N_RANKS))
+
+
+def _rank_multisets(k: int, ranks: tuple[int, ...] = ALL_RANKS) -> Iterator[tuple[int, ...]]:
+    return combinations_with_replacement(ranks, k)
 
 
 def _suit_classes_of_cards(shape: DeckShape, counts: list[int]) -> tuple[int, int, int]:
@@ -580,13 +640,19 @@ def _suit_classes_of_cards(shape: DeckShape, counts: list[int]) -> tuple[int, in
 
 @lru_cache(maxsize=32)
 def five_card_counts(
-    ranking: Ranking, shape: DeckShape = ONE_DECK, five_suit_straight: bool = False
+    ranking: Ranking,
+    shape: DeckShape = ONE_DECK,
+    five_suit_straight: bool = False,
+    ranks: tuple[int, ...] = ALL_RANKS,
 ) -> dict[str, int]:
-    """Category counts over all C(n_cards, 5) 5-card duns, a joker at its best value."""
+    """Category counts over all C(n_cards, 5) 5-card duns, a joker at its best value.
+
+    ``ranks``: the deck's ranks (all 13; fewer make the small decks the tests list in full).
+    """
     out = dict.fromkeys(category_names(five_suit_straight), 0)
     for j in range(shape.jokers + 1):
         joker_ways = comb(shape.jokers, j)
-        for natural in _rank_multisets(5 - j):
+        for natural in _rank_multisets(5 - j, ranks):
             counts = [natural.count(r) for r in sorted(set(natural))]
             if max(counts) > shape.per_rank:
                 continue
@@ -598,36 +664,43 @@ def five_card_counts(
                     continue
                 can_rainbow = rainbow and shape.n_suits >= 5
                 best = max(
-                    _category(tuple(sorted(natural + wild)), suited, can_rainbow, ranking,
-                              five_suit_straight)
-                    for wild in _rank_multisets(j)
+                    _category(
+                        tuple(sorted(natural + wild)),
+                        suited,
+                        can_rainbow,
+                        ranking,
+                        five_suit_straight,
+                    )
+                    for wild in _rank_multisets(j, ranks)
                 )
                 out[best[1]] += ways * joker_ways
-    if sum(out.values()) != total_hands(shape, 5):
+    if sum(out.values()) != comb(len(ranks) * shape.per_rank + shape.jokers, 5):
         raise AssertionError("5-card category counts do not sum to C(n, 5)")
     return {name: n for name, n in out.items() if n}
 
 
 @lru_cache(maxsize=8)
-def three_card_counts(shape: DeckShape = ONE_DECK) -> dict[str, int]:
+def three_card_counts(
+    shape: DeckShape = ONE_DECK, ranks: tuple[int, ...] = ALL_RANKS
+) -> dict[str, int]:
     """Category counts over all C(n_cards, 3) fronts, a joker at its best value."""
     out = {c.name: 0 for c in reversed(Category)}
     for j in range(shape.jokers + 1):
-        for natural in _rank_multisets(3 - j):
+        for natural in _rank_multisets(3 - j, ranks):
             counts = [natural.count(r) for r in sorted(set(natural))]
             if max(counts, default=0) > shape.per_rank:
                 continue
             ways = comb(shape.jokers, j) * prod(comb(shape.per_rank, c) for c in counts)
-            best = max(rank3_reference(tuple(natural + wild)) for wild in _rank_multisets(j))
+            best = max(rank3_reference(tuple(natural + wild)) for wild in _rank_multisets(j, ranks))
             out[Category(best >> 20).name] += ways
-    if sum(out.values()) != total_hands(shape, 3):
+    if sum(out.values()) != comb(len(ranks) * shape.per_rank + shape.jokers, 3):
         raise AssertionError("3-card category counts do not sum to C(n, 3)")
     return {name: n for name, n in out.items() if n}
 
 
 __all__ = [
-    "DeckShape",
     "ONE_DECK",
+    "DeckShape",
     "deck_of",
     "five_card_counts",
     "mask_counts",
