@@ -698,7 +698,168 @@ def three_card_counts(
     return {name: n for name, n in out.items() if n}
 
 
+# ---------------------------------------------------------------------------------------------
+# What 13 cards contain
+
+
+WINDOWS = tuple(sum(1 << r for r in w) for w in five_straights())  # 5-card straights, rank masks
+
+
+@lru_cache(maxsize=16)
+def contains_counts(shape: DeckShape, five_suit_straight: bool = False) -> dict[str, int] | None:
+    """Number of 13-card hands holding a 5-card dun of exactly each category, or None for the
+    decks not covered (jokers; 五彩同花顺 played).
+
+    Without jokers a deck of ``decks`` copies of ``n_suits`` suits gives:
+
+    - five of a kind, quads, full house, trips: from the rank counts (a trips is never one
+      suit: that takes three copies of a card);
+    - pair and two pair: from the rank counts, less (two decks) the hands all of one suit,
+      whose every pair is two copies of one card, so every such dun is a flush;
+    - flush and straight flush: properties of each suit's cards, counted by a generating
+      function over the independent suits (a suit of six or more cards always holds a flush:
+      drop the second-lowest rank, or keep a repeated card);
+    - straight: a covered window fails only when all cards of its ranks are of one suit, the
+      same suit over each connected run of covered windows.
+    """
+    if shape.jokers or five_suit_straight:
+        return None
+    vectors = rank_vectors(HAND, shape.per_rank)
+    choose = np.array([comb(shape.per_rank, k) for k in range(shape.per_rank + 1)], np.int64)
+    one_suit = np.array([comb(shape.decks, k) for k in range(shape.per_rank + 1)], dtype=np.int64)
+    weights, straight_fail = _contains_features(vectors, choose, one_suit, shape.n_suits)
+    n_ge2 = (vectors >= 2).sum(axis=1)
+    n_ge3 = (vectors >= 3).sum(axis=1)
+    present = (vectors >= 1).sum(axis=1)
+    biggest = vectors.max(axis=1)
+    total = total_hands(shape)
+
+    def hands(selected: np.ndarray) -> int:
+        return int(weights[selected].sum())
+
+    # Hands of one suit (two copies of each card at most): pairs there are flushes.
+    monochrome = vectors.max(axis=1) <= shape.decks
+    mono_weight = np.where(monochrome, one_suit[vectors].prod(axis=1), 0) * shape.n_suits
+    pair_ranks = (n_ge2 >= 1) & (present >= 4)
+    two_pair_ranks = (n_ge2 >= 2) & (present >= 3)
+    mono_pairs = shape.decks > 1
+    out = {
+        "FIVE_OF_A_KIND": hands(biggest >= 5),
+        "STRAIGHT_FLUSH": total - _hands_without_suit_pattern(shape, "straight-flush"),
+        "QUADS": hands(biggest >= 4),
+        "FULL_HOUSE": hands((n_ge3 >= 1) & (n_ge2 >= 2)),
+        "FLUSH": total - _hands_without_suit_pattern(shape, "flush"),
+        "STRAIGHT": int((weights - straight_fail).sum()),
+        "TRIPS": hands((n_ge3 >= 1) & (present >= 3)),
+        "TWO_PAIR": hands(two_pair_ranks)
+        - (int(mono_weight[two_pair_ranks].sum()) if mono_pairs else 0),
+        "PAIR": hands(pair_ranks) - (int(mono_weight[pair_ranks].sum()) if mono_pairs else 0),
+    }
+    return {name: n for name, n in out.items() if n}
+
+
+@nb.njit(cache=True)
+def _contains_features(vectors, choose, one_suit, n_suits):
+    """Per rank-count vector: its hands (prod C(per_rank, c_r)), and of those the hands whose
+    every covered straight window has all its cards in one suit (no plain straight; the
+    vector's hands when it covers no window)."""
+    windows = np.array([0b1000000001111] + [0b11111 << r for r in range(9)], dtype=np.int64)
+    n = vectors.shape[0]
+    weights = np.empty(n, dtype=np.int64)
+    fail = np.empty(n, dtype=np.int64)
+    parent = np.empty(10, dtype=np.int64)
+    for i in range(n):
+        present = np.int64(0)
+        w = np.int64(1)
+        for r in range(13):
+            w *= choose[vectors[i, r]]
+            if vectors[i, r] > 0:
+                present |= np.int64(1) << r
+        weights[i] = w
+        covered = 0
+        for k in range(10):
+            parent[k] = k
+            if present & windows[k] == windows[k]:
+                covered |= 1 << k
+        if covered == 0:
+            fail[i] = w
+            continue
+        # Components of covered windows sharing a rank (union-find on ten windows).
+        for a in range(10):
+            if not (covered >> a) & 1:
+                continue
+            for b in range(a):
+                if (covered >> b) & 1 and windows[a] & windows[b]:
+                    ra = a
+                    while parent[ra] != ra:
+                        ra = parent[ra]
+                    rb = b
+                    while parent[rb] != rb:
+                        rb = parent[rb]
+                    parent[ra] = rb
+        union = np.int64(0)
+        f = np.int64(1)
+        for a in range(10):
+            if not (covered >> a) & 1:
+                continue
+            root = a
+            while parent[root] != root:
+                root = parent[root]
+            if root != a:
+                continue
+            ranks = np.int64(0)
+            for b in range(10):
+                if (covered >> b) & 1:
+                    rb = b
+                    while parent[rb] != rb:
+                        rb = parent[rb]
+                    if rb == a:
+                        ranks |= windows[b]
+            union |= ranks
+            part = np.int64(n_suits)
+            for r in range(13):
+                if (ranks >> r) & 1:
+                    part *= one_suit[vectors[i, r]]
+            f *= part
+        for r in range(13):
+            if not (union >> r) & 1:
+                f *= choose[vectors[i, r]]
+        fail[i] = f
+    return weights, fail
+
+
+def _suit_pattern_holds(vector: np.ndarray, pattern: str) -> np.ndarray:
+    """Does one suit's cards (rank counts, ``int8[n, 13]``) hold a straight flush, or a flush
+    that is not one (six cards or more, or five that are not five ranks in a row)."""
+    bits = (vector > 0).astype(np.int64) << np.arange(N_RANKS, dtype=np.int64)
+    mask = bits.sum(axis=1)
+    window = np.zeros(len(vector), dtype=bool)
+    for w in WINDOWS:
+        window |= mask & w == w
+    if pattern == "straight-flush":
+        return window
+    size = vector.sum(axis=1)
+    distinct = (vector > 0).sum(axis=1)
+    return (size >= 6) | ((size == 5) & ~((distinct == 5) & window))
+
+
+def _hands_without_suit_pattern(shape: DeckShape, pattern: str) -> int:
+    """13-card hands none of whose suits holds ``pattern``: [x^13] P(x)^n_suits, P the
+    generating function of one suit's card sets without it (suits are independent)."""
+    poly = [0] * (HAND + 1)
+    for size in range(HAND + 1):
+        vectors = rank_vectors(size, shape.decks)
+        keep = ~_suit_pattern_holds(vectors, pattern)
+        ways = np.array([comb(shape.decks, k) for k in range(shape.decks + 1)], dtype=np.int64)
+        poly[size] = int(ways[vectors[keep]].prod(axis=1).sum())
+    total = [1] + [0] * HAND
+    for _ in range(shape.n_suits):
+        total = [sum(total[i] * poly[n - i] for i in range(n + 1)) for n in range(HAND + 1)]
+    return total[HAND]
+
+
 __all__ = [
+    "contains_counts",
     "ONE_DECK",
     "DeckShape",
     "deck_of",
