@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import argparse
 import time
+from math import comb
 from pathlib import Path
 
 import polars as pl
 
 from simkit.exact import exact_tables
-from simkit.exact_decks import DeckShape
+from simkit.exact_decks import DeckShape, contains_counts
 from simkit.variants import resolve_variant
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -99,6 +100,12 @@ def markdown(key: str, shape: DeckShape, variant: str, tables: dict[str, pl.Data
     }
     for name, title in titles.items():
         lines += ["", f"## {title}", ""]
+        if name == "contains" and shape.n_suits == 5:
+            lines += [
+                "五彩同花顺 is not counted apart here: a straight of five suits is a STRAIGHT "
+                "in this table (the 5-card table above counts it apart).",
+                "",
+            ]
         if name not in tables:
             lines.append("Not counted for this deck (jokers: not covered yet).")
             continue
@@ -120,6 +127,18 @@ def main() -> None:
         shape = DECKS[key]
         start = time.perf_counter()
         tables = exact_tables(variant, deck=shape)
+        if "contains" not in tables and not shape.jokers:
+            # 五彩同花顺 played: the contains table is counted without it (a five-suit
+            # straight is a straight there); the markdown says so.
+            counts = contains_counts(shape, five_suit_straight=False)
+            total = comb(shape.n_cards, 13)
+            tables["contains"] = pl.DataFrame(
+                {
+                    "category": list(counts),
+                    "count": list(counts.values()),
+                    "probability": [n / total for n in counts.values()],
+                }
+            )
         tidy(tables).write_csv(args.out / f"exact-{key}.csv")
         (args.out / f"exact-{key}.md").write_text(markdown(key, shape, variant.name, tables))
         print(f"{key}: {time.perf_counter() - start:.1f} s", flush=True)
