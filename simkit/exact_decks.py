@@ -120,6 +120,20 @@ class DeckShape:
         return text
 
     @classmethod
+    def parse(cls, key: str) -> DeckShape:
+        """The shape a :attr:`key` names: ``1d``, ``2d``, ``1d-5s``, ``1d-2j``, ``2d-5s-1j`` ..."""
+        parts = key.strip().lower().split("-")
+        values = {"decks": 1, "n_suits": 4, "jokers": 0}
+        fields = {"d": "decks", "s": "n_suits", "j": "jokers"}
+        for part in parts:
+            if len(part) != 2 or not part[0].isdigit() or part[1] not in fields:
+                raise SimkitError(
+                    f"deck {key!r}: expected parts like 1d or 2d, 5s, 1j or 2j joined by '-'"
+                )
+            values[fields[part[1]]] = int(part[0])
+        return cls(**values)
+
+    @classmethod
     def of(cls, deck: Any) -> DeckShape:
         """The shape of a deck object (``decks``, ``n_suits`` or ``extra_suit``, ``jokers``);
         ``None`` is one plain deck."""
@@ -959,9 +973,10 @@ def _reference_five_suits(ranks: np.ndarray, suits: np.ndarray, specials: Specia
     suit_keys = np.zeros((n, 5), dtype=np.int64)
     for x in range(5):
         suit_keys[:, x] = ((suits == x) * (np.int64(1) << (4 * ranks))).sum(axis=1)
-    sizes = np.isin(suit_n, (0, *SPLIT_SIZES)).all(axis=1)
+    sizes = np.asarray(np.isin(suit_n, (0, *SPLIT_SIZES)).all(axis=1))
     for i, rule in enumerate(specials.rules):
         code = rule.kind.code
+        ok: np.ndarray
         if code == SpecialCode.ONE_COLOR:
             ok = (suit_n[:, [1, 2, 4]].sum(axis=1) == 0) | (suit_n[:, [0, 3, 4]].sum(axis=1) == 0)
         elif code == SpecialCode.THREE_FLUSHES:

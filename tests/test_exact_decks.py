@@ -59,6 +59,16 @@ def test_deck_shape_reads_a_deck_object_and_defaults_to_one_deck():
         DeckShape(jokers=3)
 
 
+@pytest.mark.parametrize("key", ["1d", "2d", "1d-5s", "1d-1j", "1d-2j", "2d-5s-2j"])
+def test_deck_keys_name_their_shape(key):
+    assert DeckShape.parse(key).key == key
+
+
+def test_a_bad_deck_key_is_an_error_naming_it():
+    with pytest.raises(ValueError, match="'3x'"):
+        DeckShape.parse("3x")
+
+
 # ---------------------------------------------------------------------------------------------
 # One deck: the general counter gives today's figures
 
@@ -135,7 +145,8 @@ def _brute_force_five(shape: DeckShape, ranks: tuple[int, ...], five_suit: bool)
                 ss[np.arange(len(rows)), slot] = vs
             best[rows] = np.maximum(best[rows], _categories(rr, ss, five_suit))
     names = category_names(five_suit)[::-1]
-    return Counter({names[i]: int(n) for i, n in zip(*np.unique(best, return_counts=True))})
+    found, counts = np.unique(best, return_counts=True)
+    return Counter({names[i]: int(n) for i, n in zip(found, counts, strict=True)})
 
 
 SMALL_DECKS = [
@@ -154,7 +165,7 @@ def test_five_card_counts_match_brute_force_on_small_decks(shape, ranks):
     assert got == _brute_force_five(shape, ranks, five_suit)
 
 
-@pytest.mark.parametrize("shape", list(DECKS.values()) + [DeckShape(decks=2, jokers=2)])
+@pytest.mark.parametrize("shape", [*DECKS.values(), DeckShape(decks=2, jokers=2)])
 def test_three_card_counts_by_closed_forms(shape):
     """Fronts: trips, pairs and the rest, choosing ranks and physical cards directly."""
     n, k, j = shape.per_rank, shape.n_cards, shape.jokers
