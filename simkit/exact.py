@@ -1,5 +1,8 @@
 """Exact probabilities by combinatorics over one 52-card deck, never by sampling.
 
+Other decks (two decks, a fifth suit, jokers) are counted by :mod:`simkit.exact_decks`;
+:func:`exact_tables` reads the variant's deck and sends them there.
+
 :func:`exact_tables` gives, for a variant, the exact number of 13-card hands that qualify for
 each special and for which it is the best one, the 5-card and 3-card category counts, and the
 probability that 13 cards contain a 5-card hand of each category.  Monte Carlo estimates are

@@ -39,6 +39,12 @@ How the special counts are exact (the method of :mod:`simkit.exact`, one step wi
    those are moved from the mask steps 1-2 gave them to their full mask.
 
 The mask counts sum to C(n_cards, 13) (checked).
+
+Covered: the specials and the 5- and 3-card categories of one deck, two decks, a fifth suit and
+one deck with one or two jokers (and a fifth suit with jokers); what 13 cards contain for decks
+without jokers.  Not covered: the specials of two decks with jokers (a rank may then hold nine
+or ten cards, more than the detector reads: an error, never a wrong count) and what 13 cards
+with jokers contain (:func:`contains_counts` returns None).
 """
 
 from __future__ import annotations
@@ -46,7 +52,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations_with_replacement, product
+from itertools import combinations, combinations_with_replacement, product
 from math import comb, factorial, prod
 from typing import Any
 
@@ -266,7 +272,16 @@ def natural_rank_masks(specials: Specials, shape: DeckShape, jokers: int) -> np.
     """Rank-count special masks of the natural cards of hands with ``jokers`` jokers: one per
     vector of :func:`rank_vectors` ``(13 - jokers, shape.per_rank)``, the union over the ranks
     the jokers may take."""
+    _check_representable(shape, jokers)
     return _level_masks(specials, HAND - jokers, shape.per_rank)
+
+
+def _check_representable(shape: DeckShape, jokers: int) -> None:
+    if shape.per_rank + jokers > MAX_REPRESENTED:
+        raise SimkitError(
+            f"{shape.label}: a rank may hold {shape.per_rank + jokers} cards with its jokers, "
+            f"more than the detector reads ({MAX_REPRESENTED}); its specials are not counted"
+        )
 
 
 @lru_cache(maxsize=32)
@@ -520,6 +535,7 @@ def mask_counts(specials: Specials, shape: DeckShape = ONE_DECK) -> dict[int, in
     kinds = [rule.kind for rule in specials.rules]
     for kind in kinds:
         check_countable(kind)
+    _check_representable(shape, shape.jokers)
     suit_bits = [
         sum(
             1 << i
@@ -999,6 +1015,60 @@ def _reference_five_suits(ranks: np.ndarray, suits: np.ndarray, specials: Specia
     return out
 
 
+def reference_categories(ranks: np.ndarray, suits: np.ndarray, five_suit: bool) -> np.ndarray:
+    """Category of natural 5-card hands (``int[n, 5]`` ranks and suits) by the plain
+    definitions, written apart from :mod:`simkit.evaluate`: its index counted from the weakest
+    of :func:`category_names` (five of a kind played)."""
+    names = category_names(five_suit)[::-1]
+    strength = {name: i for i, name in enumerate(names)}
+    counts = np.zeros((len(ranks), 13), dtype=np.int8)
+    np.add.at(counts, (np.arange(len(ranks))[:, None], ranks), 1)
+    counts.sort(axis=1)
+    top, second = counts[:, -1], counts[:, -2]
+    distinct = (counts > 0).sum(axis=1)
+    flush = (suits == suits[:, :1]).all(axis=1)
+    rainbow = np.stack([(suits == s).sum(axis=1) for s in range(5)], axis=1).max(axis=1) == 1
+    lo, hi = ranks.min(axis=1), ranks.max(axis=1)
+    wheel = np.isin(ranks, (12, 0, 1, 2, 3)).all(axis=1)
+    straight = (distinct == 5) & ((hi - lo == 4) | wheel)
+    out = np.full(len(ranks), strength["HIGH_CARD"])
+    rules = [
+        (top == 2, "PAIR"),
+        ((top == 2) & (second == 2), "TWO_PAIR"),
+        (top == 3, "TRIPS"),
+        (straight, "STRAIGHT"),
+        (straight & rainbow & five_suit, FIVE_SUIT_STRAIGHT),
+        (flush, "FLUSH"),
+        ((top == 3) & (second == 2), "FULL_HOUSE"),
+        (top == 4, "QUADS"),
+        (straight & flush, "STRAIGHT_FLUSH"),
+        (top == 5, "FIVE_OF_A_KIND"),
+    ]
+    for held, name in rules:  # weakest first: a stronger category overwrites
+        if name in strength:
+            out = np.where(held & (top <= 5), np.maximum(out, strength[name]), out)
+    return out
+
+
+def reference_contains(hands: np.ndarray, shape: DeckShape) -> np.ndarray:
+    """Which categories (columns as :func:`reference_categories`) some 5 of each sampled hand's
+    13 cards make: ``bool[n, categories]``, every one of the 1,287 five-card subsets ranked
+    (no jokers; 五彩同花顺 counted as a straight, as :func:`contains_counts` does)."""
+    if shape.jokers:
+        raise SimkitError("the contains reference deals no jokers")
+    ranks, suits = hands // shape.per_rank, hands % shape.n_suits
+    subsets = np.array(list(combinations(range(HAND), 5)))
+    held = np.zeros((len(hands), len(category_names(False))), dtype=bool)
+    block = 250
+    for start in range(0, len(hands), block):
+        r = ranks[start : start + block][:, subsets]
+        s = suits[start : start + block][:, subsets]
+        cats = reference_categories(r.reshape(-1, 5), s.reshape(-1, 5), False).reshape(len(r), -1)
+        for c in range(held.shape[1]):
+            held[start : start + block, c] = (cats == c).any(axis=1)
+    return held
+
+
 __all__ = [
     "ONE_DECK",
     "DeckShape",
@@ -1006,6 +1076,8 @@ __all__ = [
     "deck_of",
     "five_card_counts",
     "mask_counts",
+    "reference_categories",
+    "reference_contains",
     "reference_masks",
     "sample_hands",
     "special_counts",
