@@ -227,8 +227,10 @@ class ExpectedScore:
 def seats_alike(variant: Variant) -> bool:
     """Whether the banker's seat scores as any other: at an all-pairs table (食夹棍's ties to
     the banker need a banker topology) a hand's pair result does not depend on who holds the
-    banker's seat, so the banker's and the players' maps are one, fitted on every pair."""
-    return variant.scoring.topology != "banker"
+    banker's seat, so the banker's and the players' maps are one, fitted on every pair.  Not
+    where a phase before setting favours a seat (换牌: the banker chooses first), which leaves
+    the banker's hands, and so what a player's hand meets, unlike the others'."""
+    return variant.scoring.topology != "banker" and not variant.deal.changes_hands
 
 
 def _samples(deals: CalibrationDeals, rows: Any, alike: bool) -> dict[str, tuple[np.ndarray, ...]]:
