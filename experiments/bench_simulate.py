@@ -53,9 +53,9 @@ def stage_times(strategy: str) -> dict[str, float]:
     config = make_config("all", 2 * BLOCK_GAMES, strategy=strategy, seed=7)
     play_block(config, 0)  # warm: solvers and tables of every variant loaded
     # The very deals and random stream of block 1, so the stages add up to play_block.
-    deal_seq, play_seq = np.random.SeedSequence(7, spawn_key=(1,)).spawn(2)
+    deal_seq, play_seq, phase_seq = np.random.SeedSequence(7, spawn_key=(1,)).spawn(3)
     t_deal, dealt = timed(lambda: deal(BLOCK_GAMES, 4, rng=np.random.default_rng(deal_seq)))
-    hands_of = [sim._hands_for(dealt, variant) for variant in config.variants]
+    hands_of = [sim._hands_for(dealt, v, None, phase_seq)[0] for v in config.variants]
     if strategy == "max-ev":
         # as play_block does it: one search per group of variants that share cards and ranking
         t_arrange, played = timed(lambda: arrange_variants(hands_of, config.variants))

@@ -1,6 +1,8 @@
 """Dealing: shuffled decks split into 13-card hands, vectorized over games.
 
-One deck serves 2 to 4 players; two decks serve 5 to 8 (then 五同, five of a kind, exists).
+One deck serves 2 to 4 players; two decks serve 5 to 8 (then 五同, five of a kind, exists).  A
+variant's :class:`~simkit.variants.Deck` (``deal(..., deck=variant.deck_for(p))``) may also add a
+fifth suit and jokers (card integers in :mod:`simkit.cards`).
 :func:`pass_cards` passes cards between the dealt hands where a variant's rules say so.
 """
 
@@ -9,8 +11,9 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from simkit.cards import DECK_SIZE, HAND_SIZE
+from simkit.cards import DECK_SIZE, HAND_SIZE, pack_cards
 from simkit.errors import SimkitError
+from simkit.variants import Deck
 
 RngLike = int | np.random.Generator | np.random.SeedSequence | None
 
@@ -63,6 +66,7 @@ def deal(
     *,
     rng: RngLike = None,
     decks: int | None = None,
+    deck: Deck | None = None,
 ) -> np.ndarray:
     """Deal ``n_games`` games of ``n_players`` 13-card hands.
 
@@ -74,6 +78,12 @@ def deal(
     copies of a card, so pairs of identical cards and five of a kind (五同) occur; cards keep
     their one-deck integers 0..51 (parse such a hand with ``parse_cards(text, decks=2)``).
 
+    ``deck`` (instead of ``decks``): a variant's :class:`~simkit.variants.Deck`, which must serve
+    ``n_players``.  Every physical card of its pack (:func:`~simkit.cards.pack_cards`) is equally
+    likely in every seat, exactly: the same partial Fisher-Yates shuffle with exactly uniform
+    draws.  One or two plain decks deal the very games of ``decks=1`` / ``decks=2`` from the
+    same seed (two plain decks may serve 2 to 4 players here).
+
     >>> deal(2, 4, rng=1).shape
     (2, 4, 13)
     >>> deal(1, 6, rng=1).shape  # two decks: 78 of the 104 cards dealt
@@ -81,9 +91,23 @@ def deal(
     """
     if isinstance(n_games, bool) or not isinstance(n_games, int | np.integer) or n_games < 0:
         raise SimkitError(f"n_games must be a non-negative integer, got {n_games!r}")
-    if decks is None:
-        decks = decks_needed(n_players)
-    check_players(n_players, decks)
+    pack: np.ndarray | None = None
+    if deck is not None:
+        if decks is not None:
+            raise SimkitError("deal: give decks or deck, not both")
+        check_players(n_players)
+        if not deck.serves(n_players):
+            raise SimkitError(
+                f"deal: the deck ({deck.describe()}) serves "
+                f"{', '.join(map(str, deck.players))} players, not {n_players}"
+            )
+        decks = deck.decks
+        if not deck.plain:
+            pack = pack_cards(deck.decks, deck.extra_suit, deck.jokers)
+    else:
+        if decks is None:
+            decks = decks_needed(n_players)
+        check_players(n_players, decks)
     gen = as_generator(rng)
     hands = np.empty((n_games, n_players, HAND_SIZE), dtype=np.int8)
     n_draws = n_players * HAND_SIZE
@@ -96,25 +120,90 @@ def deal(
     for start in range(0, n_games, _BLOCK_GAMES):
         stop = min(start + _BLOCK_GAMES, n_games)
         raw = gen.bit_generator.random_raw(size=(stop - start) * words).reshape(-1, words)
-        kernel(raw, decks * DECK_SIZE, hands[start:stop])
+        if pack is None:
+            kernel(raw, decks * DECK_SIZE, hands[start:stop])
+        else:
+            _deal_pack(raw, pack, hands[start:stop])
     return hands
 
 
-def pass_cards(hands: np.ndarray, rounds: int, direction: str) -> np.ndarray:
-    """The Philippine pass (001 菲律宾): each player passes three cards, ``rounds`` times.
+#: Seats a card moves in each pass direction of 001 菲律宾玩法, as a function of the table size:
+#: the receiver of seat s is seat (s + shift) mod p.
+PASS_DIRECTIONS = ("clockwise", "counter-clockwise", "across")
 
-    Reading taken: each player passes their three lowest cards (by rank, then suit) to the
-    next seat (``clockwise``: seat s → s + 1; ``counter-clockwise``: s → s − 1; ``across``:
-    s → s + p/2); hands are re-sorted after each round.  Vectorized over games.
+
+def pass_shift(direction: str, n_players: int) -> int:
+    """The seat shift of a pass ``direction`` at ``n_players`` (``across``: p/2, even tables)."""
+    if direction == "clockwise":
+        return 1
+    if direction == "counter-clockwise":
+        return n_players - 1
+    if direction == "across":
+        if n_players % 2:
+            raise SimkitError(f"an across pass needs an even table, got {n_players} players")
+        return n_players // 2
+    raise SimkitError(f"unknown pass direction {direction!r}; choose one of {PASS_DIRECTIONS}")
+
+
+def pass_chosen(hands: np.ndarray, positions: np.ndarray, shift: int | np.ndarray) -> np.ndarray:
+    """One round of passing: every player passes the cards at ``positions`` of its hand to the
+    seat ``shift`` places on (per game when ``shift`` is an array), then re-sorts its hand.
+
+    ``hands``: ``int8 (n, p, 13)``; ``positions``: ``int (n, p, k)`` distinct positions in each
+    hand; ``shift``: an int or ``int (n,)``.  Vectorized over games; cards are only moved.
+    """
+    n, p, size = hands.shape
+    k = positions.shape[2]
+    pos = positions.astype(np.int64)
+    passed = np.take_along_axis(hands, pos, axis=2)  # (n, p, k)
+    keep = np.ones(hands.shape, dtype=bool)
+    np.put_along_axis(keep, pos, False, axis=2)
+    kept = hands[keep].reshape(n, p, size - k)
+    giver = (np.arange(p)[None, :] - np.reshape(np.asarray(shift), (-1, 1))) % p  # (n or 1, p)
+    received = np.take_along_axis(passed, np.broadcast_to(giver, (n, p))[..., None], axis=1)
+    return np.sort(np.concatenate([kept, received], axis=2), axis=2)
+
+
+def pass_cards(hands: np.ndarray, rounds: int, direction: str) -> np.ndarray:
+    """The fixed Philippine pass (001 菲律宾): each player passes its three lowest cards,
+    ``rounds`` times.
+
+    Each player passes their three lowest cards (by rank, then suit) to the next seat
+    (``clockwise``: seat s → s + 1; ``counter-clockwise``: s → s − 1; ``across``: s → s + p/2,
+    an exchange with the seat opposite, 与对家交换); hands are re-sorted after each round.
+    Vectorized over games.  An odd table (3, 5, 7 players) has no seat opposite, so ``across``
+    is refused there rather than read as some other pass.  The banker's choice of rounds and
+    direction, and each player's choice of cards, are :mod:`simkit.phases.passing`.
     """
     out = hands
     p = hands.shape[1]
+    if direction == "across" and p % 2:
+        raise SimkitError(
+            f"pass direction 'across' (与对家交换) exchanges with the seat opposite, which a "
+            f"table of {p} players does not have; use clockwise or counter-clockwise"
+        )
     shift = {"clockwise": 1, "counter-clockwise": -1, "across": p // 2}[direction]
     for _ in range(rounds):
         passed = out[:, :, :3]
         received = np.roll(passed, shift, axis=1)  # seat s receives from seat s - shift
         out = np.sort(np.concatenate([out[:, :, 3:], received], axis=2), axis=2)
     return out
+
+
+def undealt(hands: np.ndarray) -> np.ndarray:
+    """The cards of one deck that nobody holds: ``int8 (n, 52 - 13 p)``, sorted.
+
+    ``hands``: one-deck hands ``int8 (n, p, k)``.  The complement of the deal, so no random
+    draw is made and the deal stays what :func:`deal` dealt (at 3 players: the 13 cards left).
+    """
+    n = hands.shape[0]
+    n_left = DECK_SIZE - hands.shape[1] * hands.shape[2]
+    if n_left < 0:
+        raise SimkitError(f"undealt: {hands.shape[1]} hands of one deck, the deck holds 52 cards")
+    held = np.zeros((n, DECK_SIZE), dtype=bool)
+    np.put_along_axis(held, hands.reshape(n, -1).astype(np.int64), True, axis=1)
+    rest = np.nonzero(~held)[1].reshape(n, n_left)  # row by row, each row ascending
+    return rest.astype(np.int8)
 
 
 _BLOCK_GAMES = 16384
@@ -208,4 +297,32 @@ def _deal_two_decks(raw, n_cards, out):
             p = owner[card]
             if p >= 0:
                 out[g, p, filled[p]] = card % 52
+                filled[p] += 1
+
+
+@nb.njit(cache=True)
+def _deal_pack(raw, pack, out):
+    """Any pack: ``pack`` holds every physical card, sorted; positions are shuffled, so two
+    copies of a card are two positions, each as likely as any other card to land in a seat."""
+    n_games, n_players, hand_size = out.shape
+    n_cards = pack.shape[0]
+    order = np.empty(n_cards, dtype=np.int64)
+    owner = np.empty(n_cards, dtype=np.int8)
+    filled = np.empty(n_players, dtype=np.int64)
+    for g in range(n_games):
+        for c in range(n_cards):
+            order[c] = c
+            owner[c] = -1
+        cursor = 0
+        for i in range(n_players * hand_size):
+            offset, cursor = _draw_below(raw[g], cursor, n_cards - i)
+            j = i + offset
+            order[i], order[j] = order[j], order[i]
+            owner[order[i]] = i // hand_size
+        # Walking the sorted pack in order sorts every hand.
+        filled[:] = 0
+        for c in range(n_cards):
+            p = owner[c]
+            if p >= 0:
+                out[g, p, filled[p]] = pack[c]
                 filled[p] += 1

@@ -1,8 +1,11 @@
 """Hand ranking: one integer scale for 5-card (middle, back) and 3-card (front) duns.
 
 ``rank5`` and ``rank3`` return ``int32`` ranks: higher is stronger, equal is a tie (suits never
-break ties), and ``rank3(front) <= rank5(middle)`` is exactly the front-versus-middle test, so
-foul checks and dun comparisons are plain integer comparisons.
+break ties), and ``rank3(front) <= rank5(middle)`` is the front-versus-middle test of the
+``"<="`` foul order, so foul checks and dun comparisons are plain integer comparisons.  The
+foul order itself, in all its variant forms, is :func:`order_holds`: the one test the scorer
+and every strategy read.  Its ``"<top-three"`` form compares the front with the middle's top
+three (:func:`top_three`): the middle cut to the ranks a 3-card front of its category carries.
 
 A rank is ``category << 20 | kicker``.  The kicker writes the ranks that decide ties, most
 significant first, as base-14 digits ``rank + 1`` padded with 0: a 3-card front therefore sits
@@ -14,6 +17,17 @@ so that the sum of the keys of any 5 (or 3) ranks is unique; one table maps that
 of a hand that is not a flush.  A flush (five cards of one suit) is looked up instead in an
 8,192-entry table indexed by the bit mask of its ranks.  Both tables are built once per ranking
 rule (where A-2-3-4-5 sits, whether five of a kind exists) from the plain definitions below.
+
+Decks beyond the plain one (a fifth suit, jokers; :mod:`simkit.cards`) take a second kernel,
+chosen only when a hand holds such a card, so one and two plain decks run the code above
+unchanged.  A joker stands for whichever card makes its dun strongest, a copy of a card already
+held included (four aces and a joker are 五同).  What a dun can become then depends only on the
+ranks of its real cards and on whether their suits are all one (a flush is possible) or all
+different (五彩同花顺 is possible): one table per number of jokers (0, 1, 2), indexed by the key
+sum of the real cards, holds the best rank over every value of the jokers, for each of the
+three suit patterns (:func:`any_deck_tables`; the slow reference beside it tries every card for
+every joker, :func:`rank5_jokers_reference`).  五彩同花顺 (``[ranking].five_suit_straight``)
+ranks in the straight-flush category, with kickers below (or above) every real straight flush.
 """
 
 from __future__ import annotations
@@ -27,8 +41,13 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
-from simkit.cards import as_card_rows
+from simkit.cards import CARD_RANKS, CARD_SUITS, FIRST_JOKER, card_rows
 from simkit.variants import Ranking, Variant, resolve_variant
+from simkit.variants.compiled import (
+    FOUL_FRONT_BELOW,
+    FOUL_FRONT_BELOW_TOP_THREE,
+    FOUL_MIDDLE_BELOW,
+)
 
 CATEGORY_SHIFT = 20
 KICKER_BASE = 14  # digits are rank + 1 (1..13); 0 pads short (3-card) hands
@@ -140,6 +159,81 @@ def rank3_reference(ranks: tuple[int, ...]) -> int:
     return encode(Category.HIGH_CARD, order)
 
 
+FIVE_SUIT_PLACE = KICKER_BASE**3  # 五彩同花顺 below the straight flushes: top digit one place down
+ABOVE_STRAIGHT_FLUSH = 13 * KICKER_BASE**4  # the kicker of the A-high straight flush
+
+
+def five_suit_straight_rank(top: int, ranking: Ranking) -> int:
+    """Rank of a 五彩同花顺 (five suits in sequence) with top rank ``top`` (3: the wheel).
+
+    It sits in the straight-flush category: ``below-straight-flush`` writes its top one kicker
+    digit lower than a straight flush's (so every real straight flush beats it),
+    ``above-straight-flush`` adds it two digits lower onto the A-high straight flush's kicker.
+    A-2-3-4-5 sits where the variant's ``wheel`` puts it among them.
+    """
+    if ranking.five_suit_straight == "off":
+        raise ValueError("five_suit_straight is off in this ranking")
+    if ranking.five_suit_straight == "below-straight-flush":
+        base, place = 0, FIVE_SUIT_PLACE
+    else:
+        base, place = ABOVE_STRAIGHT_FLUSH, KICKER_BASE**2
+    if top == 3 and ranking.wheel == "second":
+        kicker = base + 12 * place + 1  # between the K-high and the A-high one
+    else:
+        kicker = base + (top + 1) * place
+    return (int(Category.STRAIGHT_FLUSH) << CATEGORY_SHIFT) | kicker
+
+
+def rank5_any_reference(cards: tuple[int, ...], ranking: Ranking) -> int:
+    """Rank of five real cards of any deck (no joker; card ints 0..64), plain Python: the
+    one-deck definition of :func:`rank5_reference`, and 五彩同花顺 when the ranking plays it."""
+    ranks = tuple(sorted(_RANK_OF[c] for c in cards))
+    suits = {_SUIT_OF[c] for c in cards}
+    value = _rank5_reference_cached(ranks, len(suits) == 1, ranking)
+    if ranking.five_suit_straight != "off" and len(suits) == 5:
+        top = _straight_top(tuple(sorted(set(ranks), reverse=True)))
+        if top is not None:
+            value = max(value, five_suit_straight_rank(top, ranking))
+    return value
+
+
+_RANK_OF = CARD_RANKS.tolist()
+_SUIT_OF = CARD_SUITS.tolist()
+# The plain definition, remembered per (sorted ranks, suited): the reference tries so many
+# substitutions that most repeat a rank multiset already ranked.
+_rank5_reference_cached = lru_cache(maxsize=None)(lambda r, s, k: rank5_reference(r, s, k))
+
+
+def _substitutes(cards: tuple[int, ...], ranking: Ranking) -> range:
+    """The cards a joker may stand for: every card of the deck (its fifth suit where the hand or
+    the ranking shows there is one)."""
+    five_suits = ranking.five_suit_straight != "off" or any(52 <= c < FIRST_JOKER for c in cards)
+    return range(FIRST_JOKER if five_suits else 52)
+
+
+def rank5_jokers_reference(cards: tuple[int, ...], ranking: Ranking) -> int:
+    """Rank of five cards of any deck, jokers wild: the best rank over every card each joker
+    may stand for (slow and plainly correct; the reference of :func:`rank5`)."""
+    real = tuple(c for c in cards if c < FIRST_JOKER)
+    if len(real) == len(cards):
+        return rank5_any_reference(real, ranking)
+    rest = (FIRST_JOKER,) * (len(cards) - len(real) - 1)
+    return max(
+        rank5_jokers_reference((*real, sub, *rest), ranking) for sub in _substitutes(cards, ranking)
+    )
+
+
+def rank3_jokers_reference(cards: tuple[int, ...], ranking: Ranking) -> int:
+    """Rank of a 3-card front of any deck, jokers wild: the best over every substitution."""
+    real = tuple(c for c in cards if c < FIRST_JOKER)
+    if len(real) == len(cards):
+        return rank3_reference(tuple(_RANK_OF[c] for c in real))
+    rest = (FIRST_JOKER,) * (len(cards) - len(real) - 1)
+    return max(
+        rank3_jokers_reference((*real, sub, *rest), ranking) for sub in _substitutes(cards, ranking)
+    )
+
+
 def ranking_order(ranking: Ranking) -> Ranking:
     """The ranking without its ``source`` note: variants whose duns order alike map to one
     value, so their tables are built once and shared (by identity) between them."""
@@ -177,6 +271,138 @@ def _ranking_tables(ranking: Ranking) -> tuple[np.ndarray, np.ndarray, np.ndarra
             raise AssertionError("RANK_KEYS are not unique for 3-card sums")
         table3[s] = rank3_reference(front)
     return table5, flush_table, table3
+
+
+MAX_JOKERS = 2
+
+
+def any_deck_tables(ranking: Ranking) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(mixed5, suited5, five_suits5, front3)`` for hands of any deck, built once and cached.
+
+    Each is indexed ``[jokers, key sum of the real cards]`` and holds the best rank the dun can
+    reach over every value of its ``jokers`` (0, 1, 2) jokers: ``mixed5`` when its cards need
+    not share a suit, ``suited5`` when they all share one (the jokers take it too),
+    ``five_suits5`` when every suit is different (五彩同花顺; -1 where impossible or not
+    played) and ``front3`` for a 3-card front.  A dun's rank is the largest of those its real
+    cards' suits allow.  Unused entries hold -1.
+    """
+    return _any_deck_tables(ranking_order(ranking))
+
+
+def _best_over_jokers(table0: np.ndarray, width: int) -> np.ndarray:
+    """``table0`` indexed by key sums of ``width`` ranks → ``[jokers, key sum of the others]``:
+    the largest entry over the ranks the jokers take (copies allowed)."""
+    out = np.full((MAX_JOKERS + 1, table0.shape[0]), -1, dtype=np.int32)
+    out[0] = table0
+    for jokers in range(1, min(MAX_JOKERS, width - 1) + 1):
+        adds = np.array(
+            [sum(c) for c in combinations_with_replacement(RANK_KEYS.tolist(), jokers)],
+            dtype=np.int64,
+        )
+        real_keys = np.array(
+            [
+                int(RANK_KEYS[list(c)].sum())
+                for c in combinations_with_replacement(range(13), width - jokers)
+            ],
+            dtype=np.int64,
+        )
+        out[jokers, real_keys] = table0[real_keys[:, None] + adds[None, :]].max(axis=1)
+    return out
+
+
+@lru_cache(maxsize=2)  # the kernels read the flat copies (_any_deck_flat), cached per ranking
+def _any_deck_tables(
+    ranking: Ranking,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    table5, _, table3 = _ranking_tables(ranking)
+    suited0 = np.full_like(table5, -1)
+    five_suits0 = np.full_like(table5, -1)
+    for combo in combinations_with_replacement(range(13), 5):
+        k = int(RANK_KEYS[list(combo)].sum())
+        suited0[k] = rank5_reference(combo, True, ranking)
+        top = _straight_top(tuple(sorted(set(combo), reverse=True)))
+        if ranking.five_suit_straight != "off" and top is not None:
+            five_suits0[k] = five_suit_straight_rank(top, ranking)
+    tables = (
+        _best_over_jokers(table5, 5),
+        _best_over_jokers(suited0, 5),
+        _best_over_jokers(five_suits0, 5),
+        _best_over_jokers(table3, 3),
+    )
+    for t in tables:
+        t.flags.writeable = False
+    return tables
+
+
+STRIDE5 = 5 * int(RANK_KEYS[-1]) + 1  # key sums of 5 ranks are below this
+STRIDE3 = 3 * int(RANK_KEYS[-1]) + 1
+MIXED, SUITED, ALL_SUITS_DIFFERENT = 0, 1, 2  # the suit patterns of a dun's real cards
+
+
+def any_deck_flat(ranking: Ranking) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`any_deck_tables` laid out for the kernels: ``flat5[pattern, jokers, key]`` (one
+    flat array; each pattern's entry is already the best of the tables it allows) and
+    ``flat3[jokers, key]``, so that a dun is one lookup at the sum of its cards' codes
+    (``_CARD_CODE5``: a real card's rank key, a joker's one stride)."""
+    return _any_deck_flat(ranking_order(ranking))
+
+
+@lru_cache(maxsize=8)
+def _any_deck_flat(ranking: Ranking) -> tuple[np.ndarray, np.ndarray]:
+    mixed5, suited5, five_suits5, front3 = _any_deck_tables(ranking)
+    flat5 = np.stack(
+        [mixed5, np.maximum(mixed5, suited5), np.maximum(mixed5, five_suits5)]
+    ).reshape(-1)
+    flat3 = np.ascontiguousarray(front3[:, :STRIDE3]).reshape(-1)
+    for t in (flat5, flat3):
+        t.flags.writeable = False
+    return flat5, flat3
+
+
+@nb.njit(cache=True, inline="always")
+def rank5_any_one(c0, c1, c2, c3, c4, flat5):
+    """Rank of one 5-card dun of any deck (jokers wild), with :func:`any_deck_flat`."""
+    code = _CARD_CODE5[c0] + _CARD_CODE5[c1] + _CARD_CODE5[c2] + _CARD_CODE5[c3] + _CARD_CODE5[c4]
+    bits = _SUIT_BIT[c0] | _SUIT_BIT[c1] | _SUIT_BIT[c2] | _SUIT_BIT[c3] | _SUIT_BIT[c4]
+    real = _IS_REAL[c0] + _IS_REAL[c1] + _IS_REAL[c2] + _IS_REAL[c3] + _IS_REAL[c4]
+    if (bits & (bits - 1)) == 0:  # one suit among the real cards: a flush is possible
+        pattern = SUITED
+    elif _POPCOUNT5[bits] == real:  # every suit different: 五彩同花顺 is possible
+        pattern = ALL_SUITS_DIFFERENT
+    else:
+        pattern = MIXED
+    return flat5[pattern * (MAX_JOKERS + 1) * STRIDE5 + code]
+
+
+@nb.njit(cache=True, inline="always")
+def rank3_any_one(c0, c1, c2, flat3):
+    """Rank of one 3-card front of any deck (jokers wild)."""
+    return flat3[_CARD_CODE3[c0] + _CARD_CODE3[c1] + _CARD_CODE3[c2]]
+
+
+# Per card integer: its rank key (a joker: one table stride, which counts the jokers), its suit
+# bit (a joker: none) and whether it is a real card.  Global arrays: numba freezes them in.
+_IS_JOKER = CARD_RANKS < 0
+_KEY_OF_CARD = RANK_KEYS[np.maximum(CARD_RANKS, 0)].astype(np.int64)
+_CARD_CODE5 = np.where(_IS_JOKER, STRIDE5, _KEY_OF_CARD)
+_CARD_CODE3 = np.where(_IS_JOKER, STRIDE3, _KEY_OF_CARD)
+_SUIT_BIT = np.where(_IS_JOKER, 0, 1 << np.maximum(CARD_SUITS, 0).astype(np.int64))
+_IS_REAL = (~_IS_JOKER).astype(np.int64)
+_POPCOUNT5 = np.array([bin(b).count("1") for b in range(32)], dtype=np.int64)
+
+
+@nb.njit(cache=True)
+def _rank5_any_rows(cards, flat5, out):
+    for i in range(cards.shape[0]):
+        out[i] = rank5_any_one(
+            cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3], cards[i, 4], flat5
+        )
+
+
+@nb.njit(cache=True)
+def _rank3_any_rows(cards, flat3, out):
+    for i in range(cards.shape[0]):
+        out[i] = rank3_any_one(cards[i, 0], cards[i, 1], cards[i, 2], flat3)
 
 
 @nb.njit(cache=True, inline="always")
@@ -231,6 +457,71 @@ def _rank3_rows(cards, table3, out):
         out[i] = rank3_one(cards[i, 0], cards[i, 1], cards[i, 2], table3)
 
 
+# What the tie-break digits a 3-card front of a category does not carry are worth: a high-card
+# front carries 3 digits of 5, a pair front 2, a trips front 1 (rank3_reference).
+_DROP_HIGH_CARD = KICKER_BASE**2
+_DROP_PAIR = KICKER_BASE**3
+_DROP_TRIPS = KICKER_BASE**4
+
+
+@nb.njit(cache=True, inline="always")
+def top_three_one(rank):
+    """The middle's top three: the 5-card ``rank`` as a 3-card front of its category would be
+    ranked, on the front's scale (its tie-break cut to the digits a front carries).
+
+    High card: its three highest ranks; pair: the pair and its highest kicker; trips: the
+    trips; two pair and above: unchanged (above every front whatever its digits).
+    """
+    category = rank >> CATEGORY_SHIFT
+    kicker = rank & KICKER_MASK
+    if category == Category.HIGH_CARD:
+        return rank - kicker % _DROP_HIGH_CARD
+    if category == Category.PAIR:
+        return rank - kicker % _DROP_PAIR
+    if category == Category.TRIPS:
+        return rank - kicker % _DROP_TRIPS
+    return rank
+
+
+@nb.njit(cache=True, inline="always")
+def order_holds(rf, rm, rb, order):
+    """Whether dun ranks (front, middle, back) keep the foul order ``order``: the bits of
+    :attr:`~simkit.variants.compiled.CompiledRules.foul_order` (none set: front ≤ middle ≤
+    back; ``FOUL_FRONT_BELOW``: front < middle; ``FOUL_MIDDLE_BELOW``: middle < back;
+    ``FOUL_FRONT_BELOW_TOP_THREE``: front < the middle's top three, :func:`top_three_one`).
+
+    The one legality test: the scorer's foul test and every strategy's legal splits read it.
+    """
+    if rm > rb or (order & FOUL_MIDDLE_BELOW and rm == rb):
+        return False
+    if order & FOUL_FRONT_BELOW_TOP_THREE:
+        return rf < top_three_one(rm)
+    if order & FOUL_FRONT_BELOW:
+        return rf < rm
+    return rf <= rm
+
+
+@nb.njit(cache=True)
+def _top_three_rows(ranks, out):
+    for i in range(ranks.shape[0]):
+        out[i] = top_three_one(ranks[i])
+
+
+def top_three(ranks: npt.ArrayLike) -> np.ndarray:
+    """The middle's top three (:func:`top_three_one`) of 5-card ranks ``int32 (...)``, on the
+    front's scale: ``rank3(front) < top_three(rank5(middle))`` is the ``"<top-three"`` order.
+
+    >>> from simkit.cards import parse_cards
+    >>> middle = rank5(parse_cards("Qs Qh 4d 3c 2s"))
+    >>> int(top_three(middle)) == int(rank3(parse_cards("Qd Qc 4s")))
+    True
+    """
+    r = np.asarray(ranks, dtype=np.int32)
+    out = np.empty(r.size, dtype=np.int32)
+    _top_three_rows(r.reshape(-1), out)
+    return out.reshape(r.shape)
+
+
 def _ranking_of(variant: str | Variant | Ranking | None) -> Ranking:
     if isinstance(variant, Ranking):
         return variant
@@ -241,28 +532,38 @@ def rank5(cards: npt.ArrayLike, variant: str | Variant | Ranking | None = None) 
     """Rank 5-card hands: ``cards[..., 5]`` (card ints) → ``int32[...]``, higher is stronger.
 
     ``variant`` is a variant name, a :class:`~simkit.variants.Variant`, a
-    :class:`~simkit.variants.Ranking` or None for the default variant.
+    :class:`~simkit.variants.Ranking` or None for the default variant.  Cards may be of any
+    deck (fifth suit 52..64, jokers 65-66, wild); 五彩同花顺 counts when the ranking plays it
+    (a ranking that does implies a deck with a fifth suit, so a joker may be a fifth-suit card).
 
     >>> from simkit.cards import parse_cards
     >>> int(rank5(parse_cards("As Ks Qs Js Ts"))) > int(rank5(parse_cards("9c 9d 9h 9s 2c")))
     True
     """
-    rows, lead = as_card_rows(cards, 5, "rank5")
-    table5, flush_table, _ = ranking_tables(_ranking_of(variant))
+    rows, lead, beyond = card_rows(cards, 5, "rank5", any_deck=True)
+    ranking = _ranking_of(variant)
     out = np.empty(rows.shape[0], dtype=np.int32)
-    _rank5_rows(rows, table5, flush_table, out)
+    if beyond:  # a fifth-suit card or a joker somewhere
+        _rank5_any_rows(rows, any_deck_flat(ranking)[0], out)
+    else:
+        table5, flush_table, _ = ranking_tables(ranking)
+        _rank5_rows(rows, table5, flush_table, out)
     return out.reshape(lead)
 
 
 def rank3(cards: npt.ArrayLike, variant: str | Variant | Ranking | None = None) -> np.ndarray:
     """Rank 3-card fronts: ``cards[..., 3]`` → ``int32[...]`` on the same scale as :func:`rank5`.
 
-    Fronts know only trips > pair > high card; three in a row or of a suit is high card.
+    Fronts know only trips > pair > high card; three in a row or of a suit is high card.  A
+    joker takes the rank that makes the front strongest (a pair and a joker are trips).
     """
-    rows, lead = as_card_rows(cards, 3, "rank3")
-    _, _, table3 = ranking_tables(_ranking_of(variant))
+    rows, lead, beyond = card_rows(cards, 3, "rank3", any_deck=True)
+    ranking = _ranking_of(variant)
     out = np.empty(rows.shape[0], dtype=np.int32)
-    _rank3_rows(rows, table3, out)
+    if beyond:
+        _rank3_any_rows(rows, any_deck_flat(ranking)[1], out)
+    else:
+        _rank3_rows(rows, ranking_tables(ranking)[2], out)
     return out.reshape(lead)
 
 
@@ -291,6 +592,14 @@ def describe_rank(rank: int) -> str:
     """A short English description of one rank integer, e.g. ``'FULL_HOUSE K-7'``."""
     category = Category(int(rank) >> CATEGORY_SHIFT)
     kicker = int(rank) & ((1 << CATEGORY_SHIFT) - 1)
+    if category == Category.STRAIGHT_FLUSH and (
+        kicker < 4 * KICKER_BASE**4 or kicker > ABOVE_STRAIGHT_FLUSH
+    ):  # 五彩同花顺 (see five_suit_straight_rank)
+        place = FIVE_SUIT_PLACE if kicker < 4 * KICKER_BASE**4 else KICKER_BASE**2
+        rest = kicker % (KICKER_BASE**4) if kicker > ABOVE_STRAIGHT_FLUSH else kicker
+        if rest % place:
+            return "FIVE_SUIT_STRAIGHT 5-4-3-2-A"
+        return f"FIVE_SUIT_STRAIGHT {'23456789TJQKA'[rest // place - 1]}"
     if kicker == (12 * KICKER_BASE**4) + 1:  # the wheel ranked second-highest (see _straight_rank)
         return f"{category.name} 5-4-3-2-A"
     digits = []

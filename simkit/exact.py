@@ -1,5 +1,8 @@
 """Exact probabilities by combinatorics over one 52-card deck, never by sampling.
 
+Other decks (two decks, a fifth suit, jokers) are counted by :mod:`simkit.exact_decks`;
+:func:`exact_tables` reads the variant's deck and sends them there.
+
 :func:`exact_tables` gives, for a variant, the exact number of 13-card hands that qualify for
 each special and for which it is the best one, the 5-card and 3-card category counts, and the
 probability that 13 cards contain a 5-card hand of each category.  Monte Carlo estimates are
@@ -40,9 +43,11 @@ import numba as nb
 import numpy as np
 import polars as pl
 
+import simkit.exact_decks as exact_decks
 from simkit.cards import N_RANKS, RANK_CHARS
 from simkit.errors import SimkitError
 from simkit.evaluate import Category, rank3, rank5
+from simkit.exact_decks import ONE_DECK, DeckShape
 from simkit.specials import (
     SPLIT_SIZES,
     VariantLike,
@@ -646,30 +651,101 @@ def contains_table() -> pl.DataFrame:
     )
 
 
-def exact_tables(variant: VariantLike = None) -> dict[str, pl.DataFrame]:
-    """Exact tables for a variant over one 52-card deck.
+def _deck_specials_table(specials: Specials, shape: DeckShape) -> pl.DataFrame:
+    rows = exact_decks.special_counts(specials, shape)
+    total = exact_decks.total_hands(shape)
+    return pl.DataFrame(
+        {
+            "special": [r.name for r, _, _ in rows],
+            "id": [r.id for r, _, _ in rows],
+            "definition": [_definition(r) for r, _, _ in rows],
+            "count": [c for _, c, _ in rows],
+            "best_count": [b for _, _, b in rows],
+            "probability": [c / total for _, c, _ in rows],
+            "best_probability": [b / total for _, _, b in rows],
+            "one_in": [total / c if c else float("inf") for _, c, _ in rows],
+        },
+        schema={
+            "special": pl.String,
+            "id": pl.String,
+            "definition": pl.String,
+            "count": pl.Int64,
+            "best_count": pl.Int64,
+            "probability": pl.Float64,
+            "best_probability": pl.Float64,
+            "one_in": pl.Float64,
+        },
+    )
+
+
+def _counts_table(counts: dict[str, int], total: int) -> pl.DataFrame:
+    return pl.DataFrame(
+        {
+            "category": list(counts),
+            "count": list(counts.values()),
+            "probability": [n / total for n in counts.values()],
+        },
+        schema={"category": pl.String, "count": pl.Int64, "probability": pl.Float64},
+    )
+
+
+def exact_tables(
+    variant: VariantLike = None,
+    *,
+    deck: object = None,
+    five_suit_straight: bool | None = None,
+) -> dict[str, pl.DataFrame]:
+    """Exact tables for a variant over its deck (one 52-card deck unless it names another).
 
     ``specials``: special (Chinese name), id, definition (with option values), count (13-card
     hands that qualify), best_count (hands for which it is the best special in the variant's
-    order), probability, best_probability (both over C(52,13) = 635,013,559,600) and one_in.
-    ``five_card`` / ``three_card``: category counts over all C(52,5) / C(52,3) hands.
-    ``contains``: P(13 cards hold a 5-card hand of exactly each category).
+    order), probability, best_probability (both over all C(n_cards, 13) hands, e.g.
+    635,013,559,600 for one deck) and one_in.
+    ``five_card`` / ``three_card``: category counts over all C(n_cards, 5) / C(n_cards, 3)
+    hands.  ``contains``: P(13 cards hold a 5-card hand of exactly each category), for the
+    decks :func:`simkit.exact_decks.contains_counts` covers.
+
+    ``deck``: a deck (``decks``, ``n_suits`` or ``extra_suit``, ``jokers``) or a
+    :class:`~simkit.exact_decks.DeckShape`; by default the variant's ``deck``.
+    ``five_suit_straight``: count 五彩同花顺 as a category; by default the ranking's
+    ``five_suit_straight`` where it has one, else on for a five-suit deck.  Other decks are
+    counted by :mod:`simkit.exact_decks`; one deck by this module, as it always was.
     """
+    resolved = None
     if isinstance(variant, Specials):
         specials, ranking = variant, Ranking()
     else:
         resolved = resolve_variant(variant)
         specials, ranking = resolved.specials, resolved.ranking
-    return {
-        "specials": specials_table(specials),
-        "five_card": five_card_table(ranking),
-        "three_card": three_card_table(ranking),
-        "contains": contains_table(),
+    shape = DeckShape.of(deck) if deck is not None else exact_decks.deck_of(resolved)
+    if five_suit_straight is None:
+        five_suit_straight = bool(getattr(ranking, "five_suit_straight", shape.n_suits == 5))
+    if shape == ONE_DECK and not five_suit_straight:
+        return {
+            "specials": specials_table(specials),
+            "five_card": five_card_table(ranking),
+            "three_card": three_card_table(ranking),
+            "contains": contains_table(),
+        }
+    tables = {
+        "specials": _deck_specials_table(specials, shape),
+        "five_card": _counts_table(
+            exact_decks.five_card_counts(ranking, shape, five_suit_straight),
+            exact_decks.total_hands(shape, 5),
+        ),
+        "three_card": _counts_table(
+            exact_decks.three_card_counts(shape), exact_decks.total_hands(shape, 3)
+        ),
     }
+    contains = exact_decks.contains_counts(shape, five_suit_straight)
+    if contains is not None:
+        tables["contains"] = _counts_table(contains, exact_decks.total_hands(shape))
+    return tables
 
 
 __all__ = [
     "HANDS_13",
+    "DeckShape",
     "check_countable",
     "compare_with_exact",
     "contains_counts",

@@ -39,6 +39,14 @@ REGRET_COMMAND = (
     "python experiments/regret.py --strategy max-ev --hands 200 --rollouts 300 300 --seed 0"
 )
 
+#: What the decision phases are worth (``experiments/phase_value_*.py``): every ``*.json`` here.
+PHASES_DIR = Path(__file__).resolve().parent.parent / "results" / "phases"
+#: The keys of a row of ``results/phases/*.json``; a row may carry more (shown as notes).
+PHASE_ROW_KEYS = (
+    "phase", "variant", "players", "seat", "games", "with", "without", "diff", "se",
+    "ci_low", "ci_high", "seed", "command",
+)  # fmt: skip
+
 
 def report_variants(
     variants: Any = None, *, banker_toggle: bool = True
@@ -328,6 +336,164 @@ def regret_section(page: Page) -> list[str]:
         + f"  All rows: `results/strategy/regret.md`; reproduce with `{REGRET_COMMAND}`.\n"
     )
     return lines
+
+
+def _phase_rows(folder: Path) -> tuple[list[dict[str, Any]], list[str]]:
+    """The rows of every ``folder/*.json`` (a list of rows, or ``{"rows": [...]}``) and what
+    could not be read."""
+    rows: list[dict[str, Any]] = []
+    problems: list[str] = []
+    for path in sorted(folder.glob("*.json")):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            found = data["rows"] if isinstance(data, dict) else data
+            if not isinstance(found, list):
+                raise TypeError("no list of rows")
+            for r in found:
+                missing = [k for k in PHASE_ROW_KEYS if k not in r]
+                if missing:
+                    raise ValueError(f"a row has no {', '.join(missing)}")
+                rows.append({**r, "file": path.name})
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            problems.append(f"`{path.name}` could not be read ({exc})")
+    return rows, problems
+
+
+def _phase_notes(row: dict[str, Any]) -> str:
+    """A row's keys beyond the schema (a settlement rate, a fair bid), as ``key value``."""
+    said = []
+    for key, value in row.items():
+        if key in PHASE_ROW_KEYS or key == "file" or value is None:
+            continue
+        if key.endswith("rate") and isinstance(value, float):
+            said.append(f"{key} {value:.1%}")
+        elif isinstance(value, float):
+            said.append(f"{key} {value:.3g}")
+        else:
+            said.append(f"{key} {value}")
+    return ", ".join(said)
+
+
+PHASE_HEADER = (
+    "phase", "variant", "players", "seat", "games", "with", "without", "diff", "95% CI",
+    "notes", "command",
+)  # fmt: skip
+
+
+def phases_lines(folder: Path) -> list[str]:
+    """The section "What the phases are worth", from the measurements in ``folder``."""
+    heading = "### What the phases are worth\n"
+    rows, problems = _phase_rows(folder) if folder.is_dir() else ([], [])
+    if not rows:
+        why = "; ".join(problems) or f"no measurement sits in `{folder.name}/` beside this copy"
+        return [
+            heading,
+            "The decision phases of the variant files (passing and 换牌 before the hands are "
+            "set; 抢庄, 谈判 and 抛牌 around the comparison) are priced by the scripts "
+            f"`experiments/phase_value_*.py` into `results/phases/*.json`: {why}.\n",
+        ]
+    table = [
+        [
+            r["phase"],
+            r["variant"],
+            r["players"],
+            r["seat"],
+            f"{r['games']:,}",
+            f"{r['with']:.3f}",
+            f"{r['without']:.3f}",
+            est(r["diff"], r["se"]),
+            f"{r['ci_low']:+.3f} to {r['ci_high']:+.3f}",
+            _phase_notes(r),
+            f"`{r['command']}`",
+        ]
+        for r in rows
+    ]
+    lines = [
+        heading,
+        "Each phase measured on the same deals with and without it (paired; the others as "
+        "the row says), in points per game: `with` and `without` the seat's mean score, "
+        "`diff` their difference ± its standard error, with its 95% CI; `player` is the mean "
+        "of the seats other than the banker (seat 0).  Rows from "
+        + _names(sorted({f"`results/phases/{r['file']}`" for r in rows}))
+        + ", each with the command that reproduces it.\n",
+        markdown_table(PHASE_HEADER, table) + "\n",
+    ]
+    if problems:
+        lines.append("Not shown: " + "; ".join(problems) + ".\n")
+    return lines
+
+
+def phases_section(page: Page) -> list[str]:
+    """What the decision phases are worth to each seat (:data:`PHASES_DIR`)."""
+    return phases_lines(PHASES_DIR)
+
+
+def strategy_matters_section(page: Page, path: Path | None = None) -> list[str]:
+    """What setting the hands well is worth: the default strategy against weaker ones on the
+    same deals (``experiments/strategy_matters.py``; ``path`` defaults to
+    ``results/strategy/matters.json`` beside :data:`REGRET_JSON`)."""
+    heading = "### How much strategy matters\n"
+    path = REGRET_JSON.with_name("matters.json") if path is None else path
+    command = "python experiments/strategy_matters.py --games 20000 --seed 0"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        meta, rows = dict(data["meta"]), list(data["rows"])
+    except FileNotFoundError:
+        return [
+            heading,
+            "How much the strategy that sets the hands matters (the default against `greedy` "
+            "and `random-legal`, paired on the same deals) is not shown: no measurement sits "
+            f"beside this copy of simkit.  Make `results/strategy/{path.name}` in the "
+            f"repository with `{command}` (a few minutes on 2 cores).\n",
+        ]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        return [heading, f"`{path.name}` could not be read ({exc}).\n"]
+    default = meta["default"]
+    table = [
+        [
+            r["variant"],
+            "" if r["seat"] == "any" else r["seat"],
+            f"`{r['strategy']}`",
+            f"{r['mean']:+.3f}",
+            "0 (the reference)"
+            if r["strategy"] == default
+            else f"{r['diff']:+.3f} ({r['diff_ci_low']:+.3f} to {r['diff_ci_high']:+.3f})",
+            f"{r['sd']:.2f} ± {r['sd_se']:.2f}",
+            f"{r['table_sd']:.2f} ± {r['table_sd_se']:.2f}",
+        ]
+        for name in page.names
+        for r in rows
+        if r["variant"] == name
+    ]
+    unmeasured = [name for name in page.names if not any(r["variant"] == name for r in rows)]
+    header = ["variant", "seat", "strategy", "score", "vs default (95% CI)", "seat SD", "table SD"]
+    return [
+        heading,
+        f"What setting the hands well is worth.  On {meta['games']:,} deals of "
+        f"{meta['players']} players per variant, every strategy sets the *same* hands.  One "
+        f"seat plays the strategy named, the other three `{default}` (the default): `score` is "
+        f"that seat's expected score per game, `vs default` the paired difference from "
+        f"`{default}` in the same seat on the same deals, `seat SD` the SD of its score per "
+        "game.  In all-pairs variants every seat takes the strategy in turn (averaged per "
+        "deal); in banker variants the banker (seat 0) and a player are separate rows.  "
+        "`table SD`: the same seat's score SD when every seat plays the strategy (the game's "
+        "volatility as that strategy plays it).  95% CIs and ± SE, the deal as the unit.\n",
+        markdown_table(header, table) + "\n",
+        (
+            f"This page's hands are set by `{page.provenance['strategy']}`. "
+            if page.provenance["strategy"] != default
+            else ""
+        )
+        + (
+            f"This page plays {page.provenance['n_players']} players; the measurement is at "
+            f"{meta['players']}.  "
+            if page.provenance["n_players"] != meta["players"]
+            else ""
+        )
+        + (f"Not measured: {_names(unmeasured)}.  " if unmeasured else "")
+        + f"All rows: `results/strategy/{path.with_suffix('.md').name}`; reproduce with "
+        f"`python {meta['command']}`.\n",
+    ]
 
 
 def scores_section(page: Page) -> list[str]:
@@ -668,6 +834,7 @@ def reproduce_section(page: Page) -> list[str]:
 SECTIONS: list[Callable[[Page], list[str]]] = [
     header_section,
     regret_section,
+    strategy_matters_section,
     scores_section,
     paired_section,
     components_section,
@@ -676,6 +843,7 @@ SECTIONS: list[Callable[[Page], list[str]]] = [
     specials_section,
     declare_section,
     banker_section,
+    phases_section,
     payouts_section,
     distribution_section,
     dun_categories_section,

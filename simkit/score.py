@@ -54,9 +54,9 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
-from simkit.cards import DECK_SIZE, HAND_SIZE
+from simkit.cards import DECK_SIZE, HAND_SIZE, N_CARD_INTS
 from simkit.errors import SimkitError
-from simkit.evaluate import dun_ranks, rank3_one, rank5_one, ranking_tables
+from simkit.evaluate import dun_ranks, order_holds, rank3_one, rank5_one, ranking_tables
 from simkit.specials import detect_specials
 from simkit.variants import Variant, resolve_variant
 from simkit.variants.compiled import (
@@ -223,10 +223,16 @@ def _horse_dun(a, b, copies_a, copies_b, worth_a, worth_b, multiplier):
 
 
 @nb.njit(cache=True, inline="always")
-def _is_foul(r0, r1, r2, front_middle_strict, middle_back_strict):
-    """The foul order (front ≤ middle ≤ back, or the strict form) fails for dun ranks r*."""
-    bad = (r0 >= r1) if front_middle_strict else (r0 > r1)
-    return bad or ((r1 >= r2) if middle_back_strict else (r1 > r2))
+def _is_foul(r0, r1, r2, foul_order):
+    """The foul order ``foul_order`` (:attr:`CompiledRules.foul_order` bits: front ≤ middle ≤
+    back, or a strict form) fails for dun ranks r*: the strategies' own legality test."""
+    return not order_holds(r0, r1, r2, foul_order)
+
+
+@nb.njit(cache=True)
+def _fouled_rows(ranks, foul_order, out):
+    for i in range(ranks.shape[0]):
+        out[i] = _is_foul(ranks[i, 0], ranks[i, 1], ranks[i, 2], foul_order)
 
 
 # --------------------------------------------------------------------------------------------
@@ -406,7 +412,8 @@ def fouled(arranged: npt.ArrayLike, variant: str | Variant | None = None) -> np.
     """Which arranged hands are fouled (倒水) under the variant's ``[scoring.foul]`` order.
 
     ``arranged``: int8 ``(..., 13)`` hands in order [front 3 | middle 5 | back 5]; returns bool
-    ``(...)``: True where front ≤ middle ≤ back (or the strict form the variant names) fails.
+    ``(...)``: True where front ≤ middle ≤ back (or the strict form the variant names, e.g.
+    front < the middle's top three, :func:`simkit.evaluate.top_three`) fails.
     """
     v = resolve_variant(variant)
     hands = np.asarray(arranged)
@@ -417,11 +424,14 @@ def fouled(arranged: npt.ArrayLike, variant: str | Variant | None = None) -> np.
 
 def fouled_ranks(ranks: np.ndarray, variant: Variant) -> np.ndarray:
     """:func:`fouled` from the dun ranks ``(..., 3)`` (front, middle, back) of set hands."""
-    front, middle, back = ranks[..., 0], ranks[..., 1], ranks[..., 2]
+    r = np.asarray(ranks, dtype=np.int32)
+    if r.shape[-1:] != (3,):
+        raise SimkitError(f"ranks must have a last axis of 3 duns, got shape {r.shape}")
     rules = compile_rules(variant, MIN_PLAYERS)  # the foul order is the same at any table
-    ok_front = front < middle if rules.front_middle_strict else front <= middle
-    ok_back = middle < back if rules.middle_back_strict else middle <= back
-    return np.asarray(~(ok_front & ok_back))
+    rows = np.ascontiguousarray(r.reshape(-1, 3))
+    out = np.empty(rows.shape[0], dtype=np.bool_)
+    _fouled_rows(rows, rules.foul_order, out)
+    return out.reshape(r.shape[:-1])
 
 
 # --------------------------------------------------------------------------------------------
@@ -691,9 +701,11 @@ def _kernel(
     write_components,
     totals,
     out,
+    pairs,
 ):
     """Score ``n_games`` games: ``totals[g, i]`` and, with ``write_components``, each
-    component in ``out[c, g, i]``.
+    component in ``out[c, g, i]``; when ``pairs`` has rows, what i wins from j in
+    ``pairs[g, i, j]`` (the pairwise components summed).
 
     ``arranged``: int8 ``(n_games, p, 13)``; ``ranks``: int32 ``(n_games, p, 3)`` dun ranks,
     or no rows to rank here; ``declared``: int8 ``(n_games, p)`` special indices (-1 none);
@@ -727,13 +739,13 @@ def _kernel(
     weights = np.zeros(p, dtype=np.float64)
     members = np.empty(p, dtype=np.int64)
     have_ranks = ranks.shape[0] > 0
+    write_pairs = pairs.shape[0] > 0
     # The rules, read once.
     dun_worth = rules.dun_worth
     transforms = rules.transforms
     top_card = rules.compare == CompareMode.TOP_CARD
     banker_ties = top_card and rules.banker_topology  # 食夹棍: the banker wins tied duns
-    front_middle_strict = rules.front_middle_strict
-    middle_back_strict = rules.middle_back_strict
+    foul_order = rules.foul_order
     foul_penalty = rules.foul_penalty
     foul_amount = rules.foul_amount
     foul_biggest_all_hands = rules.foul_biggest_all_hands
@@ -782,7 +794,7 @@ def _kernel(
                 r0 = rank3_one(h[0], h[1], h[2], table3)
                 r1 = rank5_one(h[3], h[4], h[5], h[6], h[7], table5, flush_table)
                 r2 = rank5_one(h[8], h[9], h[10], h[11], h[12], table5, flush_table)
-            bad = _is_foul(r0, r1, r2, front_middle_strict, middle_back_strict)
+            bad = _is_foul(r0, r1, r2, foul_order)
             fouled[i] = bad
             w0 = dun_worth[0, r0 >> 20]
             w1 = dun_worth[1, r1 >> 20]
@@ -994,6 +1006,14 @@ def _kernel(
                 totals[g, i] += acc
                 if write_components:
                     out[c, g, i] = acc
+        if write_pairs:
+            for i in range(p):
+                for j in range(p):
+                    acc = 0.0
+                    for c in range(_N_COMP):
+                        if dirty[c]:
+                            acc += P[c, i, j]
+                    pairs[g, i, j] = acc
 
 
 # --------------------------------------------------------------------------------------------
@@ -1044,6 +1064,7 @@ def score(
     breakdown: Literal[False] = ...,
     ranks: npt.ArrayLike | None = ...,
     special_masks: npt.ArrayLike | None = ...,
+    pairs: np.ndarray | None = ...,
 ) -> np.ndarray: ...
 
 
@@ -1058,6 +1079,7 @@ def score(
     breakdown: Literal[True],
     ranks: npt.ArrayLike | None = ...,
     special_masks: npt.ArrayLike | None = ...,
+    pairs: np.ndarray | None = ...,
 ) -> tuple[np.ndarray, dict[str, np.ndarray]]: ...
 
 
@@ -1072,6 +1094,7 @@ def score(
     breakdown: bool,
     ranks: npt.ArrayLike | None = ...,
     special_masks: npt.ArrayLike | None = ...,
+    pairs: np.ndarray | None = ...,
 ) -> np.ndarray | tuple[np.ndarray, dict[str, np.ndarray]]: ...
 
 
@@ -1085,6 +1108,7 @@ def score(
     breakdown: bool = False,
     ranks: npt.ArrayLike | None = None,
     special_masks: npt.ArrayLike | None = None,
+    pairs: np.ndarray | None = None,
 ) -> np.ndarray | tuple[np.ndarray, dict[str, np.ndarray]]:
     """Score arranged hands by the variant's rules.
 
@@ -1103,6 +1127,12 @@ def score(
     stacks special payouts.  They are checked for shape and dtype, not recomputed: values
     that do not belong to ``arranged`` give wrong scores.
 
+    ``pairs``: a float64 ``(n_games, n_players, n_players)`` array, filled with what player i
+    wins from player j (``pairs[g, i, j] == -pairs[g, j, i]``): the pairwise part of the score,
+    which the decision phases settling a pair replace.  The per-player parts (t-formula
+    places, an even home-run split, §4.3 places) are no pair's and are not in it; without them
+    the totals are its row sums.
+
     Returns float64 ``(n_games, n_players)`` points, zero-sum in every game; with
     ``breakdown=True``, ``(total, components)``: a dict from each name of :data:`COMPONENTS` to
     float64 ``(n_games, n_players)``, adding up to ``total``.
@@ -1116,9 +1146,20 @@ def score(
     n_games, n_players = hands.shape[0], hands.shape[1]
     if not 2 <= n_players <= 8:
         raise SimkitError(f"十三水 is played by 2 to 8 players, got n_players={n_players}")
-    if hands.size and (hands.min() < 0 or hands.max() >= DECK_SIZE):
-        raise SimkitError("arranged holds a value that is not a card (cards are 0..51)")
+    # Fifth-suit cards and jokers (52..66) where the variant's deck has them: their duns are
+    # ranked by dun_ranks (jokers wild) unless the ranks are given.
+    limit = DECK_SIZE if v.deck.plain else N_CARD_INTS
+    if hands.size and (hands.min() < 0 or hands.max() >= limit):
+        raise SimkitError(
+            f"arranged holds a value that is not a card of {v.name}'s deck (cards are 0..51"
+            + (")" if v.deck.plain else ", 52..64 the fifth suit, 65-66 jokers)")
+        )
     hands = np.ascontiguousarray(hands, dtype=np.int8)
+    if hands.size and hands.max() >= DECK_SIZE:
+        if v.scoring.compare == "top-card":
+            raise SimkitError("the top-card comparison (食夹棍) reads one-deck cards only")
+        if ranks is None:
+            ranks = dun_ranks(hands, v)
     n_specials = len(v.specials.rules)
     if declared is None:
         decl = np.full((n_games, n_players), -1, dtype=np.int8)
@@ -1169,6 +1210,19 @@ def score(
     table5, flush_table, table3 = ranking_tables(v.ranking)
     totals = np.empty((n_games, n_players), dtype=np.float64)
     out = np.zeros((_N_COMP, n_games if breakdown else 0, n_players), dtype=np.float64)
+    if pairs is None:
+        pair_out = np.empty((0, n_players, n_players), dtype=np.float64)
+    else:
+        if (
+            pairs.shape != (n_games, n_players, n_players)
+            or pairs.dtype != np.float64
+            or not pairs.flags.c_contiguous
+        ):
+            raise SimkitError(
+                f"pairs must be a C-contiguous float64 array of shape "
+                f"{(n_games, n_players, n_players)}"
+            )
+        pair_out = pairs
     _kernel(
         hands,
         given_ranks,
@@ -1182,6 +1236,7 @@ def score(
         bool(breakdown),
         totals,
         out,
+        pair_out,
     )
     if not breakdown:
         return totals

@@ -47,10 +47,12 @@ import numpy as np
 import polars as pl
 
 from simkit.arrange import WinTables, arrangements, default_fine_tables, default_tables
-from simkit.deal import check_players, deal, pass_cards
+from simkit.deal import check_players, deal
 from simkit.errors import SimkitError
 from simkit.files import STAGING_PREFIX, atomic_write, check_output_dir
 from simkit.parallel import check_backend, effective_jobs, run_ordered
+from simkit.phases import Payments, add_payments, before_setting
+from simkit.phases.settle import settle_payments
 from simkit.score import score
 from simkit.statistics import SCHEMA_VERSION, Key, convergence_rows, record_block
 from simkit.summary import BlockOutput, Summary
@@ -255,6 +257,25 @@ def make_config(
         raise TypeError("seed must be a non-negative integer (it is recorded with the results)")
     seed = _check_int(seed, "seed", 0)
     resolved = resolve_variants(variants)
+    decks = {v.deck_for(int(n_players)).pack: v.deck_for(int(n_players)) for v in resolved}
+    if len(decks) > 1:  # each variant's pack at this table size
+        raise SimkitError(
+            f"the variants of one run are dealt the same cards, but their decks at {n_players} "
+            f"players differ: {', '.join(sorted(d.describe() for d in decks.values()))}; run "
+            "them apart"
+        )
+    for v in resolved:  # the phases before setting imagine the unseen cards of plain decks
+        deck = v.deck_for(int(n_players))
+        if v.deal.changes_hands and not deck.plain:
+            raise SimkitError(
+                f"variant {v.name!r} plays [deal] phases (the card pass, 换牌), which simkit "
+                f"plays with plain decks only, not {deck.describe()}; switch them off in its file"
+            )
+        if v.deal.exchange.play and deck.decks != 1 and int(n_players) in (3, 4):
+            raise SimkitError(
+                f"variant {v.name!r} plays 换牌 at {n_players} players with one deck, not "
+                f"{deck.describe()}; switch it off ([deal.exchange] play = false)"
+            )
     win_tables = dict(win_tables or {})
     unknown = sorted(set(win_tables) - {v.name for v in resolved})
     if unknown:
@@ -274,12 +295,12 @@ def make_config(
 # --------------------------------------------------------------------------- playing blocks
 
 
-def _hands_for(dealt: np.ndarray, variant: Variant) -> np.ndarray:
-    """The hands the players set under ``variant``: the deal, after any passing of cards."""
-    deal_rules = variant.deal
-    if deal_rules.pass_rounds:
-        return pass_cards(dealt, deal_rules.pass_rounds, deal_rules.pass_direction)
-    return dealt
+def _hands_for(
+    dealt: np.ndarray, variant: Variant, tables: WinTables | None, rng: np.random.SeedSequence
+) -> tuple[np.ndarray, Payments]:
+    """The hands the players set under ``variant`` and what the phases before setting pay
+    (:func:`simkit.phases.before_setting`)."""
+    return before_setting(dealt, variant, tables, rng)
 
 
 def _tables(strategy: str, variant: Variant, n_players: int) -> WinTables:
@@ -296,15 +317,23 @@ def play_block(
     """Play block ``block`` under every variant: ``(counts, sums)`` for :class:`Summary`."""
     n = config.block_size(block)
     p = config.n_players
-    deal_seq, play_seq = np.random.SeedSequence(config.seed, spawn_key=(block,)).spawn(2)
-    dealt = deal(n, p, rng=np.random.default_rng(deal_seq))
-    hands_of = [_hands_for(dealt, variant) for variant in config.variants]
+    block_seq = np.random.SeedSequence(config.seed, spawn_key=(block,))
+    deal_seq, play_seq, phase_seq = block_seq.spawn(3)  # the first two as with spawn(2)
+    deck = config.variants[0].deck_for(p)  # shared by every variant (make_config checks)
+    dealt = deal(n, p, rng=np.random.default_rng(deal_seq), deck=deck)
     tables_of = [
         _tables(config.strategy, resolve_variant(source), p)
         if (source := config.tables_of(v))
         else None
         for v in range(len(config.variants))
     ]
+    # --- phases before setting (simkit.phases.passing, simkit.phases.exchange)
+    before = [
+        _hands_for(dealt, variant, tables_of[v], phase_seq)
+        for v, variant in enumerate(config.variants)
+    ]
+    hands_of = [hands for hands, _ in before]
+    # --- end of the phases before setting
     # max-ev searches the variants that see the same cards and rank duns alike in one pass;
     # random-legal draws the same stream under every variant (common numbers).  Each
     # arrangement is read once (dun ranks, specials) and flows on to scoring and statistics.
@@ -322,6 +351,18 @@ def play_block(
         )
         for play, variant in zip(plays, config.variants, strict=True)
     ]
+    # the payments of the phases before setting (the exchange's fees) join the scores as
+    # components
+    scored = [
+        add_payments(s, paid) if paid else s for s, (_, paid) in zip(scored, before, strict=True)
+    ]
+    # ---- phases after setting (抢庄, 谈判, 抛牌; simkit.phases.settle): their zero-sum payments
+    # join the scores as components of their own (nothing where a variant plays none)
+    scored = [
+        add_payments(s, settle_payments(play, variant, p, config.strategy))
+        for play, variant, s in zip(plays, config.variants, scored, strict=True)
+    ]
+    # ---- end of the phases after setting
     return record_block(config.variants, plays, scored)
 
 

@@ -43,6 +43,15 @@ multiset of 13 cards (a repeated card can serve in two duns of a split, and a ra
 eight cards: a rank of five, for instance, is trips plus a pair, which needs
 ``quads_count_as_two_pairs`` since the two groups share a rank).
 
+Decks with a fifth suit or jokers take a second kernel (only for hands holding such a card, so
+one and two plain decks run the first unchanged).  A joker may stand for any card, a copy of one
+held included, and a hand qualifies for a special when some value of its jokers makes it qualify
+(a joker fills the missing rank of 一条龙, the missing card of a 三同花顺 dun, ...).  The tests
+that read only rank counts try every rank for each joker (13, or 91 pairs); 至尊清龙 and 凑一色
+read the real cards (the jokers take the suit or colour); 三同花 tries every suit for each joker,
+三同花顺 every suit and rank.  The fifth suit (★) is a suit like the others, of no colour:
+a hand holding a ★ card is never 凑一色 (reading: 凑一色 is 都是方块红心或黑桃梅花, 002).
+
 How it is fast: one pass over the 13 cards builds rank counts, suit counts and a packed key of
 the rank counts (4 bits a rank) overall and per suit; the straight-split specials are then
 membership tests of those keys in small sorted tables of every possible split (built once per
@@ -60,7 +69,15 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
-from simkit.cards import DECK_SIZE, HAND_SIZE
+from simkit.cards import (
+    CARD_RANKS,
+    CARD_SUITS,
+    DECK_SIZE,
+    FIRST_JOKER,
+    HAND_SIZE,
+    N_CARD_INTS,
+    card_rows,
+)
 from simkit.errors import SimkitError
 from simkit.variants import SpecialRule, Specials, Variant, resolve_variant
 from simkit.variants.special_kinds import SPECIAL_KINDS, SpecialCode
@@ -174,7 +191,7 @@ def _no_params(rule: SpecialRule) -> tuple[int, int]:
 
 # The two kernel params of a kind's definition options, by code (kinds without options: 0, 0).
 _PARAMS: dict[SpecialCode, Callable[[SpecialRule], tuple[int, int]]] = {
-    SpecialCode.CLEAN_DRAGON: lambda r: (0b1000 if r.option("suits") == "spades" else 0b1111, 0),
+    SpecialCode.CLEAN_DRAGON: lambda r: (0b1000 if r.option("suits") == "spades" else 0b11111, 0),
     SpecialCode.ROYAL_TWELVE: lambda r: (int(r.option("definition") == "all-jqk-plus-one"), 0),
     SpecialCode.RANKS_FROM_SET: lambda r: (sum(1 << k for k in r.option("ranks")), 0),
     SpecialCode.FOUR_TRIPS: lambda r: (int(r.option("quads_count_as_trips")), 0),
@@ -322,6 +339,200 @@ def _detect_kernel(rows, kinds, params, sf_keys, sf_offsets, ts_keys, ts_filter,
     return -1
 
 
+ONES = 0x1111111111111  # the low bit of every rank nibble
+JQKA_NIBBLES = (1 << 36) | (1 << 40) | (1 << 44) | (1 << 48)  # the low bits of J, Q, K, A
+
+
+@nb.njit(cache=True, inline="always")
+def _key_qualifies(kind, p0, p1, key, ts_keys, ts_filter):
+    """The tests of the kinds that read only the rank counts of 13 cards (packed ``key``)."""
+    odd = key & ONES
+    n_odd = _count_low_bits(odd)
+    present = (key | (key >> 1) | (key >> 2) | (key >> 3)) & ONES  # ranks held
+    if kind == SpecialCode.DRAGON:
+        return key == ONES
+    if kind == SpecialCode.ROYAL_TWELVE:
+        if p0 == 0:
+            return (present & ~JQKA_NIBBLES) == 0  # only J, Q, K, A
+        return ((key >> 36) & 15) + ((key >> 40) & 15) + ((key >> 44) & 15) >= 12
+    if kind == SpecialCode.RANKS_FROM_SET:
+        for r in range(13):
+            if (present >> (4 * r)) & 1 and not (p0 >> r) & 1:
+                return False
+        return True
+    n_big = _count_low_bits(((key | (key >> 1)) & 0x4444444444444) >> 2)
+    if kind == SpecialCode.THREE_QUADS:
+        return n_big >= 3
+    if kind == SpecialCode.THREE_TRIPS_AND_QUADS:
+        return _count_nibbles_equal(key, 4) == 1 and _count_nibbles_equal(key, 3) == 3
+    if kind == SpecialCode.FOUR_TRIPS:
+        n3 = _count_nibbles_equal(key, 3)
+        if p0:
+            return n3 + _count_nibbles_equal(key, 4) == 4
+        return n3 == 4
+    odd_big = _count_low_bits(odd & ((key >> 1) | (key >> 2) | (key >> 3)))
+    if kind == SpecialCode.FIVE_PAIRS_AND_TRIPS:
+        return n_odd == 1 and odd_big == 1 and (n_big == 0 or p0 == 1)
+    if kind == SpecialCode.SIX_PAIRS:
+        pairs = (13 - n_odd) >> 1
+        return pairs == 6 and (n_big == 0 or p0 == 1) and (odd_big == 0 or p1 == 1)
+    if kind == SpecialCode.THREE_STRAIGHTS:
+        return _maybe_in(ts_filter, key) and _has_key(ts_keys, 0, ts_keys.shape[0], key)
+    return False
+
+
+@nb.njit(cache=True, inline="always")
+def _key_qualifies_jokers(kind, p0, p1, key, jokers, ts_keys, ts_filter):
+    """Some ranks of the ``jokers`` (0..2) make the rank counts qualify."""
+    if jokers == 0:
+        return _key_qualifies(kind, p0, p1, key, ts_keys, ts_filter)
+    for r1 in range(13):
+        k1 = key + (np.int64(1) << (4 * r1))
+        if jokers == 1:
+            if _key_qualifies(kind, p0, p1, k1, ts_keys, ts_filter):
+                return True
+        else:
+            for r2 in range(r1, 13):
+                k2 = k1 + (np.int64(1) << (4 * r2))
+                if _key_qualifies(kind, p0, p1, k2, ts_keys, ts_filter):
+                    return True
+    return False
+
+
+@nb.njit(cache=True, inline="always")
+def _sizes_split(suit_n, n_suits):
+    for s in range(n_suits):
+        if not (FLUSH_SPLIT_SIZES >> suit_n[s]) & 1:
+            return False
+    return True
+
+
+@nb.njit(cache=True, inline="always")
+def _suits_straight_flush_split(suit_n, suit_key, n_suits, sf_keys, sf_offsets):
+    for s in range(n_suits):
+        if suit_n[s] > 0:
+            t = SPLIT_SIZE_INDEX[suit_n[s]]
+            if t < 0 or not _has_key(sf_keys, sf_offsets[t], sf_offsets[t + 1], suit_key[s]):
+                return False
+    return True
+
+
+@nb.njit(cache=True)
+def _three_straight_flushes_jokers(suit_n, suit_key, n_suits, jokers, sf_keys, sf_offsets):
+    """Some suits and ranks of the jokers make every suit a union of straight-flush duns."""
+    if jokers == 0:
+        return _sizes_split(suit_n, n_suits) and _suits_straight_flush_split(
+            suit_n, suit_key, n_suits, sf_keys, sf_offsets
+        )
+    for s1 in range(n_suits):
+        suit_n[s1] += 1
+        for s2 in range(s1 if jokers == 2 else 0, n_suits if jokers == 2 else 1):
+            if jokers == 2:
+                suit_n[s2] += 1
+            if _sizes_split(suit_n, n_suits):
+                for r1 in range(13):
+                    suit_key[s1] += np.int64(1) << (4 * r1)
+                    if jokers == 1:
+                        found = _suits_straight_flush_split(
+                            suit_n, suit_key, n_suits, sf_keys, sf_offsets
+                        )
+                    else:
+                        found = False
+                        for r2 in range(r1 if s2 == s1 else 0, 13):
+                            suit_key[s2] += np.int64(1) << (4 * r2)
+                            found = _suits_straight_flush_split(
+                                suit_n, suit_key, n_suits, sf_keys, sf_offsets
+                            )
+                            suit_key[s2] -= np.int64(1) << (4 * r2)
+                            if found:
+                                break
+                    suit_key[s1] -= np.int64(1) << (4 * r1)
+                    if found:
+                        if jokers == 2:
+                            suit_n[s2] -= 1
+                        suit_n[s1] -= 1
+                        return True
+            if jokers == 2:
+                suit_n[s2] -= 1
+        suit_n[s1] -= 1
+    return False
+
+
+@nb.njit(cache=True)
+def _three_flushes_jokers(suit_n, n_suits, jokers):
+    if jokers == 0:
+        return _sizes_split(suit_n, n_suits)
+    for s1 in range(n_suits):
+        suit_n[s1] += 1
+        if jokers == 1:
+            ok = _sizes_split(suit_n, n_suits)
+        else:
+            ok = False
+            for s2 in range(s1, n_suits):
+                suit_n[s2] += 1
+                ok = _sizes_split(suit_n, n_suits)
+                suit_n[s2] -= 1
+                if ok:
+                    break
+        suit_n[s1] -= 1
+        if ok:
+            return True
+    return False
+
+
+@nb.njit(cache=True)
+def _detect_any_kernel(rows, kinds, params, sf_keys, sf_offsets, ts_keys, ts_filter, n_suits, out):
+    """The masks of hands of any deck (fifth suit 52..64, jokers 65-66; checked beforehand)."""
+    n_rules = kinds.shape[0]
+    suit_n = np.zeros(5, dtype=np.int64)
+    suit_key = np.zeros(5, dtype=np.int64)
+    for h in range(rows.shape[0]):
+        suit_n[:] = 0
+        suit_key[:] = 0
+        key = np.int64(0)
+        jokers = 0
+        for j in range(13):
+            c = rows[h, j]
+            if c >= _FIRST_JOKER:
+                jokers += 1
+                continue
+            r = _CARD_RANK[c]
+            s = _CARD_SUIT[c]
+            bit = np.int64(1) << (4 * r)
+            suit_n[s] += 1
+            suit_key[s] += bit
+            key += bit
+        real = 13 - jokers
+        mask = np.uint32(0)
+        for i in range(n_rules):
+            kind = kinds[i]
+            if kind == SpecialCode.CLEAN_DRAGON:
+                ok = False
+                for s in range(n_suits):
+                    if (params[i, 0] >> s) & 1 and suit_n[s] == real:
+                        ok = (suit_key[s] & ~ONES) == 0  # no rank twice: jokers fill the rest
+            elif kind == SpecialCode.ONE_COLOR:
+                ok = suit_n[1] + suit_n[2] == real or suit_n[0] + suit_n[3] == real
+            elif kind == SpecialCode.THREE_FLUSHES:
+                ok = _three_flushes_jokers(suit_n, n_suits, jokers)
+            elif kind == SpecialCode.THREE_STRAIGHT_FLUSHES:
+                ok = _three_straight_flushes_jokers(
+                    suit_n, suit_key, n_suits, jokers, sf_keys, sf_offsets
+                )
+            else:
+                ok = _key_qualifies_jokers(
+                    kind, params[i, 0], params[i, 1], key, jokers, ts_keys, ts_filter
+                )
+            if ok:
+                mask |= np.uint32(1) << np.uint32(i)
+        out[h] = mask
+
+
+_FIRST_JOKER = FIRST_JOKER
+_CARD_RANK = np.maximum(CARD_RANKS, 0).astype(np.int64)  # a joker's entry is never read
+_CARD_SUIT = np.maximum(CARD_SUITS, 0).astype(np.int64)
+
+
 def _as_hand_rows(hands: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray, tuple[int, ...]]:
     arr = np.asarray(hands)
     if arr.ndim == 0 or arr.shape[-1] != HAND_SIZE:
@@ -331,9 +542,12 @@ def _as_hand_rows(hands: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray, tuple[i
         )
     if not np.issubdtype(arr.dtype, np.integer):
         raise TypeError(f"detect_specials expects integer card arrays, got dtype {arr.dtype}")
-    if arr.dtype != np.int8 and arr.size and (arr.min() < 0 or arr.max() >= DECK_SIZE):
-        bad = int(arr[(arr < 0) | (arr >= DECK_SIZE)].ravel()[0])
-        raise SimkitError(f"detect_specials: {bad} is not a card integer (cards are 0..51)")
+    if arr.dtype != np.int8 and arr.size and (arr.min() < 0 or arr.max() >= N_CARD_INTS):
+        bad = int(arr[(arr < 0) | (arr >= N_CARD_INTS)].ravel()[0])
+        raise SimkitError(
+            f"detect_specials: {bad} is not a card integer (cards are 0..51, 52..64 the fifth "
+            "suit, 65-66 jokers)"
+        )
     rows = np.ascontiguousarray(arr.reshape(-1, HAND_SIZE), dtype=np.int8)
     return arr, rows, arr.shape[:-1]
 
@@ -341,10 +555,11 @@ def _as_hand_rows(hands: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray, tuple[i
 def _bad_hand_error(arr: np.ndarray, row: int, max_copies: int) -> ValueError:
     index = tuple(int(i) for i in np.unravel_index(row, arr.shape[:-1])) if arr.ndim > 1 else ()
     hand = arr.reshape(-1, HAND_SIZE)[row]
-    if hand.min() < 0 or hand.max() >= DECK_SIZE:
-        bad = int(hand[(hand < 0) | (hand >= DECK_SIZE)][0])
+    if hand.min() < 0 or hand.max() >= N_CARD_INTS:
+        bad = int(hand[(hand < 0) | (hand >= N_CARD_INTS)][0])
         return ValueError(
-            f"detect_specials: {bad} at hand index {index} is not a card integer (cards are 0..51)"
+            f"detect_specials: {bad} at hand index {index} is not a card integer (cards are "
+            "0..51, 52..64 the fifth suit, 65-66 jokers)"
         )
     decks = "one deck" if max_copies == 1 else "two decks"
     return ValueError(
@@ -389,8 +604,21 @@ def detect_specials(
     # The kernel checks every card as it reads it and stops at the first bad hand.
     bad_row = int(_detect_kernel(rows, *plan, max_copies, out))
     if bad_row >= 0:
-        raise _bad_hand_error(arr, bad_row, max_copies)
+        if rows.max() < DECK_SIZE:
+            raise _bad_hand_error(arr, bad_row, max_copies)
+        outside = ((rows < 0) | (rows >= N_CARD_INTS)).any(axis=1)
+        if outside.any():
+            raise _bad_hand_error(arr, int(np.argmax(outside)), max_copies)
+        # a fifth-suit card or a joker: the kernel for any deck, after the card checks
+        rows, _ = _any_deck_rows(arr, max_copies)
+        n_suits = 5 if (rows[rows < FIRST_JOKER] >= DECK_SIZE).any() else 4
+        _detect_any_kernel(rows, *plan, n_suits, out)
     return out.reshape(lead)
+
+
+def _any_deck_rows(arr: np.ndarray, max_copies: int) -> tuple[np.ndarray, tuple]:
+    rows, lead, _ = card_rows(arr, HAND_SIZE, "detect_specials", decks=max_copies, any_deck=True)
+    return rows, lead
 
 
 def best_special(masks: npt.ArrayLike) -> np.ndarray:

@@ -300,9 +300,9 @@ def _exact_specials(variant: Variant, n_players: int) -> dict[str, tuple[float, 
     """Exact per-hand (probability, best probability) by special id.
 
     Empty when the exact values do not describe the hands played: two decks (5-8 players), or
-    a card pass before arranging (the passed hands are no longer uniform 13-card hands).
+    a card pass or exchange before arranging (the hands are no longer uniform 13-card hands).
     """
-    if n_players > 4 or variant.deal.pass_rounds:
+    if n_players > 4 or variant.deal.changes_hands:
         return {}
     return special_probabilities(variant)
 

@@ -15,7 +15,7 @@ STAGES = [
     {"variants"},
     {"deal"},
     {"evaluate"},
-    {"specials", "exact"},
+    {"specials", "exact", "exact_decks"},
     {"arrange"},
     {"score"},
     {"phases"},

@@ -12,7 +12,7 @@ import numpy as np
 from conftest import table
 
 from simkit.cards import parse_cards
-from simkit.score import score
+from simkit.score import fouled, score
 from simkit.variants import load_variant
 from simkit.variants.schema import FrozenMap
 
@@ -241,3 +241,29 @@ def test_001_taiwan_home_run_the_strategy_prices_the_base_only():
     assert value == 42.0
     for name in ("guangxi", "fujian", "wiki-points", "qiantang"):
         assert payout_model(load_variant(name), 4).params[P_HOME_BASE] == 0.0
+
+
+# --- 001 香港 / 台式 / 玩法3: 第一墩必须小于第二墩 -----------------------------------------------
+
+
+def test_001_front_strictly_below_the_middles_top_three(tmp_path) -> None:
+    """001 香港 (台式 and 玩法3 the same): "第一墩必须小于第二墩,第二墩必须小于或等于第三墩,否则为
+    “倒水”(摆乌龙)。凡“倒水”者全赔", read with ``front_middle = "<top-three"``.
+
+    Player Q♦Q♣4♠ | Q♠Q♥4♦3♣2♠ | T♣T♦T♥8♠6♦ against the banker J♣7♦5♣ | 9♣9♦8♣6♣2♦ |
+    A♠A♦K♣K♦7♣.  Today's order ranks the front Q-Q-4 below the middle Q-Q-4-3-2 (their
+    pairs and first kickers tie; the front has no 3 and 2 to follow), so the hand is legal and
+    wins every dun: pair over J-high, queens over nines, trips over two pair, +3 (香港 pays
+    no 打枪).  The middle's top three are Q-Q-4 (the pair and its highest kicker): the front
+    equals them, is not 小于, and the hand is 倒水: 全赔, it pays the banker's three duns, 1
+    each, -3.  The front Q♦Q♣3♠ is below Q-Q-4 (3 < 4): legal in both readings, +3."""
+    variant = over(tmp_path, "hongkong", '[scoring.foul]\nfront_middle = "<top-three"')
+    banker = "Jc 7d 5c | 9c 9d 8c 6c 2d | As Ad Kc Kd 7c"
+    equal = table(banker, "Qd Qc 4s | Qs Qh 4d 3c 2s | Tc Td Th 8s 6d")
+    below = table(banker, "Qd Qc 3s | Qs Qh 4d 3c 2s | Tc Td Th 8s 6d")
+    assert score(equal, "hongkong", banker=0).tolist() == [[-3.0, 3.0]]
+    assert score(equal, variant, banker=0).tolist() == [[3.0, -3.0]]
+    assert score(below, "hongkong", banker=0).tolist() == [[-3.0, 3.0]]
+    assert score(below, variant, banker=0).tolist() == [[-3.0, 3.0]]
+    assert fouled(equal, variant).tolist() == [[False, True]]
+    assert fouled(equal, "hongkong").tolist() == [[False, False]]

@@ -14,7 +14,7 @@ from conftest import N_VARIANTS
 
 from simkit.cards import DECK_SIZE
 from simkit.deal import deal
-from simkit.evaluate import rank3, rank5
+from simkit.evaluate import rank3, rank5, top_three
 from simkit.score import COMPONENTS, score
 from simkit.variants import load_variant, variant_names
 from simkit.variants.scoring_rules import CATEGORY_KEYS
@@ -32,7 +32,10 @@ def is_fouled(ranks: tuple[int, int, int], variant) -> bool:
     """倒水: the dun order of the variant is broken."""
     foul = variant.scoring.foul
     front, middle, back = ranks
-    ok_front = front < middle if foul.front_middle == "<" else front <= middle
+    if foul.front_middle == "<top-three":  # below the middle's top three (evaluate.top_three)
+        ok_front = front < int(top_three(np.int32(middle)))
+    else:
+        ok_front = front < middle if foul.front_middle == "<" else front <= middle
     ok_back = middle < back if foul.middle_back == "<" else middle <= back
     return not (ok_front and ok_back)
 

@@ -613,7 +613,7 @@ def test_bad_input_is_rejected_with_a_clear_error():
     with pytest.raises(ValueError, match="last axis of 13"):
         detect_specials(np.zeros((4, 12), dtype=np.int8))
     with pytest.raises(ValueError, match="not a card integer"):
-        detect_specials(np.full(13, 52, dtype=np.int8))
+        detect_specials(np.full(13, 67, dtype=np.int8))  # 52..66: fifth suit, jokers
     with pytest.raises(TypeError, match="integer"):
         detect_specials(np.zeros(13, dtype=float))
     with pytest.raises(VariantError, match="unknown variant"):

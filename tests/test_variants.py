@@ -1,5 +1,7 @@
 """Variant files: every shipped file loads; the loader rejects bad files with clear messages."""
 
+import dataclasses
+
 import pytest
 
 from simkit.variants import (
@@ -108,7 +110,7 @@ def test_user_file_extends_a_shipped_variant_and_changes_a_payout(tmp_path):
         ),
         (
             '[variant]\nname = "x"\n[ranking]\nwhee = "lowest"\n',
-            r"unknown key 'whee'; valid keys are: five_of_a_kind, source, wheel",
+            r"unknown key 'whee'; valid keys are: five_of_a_kind, five_suit_straight, source, wheel",
         ),
         (
             '[variant]\nname = "x"\n[ranking]\nfive_of_a_kind = "yes"\n',
@@ -276,7 +278,11 @@ def test_old_file_with_the_pass_in_scoring_still_loads(tmp_path):
         "new.toml",
     )
     assert load_variant(old).deal == load_variant(new).deal
-    assert load_variant(old).key == load_variant(new).key == load_variant("philippines").key
+    # the shipped file plays the banker's choice now; read with the fixed pass, it is this one
+    shipped = load_variant("philippines")
+    fixed = dataclasses.replace(shipped.deal.passing, choice="fixed", cards="lowest")
+    fixed_pass = dataclasses.replace(shipped, deal=dataclasses.replace(shipped.deal, passing=fixed))
+    assert load_variant(old).key == load_variant(new).key == fixed_pass.key
 
 
 def test_old_file_overrides_the_pass_of_the_file_it_extends(tmp_path):
@@ -297,7 +303,10 @@ def test_old_file_overrides_the_pass_of_the_file_it_extends(tmp_path):
         ),
         ('[scoring]\npass_direction = "left"\n', r"\[deal\.passing\].*'left' is not valid"),
         ("[deal.passing]\nrounds = 3\n", r"\[deal\].*rounds must be 0, 1 or 2"),
-        ("[deal]\nswap = 1\n", r"\[deal\]: unknown key 'swap'; valid keys are: passing, source"),
+        (
+            "[deal]\nswap = 1\n",
+            r"\[deal\]: unknown key 'swap'; valid keys are: exchange, passing, source",
+        ),
     ],
 )
 def test_bad_deal_rules_name_the_new_key(tmp_path, text, message):

@@ -2,8 +2,8 @@
 
 :func:`arrange` returns, for every hand, the cards in the order [front 3 | middle 5 | back 5]
 and the special hand (报到) it declares.  No strategy ever fouls (倒水): front ≤ middle ≤ back
-by :func:`~simkit.evaluate.rank3` / :func:`~simkit.evaluate.rank5` (front < middle when the
-variant's scoring says so).
+by :func:`~simkit.evaluate.rank3` / :func:`~simkit.evaluate.rank5`, or the strict form the
+variant's ``[scoring.foul]`` names, tested by the scorer's own :func:`~simkit.evaluate.order_holds`.
 
 Strategies (:mod:`~simkit.arrange.strategies`; each also named by a string)
 ----------------------------------------------------------------------------

@@ -27,12 +27,18 @@ DECLARE_RULES = ("auto", "always", "never")
 
 
 def _as_hands(
-    hands: npt.ArrayLike, n_players: int | None = None
+    hands: npt.ArrayLike, n_players: int | None = None, variant: Variant | None = None
 ) -> tuple[np.ndarray, tuple[int, ...]]:
     # A hand may hold a card at most as often as the decks the table size needs hold it.
-    decks = None if n_players is None else decks_needed(n_players)
+    decks = None if n_players is None else _decks(variant, n_players)
+    # Fifth-suit cards and jokers only where the variant's deck has them.
+    any_deck = variant is not None and not variant.deck.plain
     # The kernels want each hand sorted by rank (card order is rank-major).
-    return as_card_rows(hands, HAND_SIZE, "arrange", decks=decks, sort=True)
+    return as_card_rows(hands, HAND_SIZE, "arrange", decks=decks, sort=True, any_deck=any_deck)
+
+
+def _decks(variant: Variant | None, n_players: int) -> int:
+    return decks_needed(n_players) if variant is None else variant.deck_for(n_players).decks
 
 
 def legal_splits(
@@ -42,10 +48,10 @@ def legal_splits(
 
     ``ids`` are (front, middle, back) subset ids (:mod:`simkit.splits`); ``ranks`` the dun ranks.
     """
-    rows, lead = _as_hands(hand)
+    v = resolve_variant(variant)
+    rows, lead = _as_hands(hand, variant=v)
     if lead != ():
         raise SimkitError(f"legal_splits takes one hand of 13 cards, got shape {np.shape(hand)}")
-    v = resolve_variant(variant)
     if strict is None:
         strict = foul_strict(v)
     return _legal_ranks_kernel(rows[0], rank_tables_of(v), BACK_REST, strict)
@@ -127,7 +133,7 @@ def _arrangement(
     """The record of sorted hands ``rows`` set by split ``ids``: each dun ranked and each
     hand's specials detected here, once."""
     cards = _ids_to_cards(rows, ids).astype(np.int8)
-    masks = detect_specials(rows, variant, decks=decks_needed(n_players))
+    masks = detect_specials(rows, variant, decks=_decks(variant, n_players))
     best = best_special(masks).astype(np.int8)
     declared = _declare(best, variant, declare, n_players, values)
     return Arrangement(
@@ -183,7 +189,7 @@ def arrange(
         chosen = chosen.with_tables(tables)
     check_players(n_players)
     v = resolve_variant(variant)
-    rows, lead = _as_hands(hands, n_players)
+    rows, lead = _as_hands(hands, n_players, v)
     ids, values = chosen.choose_splits(rows, v, n_players=n_players, rng=rng)
     found = _arrangement(rows, lead, v, ids, values, declare, n_players)
     return found.cards, found.declared
@@ -241,7 +247,7 @@ def arrangements(
         )
     check_players(n_players)
     resolved = [resolve_variant(v) for v in variants]
-    prepared = [_as_hands(h, n_players) for h in hands]
+    prepared = [_as_hands(h, n_players, v) for h, v in zip(hands, resolved, strict=True)]
     chosen = as_strategy(strategy)
     results: list[Arrangement] = []
     if not isinstance(chosen, MaxEV) or chosen.tables is not None:

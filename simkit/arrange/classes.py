@@ -110,9 +110,10 @@ def fine_codes(ranks: npt.ArrayLike) -> np.ndarray:
 
 
 @lru_cache(maxsize=1)
-def fine_code_list() -> np.ndarray:
-    """``int64 (N_FINE,)``: the fine codes that occur, sorted: those of every dun rank of the
-    shipped variants' rankings (3,396).  Fine class ``i`` is code ``fine_code_list()[i]``."""
+def ranked_code_list() -> np.ndarray:
+    """``int64 (3396,)``: the fine codes of every dun rank of the shipped variants' one- and
+    two-deck rank tables, sorted (the classes of the first fine tables, which have 3,396
+    columns)."""
     from simkit.evaluate import ranking_tables
     from simkit.variants import resolve_variant, variant_names
 
@@ -123,6 +124,29 @@ def fine_code_list() -> np.ndarray:
     out = np.array(sorted(codes), dtype=np.int64)
     out.setflags(write=False)
     return out
+
+
+@lru_cache(maxsize=1)
+def fine_code_list() -> np.ndarray:
+    """``int64 (N_FINE,)``: the fine codes listed, sorted: :func:`ranked_code_list` and the
+    first code of every coarse class.  Fine class ``i`` is code ``fine_code_list()[i]``.
+
+    A rank whose code is not listed (a two-deck flush with a repeated card, a hand with
+    jokers) falls to the class of the largest listed code below it, which the prefixes keep
+    in its own coarse class: coarse tables read through fine classes are exact for every rank.
+    """
+    codes = set(ranked_code_list().tolist())
+    codes.update((np.arange(N_CLASSES, dtype=np.int64) * DIGIT).tolist())
+    out = np.array(sorted(codes), dtype=np.int64)
+    out.setflags(write=False)
+    return out
+
+
+def fine_of_ranked() -> np.ndarray:
+    """``int64 (N_FINE,)``: for each fine class, the column of a table on
+    :func:`ranked_code_list` that holds its figures (the largest ranked code at or below)."""
+    ranked = ranked_code_list()
+    return np.maximum(np.searchsorted(ranked, fine_code_list(), side="right") - 1, 0)
 
 
 @lru_cache(maxsize=1)

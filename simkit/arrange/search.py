@@ -48,6 +48,7 @@ from simkit.arrange.value import (
 )
 from simkit.arrange.wintables import WinTables, default_tables
 from simkit.deal import check_players
+from simkit.evaluate import order_holds
 from simkit.splits import (
     BACK_FRONT,
     BACK_MIDDLE,
@@ -63,12 +64,10 @@ from simkit.variants import Variant, resolve_variant
 
 @nb.njit(cache=True, inline="always")
 def _legal(rf, rm, rb, strict):
-    """Front ≤ middle ≤ back; bit 0 of ``strict`` makes it front < middle, bit 1 middle < back."""
-    if rm > rb or (strict & 2 and rm == rb):
-        return False
-    if strict & 1:
-        return rf < rm
-    return rf <= rm
+    """Whether a split keeps the foul order ``strict`` (the variant's
+    :attr:`~simkit.variants.compiled.CompiledRules.foul_order` bits): the scorer's own test,
+    :func:`simkit.evaluate.order_holds`, so no strategy sets a hand the scorer calls fouled."""
+    return order_holds(rf, rm, rb, strict)
 
 
 @nb.njit(cache=True)
@@ -298,7 +297,7 @@ def _max_ev_kernel(
     r3 = np.empty(N_THREE, dtype=np.int32)
     c5 = np.empty(N_FIVE, dtype=np.int32)
     c3 = np.empty(N_THREE, dtype=np.int32)
-    class_of_code = rt[4]
+    class_of_code = rt[6]
     n_groups = group_of[n_classes - 1] + 1
     head = np.full(n_groups, -2, dtype=np.int64)  # -2: group absent from this hand
     group_top = np.empty(n_groups, dtype=np.int64)  # the group's strongest back class

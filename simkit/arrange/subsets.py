@@ -21,7 +21,16 @@ from simkit.arrange.classes import (
     fine_classes,
     fine_code,
 )
-from simkit.evaluate import RANK_KEYS, rank5_one, ranking_order, ranking_tables
+from simkit.cards import DECK_SIZE
+from simkit.evaluate import (
+    RANK_KEYS,
+    any_deck_flat,
+    rank3_any_one,
+    rank5_any_one,
+    rank5_one,
+    ranking_order,
+    ranking_tables,
+)
 from simkit.variants import Ranking, Variant
 
 
@@ -45,8 +54,8 @@ def _multiset_tables(ranking: Ranking) -> tuple[np.ndarray, np.ndarray]:
 
 
 def rank_tables_of(variant: Variant) -> tuple[np.ndarray, ...]:
-    """The tables every kernel here takes: ``(packed5, packed3, flush_table, table5,
-    class_of_code)``.
+    """The tables every kernel here takes: ``(packed5, packed3, flush_table, table5, flat5,
+    flat3, class_of_code)``.
 
     ``packed5[i]`` is ``rank << CLASS_BITS | fine class`` of the non-flush 5-card hand whose sorted
     ranks have multiset index ``i`` (C(17,5) = 6,188 entries, against the 472,726 of the
@@ -55,18 +64,22 @@ def rank_tables_of(variant: Variant) -> tuple[np.ndarray, ...]:
     :func:`~simkit.arrange.classes.fine_classes`; ``class_of_code`` gives a flush its class
     (:func:`~simkit.arrange.classes.fine_class_of_code`).  Variants whose
     duns order alike get the same tuple (:func:`simkit.evaluate.ranking_order`).
+    ``flat5``, ``flat3``: the tables of :func:`simkit.evaluate.any_deck_flat` for a variant
+    whose deck has a fifth suit or jokers (a hand holding such cards is ranked with them),
+    one-entry placeholders otherwise.
     """
-    return _rank_tables(ranking_order(variant.ranking))
+    return _rank_tables(ranking_order(variant.ranking), not variant.deck.plain)
 
 
 @lru_cache(maxsize=8)
-def _rank_tables(ranking: Ranking) -> tuple[np.ndarray, ...]:
+def _rank_tables(ranking: Ranking, any_deck: bool = False) -> tuple[np.ndarray, ...]:
     table5, flush_table, _ = ranking_tables(ranking)
     packed = []
     for multi in _multiset_tables(ranking):
         ranks = np.maximum(multi, 0).astype(np.int64)
         packed.append(ranks << CLASS_BITS | fine_classes(ranks).astype(np.int64))
-    return packed[0], packed[1], flush_table, table5, fine_class_of_code()
+    flat5, flat3 = any_deck_flat(ranking) if any_deck else (np.zeros(1, np.int32),) * 2
+    return packed[0], packed[1], flush_table, table5, flat5, flat3, fine_class_of_code()
 
 
 @nb.njit(cache=True)
@@ -79,7 +92,10 @@ def _rank_subsets(hand, rt, r5, r3, k5, k3):
     receive the fine class of each rank
     (:func:`~simkit.arrange.classes.fine_classes`).
     """
-    packed5, packed3, flush_table, table5, class_of_code = rt
+    packed5, packed3, flush_table, table5, flat5, flat3, class_of_code = rt
+    if hand[12] >= _DECK_SIZE:  # a sorted hand with a fifth-suit card or a joker (last)
+        _rank_subsets_any(hand, flat5, flat3, class_of_code, r5, r3, k5, k3)
+        return
     scratch = np.empty((6, 13), dtype=np.int64)  # one allocation per hand, not six
     suits = scratch[0]
     # c[k][i] = C(rank_i + k, k + 1)
@@ -124,4 +140,29 @@ def _rank_subsets(hand, rt, r5, r3, k5, k3):
                 v = packed3[ib + c3[c]]
                 r3[n] = v >> CLASS_BITS
                 k3[n] = v & CLASS_MASK
+                n += 1
+
+
+_DECK_SIZE = DECK_SIZE
+
+
+@nb.njit(cache=True)
+def _rank_subsets_any(hand, flat5, flat3, class_of_code, r5, r3, k5, k3):
+    """:func:`_rank_subsets` for a hand of any deck (jokers wild): each subset ranked on its own
+    by :func:`~simkit.evaluate.rank5_any_one`, in the same order."""
+    n = 0
+    for a in range(9):
+        for b in range(a + 1, 10):
+            for c in range(b + 1, 11):
+                for d in range(c + 1, 12):
+                    for e in range(d + 1, 13):
+                        r5[n] = rank5_any_one(hand[a], hand[b], hand[c], hand[d], hand[e], flat5)
+                        k5[n] = class_of_code[fine_code(r5[n])]
+                        n += 1
+    n = 0
+    for a in range(11):
+        for b in range(a + 1, 12):
+            for c in range(b + 1, 13):
+                r3[n] = rank3_any_one(hand[a], hand[b], hand[c], flat3)
+                k3[n] = class_of_code[fine_code(r3[n])]
                 n += 1

@@ -37,7 +37,9 @@ from simkit.arrange.classes import (
     N_DUNS,
     coarse_of_fine,
     fine_code_list,
+    fine_of_ranked,
     n_fine_classes,
+    ranked_code_list,
 )
 from simkit.arrange.wintables import WinTables
 from simkit.variants import Variant
@@ -143,10 +145,10 @@ def horse_model(variant: Variant, n_players: int) -> tuple[int, float]:
 
 
 def foul_strict(variant: Variant) -> int:
-    """The variant's foul order as kernel bits: bit 0 front < middle, bit 1 middle < back
-    (clear bits: ≤)."""
-    rules = compile_rules(variant, MIN_PLAYERS)  # the foul order is the same at any table
-    return int(rules.front_middle_strict) | 2 * int(rules.middle_back_strict)
+    """The variant's foul order as kernel bits (:attr:`CompiledRules.foul_order
+    <simkit.variants.compiled.CompiledRules.foul_order>`: bit 0 front < middle, bit 1
+    middle < back, bit 2 front < the middle's top three; clear bits: ≤)."""
+    return compile_rules(variant, MIN_PLAYERS).foul_order  # the same at any table size
 
 
 def ev_quantities(tables: WinTables, model: PayoutModel) -> np.ndarray:
@@ -157,7 +159,10 @@ def ev_quantities(tables: WinTables, model: PayoutModel) -> np.ndarray:
     its figures, so they play as they did on coarse classes."""
     n_fine = n_fine_classes()
     win, tie, lose_pay = tables.win, tables.tie, tables.lose_pay
-    if win.shape[1] == N_CLASSES:
+    if win.shape[1] == ranked_code_list().shape[0] != n_fine:  # the first fine tables
+        col = fine_of_ranked()
+        win, tie, lose_pay = win[:, col], tie[:, col], lose_pay[:, col]
+    elif win.shape[1] == N_CLASSES:
         win, tie, lose_pay = (
             win[:, coarse_of_fine()],
             tie[:, coarse_of_fine()],

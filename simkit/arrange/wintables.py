@@ -82,7 +82,7 @@ def shipped_table_path(variant_name: str, n_players: int, *, fine: bool = False)
     )
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=128)
 def _load_shipped(variant_name: str, n_players: int, fine: bool = False) -> WinTables | None:
     path = shipped_table_path(variant_name, n_players, fine=fine)
     if not path.exists():
@@ -100,20 +100,39 @@ def default_fine_tables(variant: Variant, n_players: int) -> WinTables:
     return default_tables(variant, n_players)
 
 
+#: The player counts tables ship for: 2 to 4 players (one deck) and 5 to 8 (two decks).
+SHIPPED_PLAYERS = tuple(range(2, 9))
+
+
+def _decks(n_players: int) -> int:
+    return 1 if n_players <= 4 else 2
+
+
+def fallback_candidates(variant_name: str, n_players: int) -> list[tuple[str, int]]:
+    """Where :func:`default_tables` looks when ``variant_name`` ships no tables at
+    ``n_players``, in order: the same variant at the other player counts dealt as many decks
+    (nearest first, the smaller count on a tie), then at the other deck count, then
+    ``guangxi`` at ``n_players``.  Tables of a two-deck game know five of a kind and paired
+    identical cards; a one-deck game's do not, so the deck count is matched first."""
+    others = [k for k in SHIPPED_PLAYERS if k != n_players]
+    others.sort(key=lambda k: (_decks(k) != _decks(n_players), abs(k - n_players), k))
+    out = [(variant_name, k) for k in others]
+    if variant_name != DEFAULT_VARIANT:
+        out.append((DEFAULT_VARIANT, n_players))
+    return out
+
+
 def default_tables(variant: Variant, n_players: int) -> WinTables:
     """The shipped tables of ``variant`` at ``n_players``.
 
-    Tables ship for 2, 3 and 4 players.  Otherwise (5-8 players, or a variant file of one's
-    own) this warns and takes the nearest: the same variant at the nearest shipped player
-    count, then ``guangxi`` at that count, then untrained tables.
+    Tables ship for every shipped variant at 2 to 8 players.  Otherwise (a variant file of
+    one's own) this warns and takes the nearest (:func:`fallback_candidates`: the same
+    variant at another player count, then ``guangxi`` at this count), then untrained tables.
     """
     tables = _load_shipped(variant.name, n_players)
     if tables is not None:
         return tables
-    near = min(max(n_players, 2), 4)
-    candidates = [(variant.name, k) for k in sorted((2, 3, 4), key=lambda k: abs(k - near))]
-    candidates.append((DEFAULT_VARIANT, near))
-    for name, players in candidates:
+    for name, players in fallback_candidates(variant.name, n_players):
         tables = _load_shipped(name, players)
         if tables is not None:
             warnings.warn(

@@ -12,10 +12,15 @@ it.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from simkit.errors import SimkitError
+
+if TYPE_CHECKING:
+    from simkit.arrange import WinTables
+    from simkit.variants import Variant
 
 #: What a phase pays: score component name → ``float (n_games, n_players)`` points per player,
 #: each game's row summing to zero (a payment moves points between players, it makes none).
@@ -47,3 +52,24 @@ def add_payments(
         total += paid
         components[name] = paid
     return total, components
+
+
+def before_setting(
+    dealt: np.ndarray, variant: Variant, tables: WinTables | None, rng: np.random.SeedSequence
+) -> tuple[np.ndarray, Payments]:
+    """The hands the players set under ``variant`` and what the phases before setting pay: the
+    deal after the ``[deal]`` phases (the card pass, :mod:`simkit.phases.passing`; the exchange,
+    :mod:`simkit.phases.exchange`).  The phases decide by max-ev values of hands, with
+    ``tables`` (``None``: the variant's own); ``rng`` is their own stream, drawn afresh per
+    variant so that variants see common numbers."""
+    from simkit.arrange import make_solver
+    from simkit.phases.exchange import play_exchange
+    from simkit.phases.passing import play_passing
+
+    if not variant.deal.changes_hands:
+        return dealt, {}
+    solver = make_solver(variant, dealt.shape[1], tables)
+    gen = np.random.default_rng(rng)
+    passed = play_passing(dealt, variant, solver, gen).hands
+    exchanged = play_exchange(passed, variant, solver, gen)
+    return exchanged.hands, exchanged.payments

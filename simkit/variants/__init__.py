@@ -35,9 +35,12 @@ from typing import Any
 
 from simkit.variants.rules import (
     SPECIAL_KINDS,
+    STANDARD_TWO_DECKS,
     CardPass,
     Deal,
+    Deck,
     Header,
+    Phases,
     Ranking,
     SpecialKind,
     SpecialRule,
@@ -53,9 +56,12 @@ from simkit.variants.transforms import derive, with_compare
 __all__ = [
     "DEFAULT_VARIANT",
     "SPECIAL_KINDS",
+    "STANDARD_TWO_DECKS",
     "CardPass",
     "Deal",
+    "Deck",
     "ExactMethod",
+    "Phases",
     "Ranking",
     "Scoring",
     "SpecialCode",
@@ -64,6 +70,7 @@ __all__ = [
     "Specials",
     "Variant",
     "VariantError",
+    "deck_option_names",
     "derive",
     "has_banker",
     "load_variant",
@@ -75,7 +82,7 @@ __all__ = [
 ]
 
 DEFAULT_VARIANT = "guangxi"
-_SECTIONS = ("variant", "ranking", "deal", "specials", "scoring")
+_SECTIONS = ("variant", "deck", "ranking", "deal", "specials", "scoring", "phases")
 _OLD_DEAL_KEYS = {"pass_rounds": "rounds", "pass_direction": "direction"}
 
 
@@ -88,13 +95,20 @@ def variant_names() -> list[str]:
     return sorted(p.stem for p in _builtin_dir().glob("*.toml"))
 
 
+def deck_option_names() -> list[str]:
+    """Names of the shipped deck options (``variants/decks/``: a shipped variant played with two
+    decks, a fifth suit or jokers), sorted.  They load by name like a variant, but are not
+    among :func:`variant_names` (no win tables are trained for them)."""
+    return sorted(p.stem for p in (_builtin_dir() / "decks").glob("*.toml"))
+
+
 def _locate(name_or_path: str | Path, relative_to: Path | None = None) -> Path:
     text = str(name_or_path)
     looks_like_path = text.endswith(".toml") or "/" in text or "\\" in text
     if not looks_like_path:
-        path = _builtin_dir() / f"{text}.toml"
-        if path.is_file():
-            return path
+        for path in (_builtin_dir() / f"{text}.toml", _builtin_dir() / "decks" / f"{text}.toml"):
+            if path.is_file():
+                return path
         raise VariantError(
             f"unknown variant {text!r}; shipped variants are: {', '.join(variant_names())} "
             "(or give the path of a .toml file)"
@@ -266,11 +280,18 @@ def _build_specials(table: Any, where: str) -> Specials:
 def _resolve(raw: dict[str, Any], path: Path) -> Variant:
     fname = path.name
     header = build(Header, raw.get("variant", {}), f"{fname}: [variant]")
+    deck = build(Deck, raw.get("deck", {}), f"{fname}: [deck]")
     ranking = build(Ranking, raw.get("ranking", {}), f"{fname}: [ranking]")
+    if ranking.five_suit_straight != "off" and not deck.extra_suit:
+        raise VariantError(
+            f"{fname}: [ranking].five_suit_straight = {ranking.five_suit_straight!r} needs five "
+            "suits: set [deck].extra_suit = true, or five_suit_straight = 'off'"
+        )
     deal = build(Deal, raw.get("deal", {}), f"{fname}: [deal]")
     specials = _build_specials(raw.get("specials", {}), f"{fname}: [specials]")
     scoring_table = _check_old_switches(raw.get("scoring", {}), fname)
     scoring = build(Scoring, scoring_table, f"{fname}: [scoring]")
+    phases = build(Phases, raw.get("phases", {}), f"{fname}: [phases]")
     return Variant(
         origin=header.name,
         title=header.title,
@@ -278,9 +299,11 @@ def _resolve(raw: dict[str, Any], path: Path) -> Variant:
         sources=header.sources,
         notes=header.notes,
         ranking=ranking,
+        deck=deck,
         deal=deal,
         specials=specials,
         scoring=scoring,
+        phases=phases,
         path=str(path),
     )
 

@@ -32,9 +32,13 @@ from simkit.variants.rules import Variant
 from simkit.variants.scoring_rules import MAX_PLAYERS, MIN_PLAYERS
 
 __all__ = [
+    "FOUL_FRONT_BELOW",
+    "FOUL_FRONT_BELOW_TOP_THREE",
+    "FOUL_MIDDLE_BELOW",
     "CompareMode",
     "CompiledRules",
     "FoulPenalty",
+    "FrontMiddle",
     "ScoopMode",
     "Transform",
     "compile_rules",
@@ -67,6 +71,24 @@ class FoulPenalty(IntEnum):
     BIGGEST_HAND = 2  #: ``amount`` or, if larger, the worth of the round's biggest dun
 
 
+class FrontMiddle(IntEnum):
+    """How the front must compare with the middle (``[scoring.foul].front_middle``)."""
+
+    AT_MOST = 0  #: ``"<="``: front ≤ middle on the one scale of :mod:`simkit.evaluate`
+    #: ``"<"``: front < middle on that scale (no front equals a middle there: as AT_MOST)
+    BELOW = 1
+    #: ``"<top-three"``: front < the middle's top three (:func:`simkit.evaluate.top_three`)
+    BELOW_TOP_THREE = 2
+
+
+#: The bits of :attr:`CompiledRules.foul_order`, the one form of the foul order that every
+#: legality test reads (:func:`simkit.evaluate.order_holds`: the scorer's foul test and the
+#: strategies' legal splits alike); no bit set: front ≤ middle ≤ back.
+FOUL_FRONT_BELOW = 1  #: front < middle
+FOUL_MIDDLE_BELOW = 2  #: middle < back
+FOUL_FRONT_BELOW_TOP_THREE = 4  #: front < the middle's top three
+
+
 class ScoopMode(IntEnum):
     """What a scoop (打枪) adds (``[scoring.scoop].mode``); NONE when scoop is not a transform."""
 
@@ -88,6 +110,16 @@ _FOUL_PENALTY_OF_NAME = {
     "fixed": FoulPenalty.FIXED,
     "biggest-hand": FoulPenalty.BIGGEST_HAND,
 }
+_FRONT_MIDDLE_OF_NAME = {
+    "<=": FrontMiddle.AT_MOST,
+    "<": FrontMiddle.BELOW,
+    "<top-three": FrontMiddle.BELOW_TOP_THREE,
+}
+_FOUL_BIT_OF_FRONT_MIDDLE = {
+    FrontMiddle.AT_MOST: 0,
+    FrontMiddle.BELOW: FOUL_FRONT_BELOW,
+    FrontMiddle.BELOW_TOP_THREE: FOUL_FRONT_BELOW_TOP_THREE,
+}
 _SCOOP_MODE_OF_NAME = {"none": ScoopMode.NONE, "add": ScoopMode.ADD, "double": ScoopMode.DOUBLE}
 _COMPARE_OF_NAME = {"full": CompareMode.FULL, "top-card": CompareMode.TOP_CARD}
 
@@ -104,9 +136,11 @@ class CompiledRules(NamedTuple):
     banker_topology: bool
     #: full ranking or 食夹棍 (category, then top card, the banker winning ties)
     compare: CompareMode
-    #: the foul order: front < middle (else ≤), middle < back (else ≤)
-    front_middle_strict: bool
+    #: the foul order: how the front compares with the middle; middle < back (else ≤); both
+    #: as the bits every legality test reads (``FOUL_*``; the same at any table size)
+    front_middle: FrontMiddle
     middle_back_strict: bool
+    foul_order: int
     #: what a fouled hand pays, and the amount of the fixed / biggest-hand penalties
     foul_penalty: FoulPenalty
     foul_amount: float
@@ -192,12 +226,16 @@ def compile_rules(variant: Variant, n_players: int) -> CompiledRules:
             )
     sweep = np.array([float(s.specials.sweep.get(i, 1.0)) for i in ids], dtype=np.float64)
     majority = bool(s.majority.enabled)
+    front_middle = _FRONT_MIDDLE_OF_NAME[s.foul.front_middle]
+    middle_back_strict = s.foul.middle_back == "<"
     return CompiledRules(
         n_players=n_players,
         banker_topology=s.topology == "banker",
         compare=_COMPARE_OF_NAME[s.compare],
-        front_middle_strict=s.foul.front_middle == "<",
-        middle_back_strict=s.foul.middle_back == "<",
+        front_middle=front_middle,
+        middle_back_strict=middle_back_strict,
+        foul_order=_FOUL_BIT_OF_FRONT_MIDDLE[front_middle]
+        | (FOUL_MIDDLE_BELOW if middle_back_strict else 0),
         foul_penalty=_FOUL_PENALTY_OF_NAME[s.foul.penalty],
         foul_amount=float(s.foul.amount),
         foul_biggest_all_hands=s.foul.biggest_of == "all-hands",

@@ -11,8 +11,8 @@ import dataclasses
 from typing import Any
 
 from simkit.cards import RANK_CHARS
-from simkit.variants import load_variant, variant_names
-from simkit.variants.rules import SPECIAL_KINDS, Deal, Variant
+from simkit.variants import deck_option_names, load_variant, variant_names
+from simkit.variants.rules import SPECIAL_KINDS, Deal, Deck, Phases, Variant
 from simkit.variants.schema import describe_schema, to_plain
 from simkit.variants.scoring_rules import CATEGORY_KEYS, Scoring
 
@@ -38,7 +38,10 @@ def _table(header: list[str], rows: list[list[str]]) -> list[str]:
 
 
 def describe_foul(s: Scoring) -> str:
-    order = f"front {s.foul.front_middle} middle {s.foul.middle_back} back"
+    if s.foul.front_middle == "<top-three":
+        order = f"front < middle's top three, middle {s.foul.middle_back} back"
+    else:
+        order = f"front {s.foul.front_middle} middle {s.foul.middle_back} back"
     if s.foul.penalty == "lose-all":
         pay = "loses every dun"
     elif s.foul.penalty == "fixed":
@@ -134,12 +137,38 @@ def _overview(variants: list[Variant]) -> list[str]:
     header = ["rule", *[v.name for v in variants]]
     table = [[name, *[fn(v.scoring) for v in variants]] for name, fn in rows]
     table.append(["[deal] 3-card pass", *[describe_pass(v.deal) for v in variants]])
+    table.append(["[deal] exchange", *["换牌" if v.deal.exchange.play else "–" for v in variants]])
+    table.append(["[phases]", *[describe_phases(v.phases) for v in variants]])
+    table.append(["[deck]", *[describe_deck(v.deck) for v in variants]])
     return _table(header, table)
+
+
+def describe_deck(deck: Deck) -> str:
+    """The ``[deck]`` a variant is played with and the table sizes it serves."""
+    sizes = ", ".join(map(str, deck.players))
+    return f"{deck.describe()}, {sizes} players"
+
+
+def describe_phases(phases: Phases) -> str:
+    """The ``[phases]`` a variant plays, in a few words (``–`` for none)."""
+    played = []
+    if phases.bidding.enabled:
+        played.append(
+            "抢庄 "
+            + (f"bid {_num(phases.bidding.bid)}" if phases.bidding.bid is not None else "fair bid")
+        )
+    if phases.negotiation.enabled:
+        played.append("谈判")
+    if phases.surrender.enabled:
+        played.append(f"抛牌 {_num(phases.surrender.cost)} {phases.surrender.when}")
+    return ", ".join(played) or "–"
 
 
 def describe_pass(deal: Deal) -> str:
     p = deal.passing
-    return f"{p.rounds} {p.direction}" if p.rounds else "–"
+    if p.choice == "banker":
+        return f"banker's choice, {p.cards} cards"
+    return f"{p.rounds} {p.direction}, {p.cards} cards" if p.rounds else "–"
 
 
 def _dun_worths(variants: list[Variant]) -> list[str]:
@@ -188,8 +217,15 @@ def _sources(variant: Variant) -> list[str]:
     if variant.notes:
         out.append("")
     s = variant.scoring
-    cited = [("ranking", variant.ranking.source), ("deal", variant.deal.source)]
+    cited = [("deck", variant.deck.source), ("ranking", variant.ranking.source)]
+    cited.append(("deal", variant.deal.source))
     cited.append(("deal.passing", variant.deal.passing.source))
+    cited.append(("deal.exchange", variant.deal.exchange.source))
+    cited.append(("phases", variant.phases.source))
+    for f in dataclasses.fields(variant.phases):
+        part = getattr(variant.phases, f.name)
+        if dataclasses.is_dataclass(part):
+            cited.append((f"phases.{f.name}", getattr(part, "source", "")))
     cited.append(("specials", variant.specials.source))
     cited += [(f"specials.{rule.id}", rule.source) for rule in variant.specials.rules]
     cited.append(("scoring", s.source))
@@ -205,7 +241,8 @@ def _sources(variant: Variant) -> list[str]:
 def _schema() -> list[str]:
     rows = []
     sections: list[tuple[str, Any]] = []
-    for name, default in (("deal", Deal()), ("scoring", Scoring())):
+    defaults = (("deck", Deck()), ("deal", Deal()), ("phases", Phases()), ("scoring", Scoring()))
+    for name, default in defaults:
         sections.append((name, default))
         for f in dataclasses.fields(default):
             value = getattr(default, f.name)
@@ -219,6 +256,15 @@ def _schema() -> list[str]:
                 continue  # a sub-table: its own rows
             rows.append([f"[{section}]", key, type_name, _value(value)])
     return _table(["section", "key", "type", "default"], rows)
+
+
+def _deck_options() -> list[str]:
+    rows = []
+    for name in deck_option_names():
+        v = load_variant(name)
+        five = v.ranking.five_suit_straight
+        rows.append([name, describe_deck(v.deck), "–" if five == "off" else f"五彩同花顺 {five}"])
+    return _table(["deck option", "deck", "ranking"], rows)
 
 
 def render_variants_doc() -> str:
@@ -248,7 +294,15 @@ def render_variants_doc() -> str:
         "",
         *_payouts(variants),
         "",
-        "## The `[deal]` and `[scoring]` keys",
+        "## Deck options",
+        "",
+        "Shipped variants played with another pack (`simkit/variants/decks/`; they load by name "
+        "like a variant).  A variant serves other table sizes than its `[deck]` names with the "
+        "usual pack: two decks for 5 to 8 players.",
+        "",
+        *_deck_options(),
+        "",
+        "## The `[deck]`, `[deal]`, `[phases]` and `[scoring]` keys",
         "",
         "What each key means is documented on its dataclass in `simkit/variants/rules.py` "
         "(`[deal]`) and `simkit/variants/scoring_rules.py` (`[scoring]`); an unknown key is an "
@@ -283,6 +337,8 @@ def render_variant(variant: Variant) -> str:
         if rule.source:
             lines.append(f"source = {rule.source!r}")
     lines += ["", *_section_lines("scoring", to_plain(variant.scoring))]
+    if variant.phases.any_enabled:
+        lines += ["", *_section_lines("phases", to_plain(variant.phases))]
     return "\n".join(lines) + "\n"
 
 
@@ -314,7 +370,7 @@ def _section_lines(name: str, table: dict[str, Any]) -> list[str]:
     for key, value in table.items():
         if isinstance(value, dict) and key not in ("front", "middle", "back"):
             subsections.append((key, value))
-        else:
+        elif value is not None:  # an absent optional key (a bid left to the fair bid)
             out.append(f"{key} = {_value(value)}")
     for key, value in subsections:
         out += ["", *_section_lines(f"{name}.{key}", value)]

@@ -1,10 +1,12 @@
 """The rule objects a variant file is loaded into: frozen, keyword-only dataclasses.
 
-A variant has a ``[variant]`` header, a ``[ranking]`` section, a ``[deal]`` section (what
-happens between the deal and the arranging), a ``[specials]`` section (the natural hands, 报到, in
-the variant's order with their payouts and definitions; the kinds are registered in
-:mod:`simkit.variants.special_kinds`) and a ``[scoring]`` section (see
-:mod:`simkit.variants.scoring_rules`).
+A variant has a ``[variant]`` header, a ``[deck]`` section (the cards it is played with), a
+``[ranking]`` section, a ``[deal]`` section (what happens between the deal and the arranging),
+a ``[specials]`` section (the natural hands, 报到, in the variant's order with their payouts and
+definitions; the kinds are registered in :mod:`simkit.variants.special_kinds`), a
+``[scoring]`` section (see :mod:`simkit.variants.scoring_rules`) and an optional ``[phases]``
+section (the payments made around the comparison: the banker's seat bought, pairs settled or
+surrendered; played by :mod:`simkit.phases`).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
 
+from simkit.cards import HAND_SIZE, N_RANKS
 from simkit.errors import SimkitError
 from simkit.variants.schema import FrozenMap, to_plain
 from simkit.variants.scoring_rules import Scoring
@@ -27,14 +30,21 @@ from simkit.variants.special_kinds import (
 
 __all__ = [
     "SPECIAL_KINDS",
+    "STANDARD_TWO_DECKS",
+    "Bidding",
+    "CardExchange",
     "CardPass",
     "Deal",
+    "Deck",
     "Header",
+    "Negotiation",
     "OptionSpec",
+    "Phases",
     "Ranking",
     "SpecialKind",
     "SpecialRule",
     "Specials",
+    "Surrender",
     "Variant",
     "parse_rank_list",
     "variant_key",
@@ -49,47 +59,271 @@ class Ranking:
     or ``"second"`` (second-highest, above 9-10-J-Q-K, as 002 says: "第二大的牌不是9、10、J、Q、K
     （此为第三大）而是A、2、3、4、5").  The same rule orders straight flushes.
     ``five_of_a_kind``: with two decks, 五同 ranks above the straight flush (000); when false it
-    ranks as quads do, by rank.
+    ranks as quads do, by rank.  It exists wherever the deck allows it: two decks, a fifth suit
+    or a joker (000 五同: "在两副牌或者王能够带任意牌的情形").
+    ``five_suit_straight``: 五彩同花顺, five cards in sequence of five different suits (004's
+    optional rare hand "五张同花顺但花色各不相同"; only a fifth suit makes it).  ``"off"``: it is a
+    plain straight.  Otherwise it is a kind of 同花顺, as 004 names it: it ranks in the straight
+    flush category (and earns a straight flush's dun bonus), ``"below-straight-flush"`` just
+    below every real straight flush (the order of rarity: 1,200 five-card hands of 65 against 50
+    straight flushes and 3,900 quads) or ``"above-straight-flush"`` just above them, below 五同.
     """
 
     wheel: Literal["lowest", "second"] = "lowest"
     five_of_a_kind: bool = True
+    five_suit_straight: Literal["off", "below-straight-flush", "above-straight-flush"] = "off"
     source: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)
+class Deck:
+    """The ``[deck]`` section: the cards a variant is played with, and the table sizes it serves.
+
+    ``decks``: one or two 52-card decks shuffled together (with two, a card may repeat in a hand
+    and 五同 occurs).  ``extra_suit``: 加一色, a fifth suit of 13 cards per deck (004's option,
+    read as a fifth suit so that a fifth player gets 13 cards).  ``jokers``: 0 to 2 jokers in the
+    pack (大小王), wild cards: a joker stands for whichever card makes its dun strongest (000
+    五同: "王能够带任意牌").  ``players``: the player counts this deck serves; 13 cards each must
+    fit in the pack.  A variant's table sizes outside ``players`` are dealt the usual deck for
+    that size when its deck is the usual one (see :meth:`Variant.deck_for`).
+    """
+
+    decks: int = 1
+    extra_suit: bool = False
+    jokers: int = 0
+    players: tuple[int, ...] = (2, 3, 4)
+    source: str = ""
+
+    def __post_init__(self) -> None:
+        if self.decks not in (1, 2):
+            raise SimkitError(f"decks must be 1 or 2, got {self.decks}")
+        if not 0 <= self.jokers <= 2:
+            raise SimkitError(f"jokers must be 0, 1 or 2, got {self.jokers}")
+        if not self.players:
+            raise SimkitError("players: list at least one player count")
+        if list(self.players) != sorted(set(self.players)):
+            raise SimkitError(f"players must be increasing, without repeats, got {self.players}")
+        bad = [p for p in self.players if not 2 <= p <= 8]
+        if bad:
+            raise SimkitError(f"players: 十三水 is played by 2 to 8 players, got {bad[0]}")
+        too_many = [p for p in self.players if p * HAND_SIZE > self.n_cards]
+        if too_many:
+            raise SimkitError(
+                f"players: {too_many[0]} players need {too_many[0] * HAND_SIZE} cards but this "
+                f"deck ({self.describe()}) holds {self.n_cards}; at most "
+                f"{self.n_cards // HAND_SIZE} players"
+            )
+
+    @property
+    def n_suits(self) -> int:
+        """4, or 5 with the fifth suit."""
+        return 5 if self.extra_suit else 4
+
+    @property
+    def n_cards(self) -> int:
+        """The cards in the pack: 13 per suit per deck, plus the jokers."""
+        return self.decks * N_RANKS * self.n_suits + self.jokers
+
+    @property
+    def is_one_deck(self) -> bool:
+        """The plain 52-card deck (the one the exact one-deck tables describe)."""
+        return self.decks == 1 and not self.extra_suit and self.jokers == 0
+
+    @property
+    def plain(self) -> bool:
+        """One or two plain decks: no fifth suit, no jokers."""
+        return not self.extra_suit and self.jokers == 0
+
+    @property
+    def pack(self) -> tuple[int, bool, int]:
+        """``(decks, extra_suit, jokers)``: what is shuffled (equal packs deal equal games)."""
+        return (self.decks, self.extra_suit, self.jokers)
+
+    def serves(self, n_players: int) -> bool:
+        return n_players in self.players
+
+    def describe(self) -> str:
+        """``"2 decks + 5th suit + 2 jokers"``-style summary."""
+        parts = [f"{self.decks} deck" + ("s" if self.decks > 1 else "")]
+        if self.extra_suit:
+            parts.append("5th suit")
+        if self.jokers:
+            parts.append(f"{self.jokers} joker" + ("s" if self.jokers > 1 else ""))
+        return " + ".join(parts) + f" ({self.n_cards} cards)"
+
+
+#: The usual deck of 5 to 8 players: two plain decks shuffled together.
+STANDARD_TWO_DECKS = Deck(
+    decks=2, players=(5, 6, 7, 8), source="5 to 8 players: two decks (000 五同 在两副牌)"
+)
+
+
+@dataclass(frozen=True, kw_only=True)
 class CardPass:
-    """菲律宾玩法 (001): each player passes three cards to another seat, ``rounds`` times (0: no
-    pass), before arranging.  ``direction``: ``"clockwise"`` (seat s to s + 1),
-    ``"counter-clockwise"`` (s to s - 1) or ``"across"`` (s to s + p/2).  001 lets the banker
-    choose both ("不换，换一次，换两次; 顺时针，逆时针，与对家交换"); a variant fixes one reading.
+    """菲律宾玩法 (001): each player passes three cards to another seat, before arranging.
+
+    001: "“换三张牌”由庄家决定次数,包括: 不换,换一次,换两次。交换次序由庄家决定,包括:顺时针,逆时针,
+    与对家交换".  ``choice``: ``"banker"`` plays that clause (the banker, seat 0, chooses 0, 1
+    or 2 rounds and the direction, :mod:`simkit.phases.passing`); ``"fixed"`` always plays
+    ``rounds`` rounds (0: no pass) in ``direction`` (read only then).  ``direction``:
+    ``"clockwise"`` (seat s to s + 1), ``"counter-clockwise"`` (s to s - 1) or ``"across"``
+    (s to s + p/2).  ``cards``: which three each player passes, ``"chosen"`` (each player's
+    choice by the value of its hand) or ``"lowest"`` (its three lowest cards).
     """
 
     rounds: int = 0
     direction: Literal["clockwise", "counter-clockwise", "across"] = "clockwise"
+    choice: Literal["fixed", "banker"] = "fixed"
+    cards: Literal["lowest", "chosen"] = "lowest"
     source: str = ""
 
     def __post_init__(self) -> None:
         if not 0 <= self.rounds <= 2:
             raise SimkitError(f"passing.rounds must be 0, 1 or 2, got {self.rounds}")
 
+    @property
+    def played(self) -> bool:
+        """Whether cards may be passed at all."""
+        return self.choice == "banker" or self.rounds > 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class CardExchange:
+    """钱塘 换牌 (004 （二）换牌规则), before arranging; ``play`` switches it on.
+
+    Four players: each puts one card face down; the banker takes one of the other three for its
+    own, then the player whose card was taken chooses, until all four have exchanged.  Three
+    players: the banker may pay ``fee`` 道 to each player to take the 13 undealt cards; if it
+    declines, the players in turn (clockwise) may pay the banker ``fee`` for them.  Other table
+    sizes: 004 gives no exchange.  The readings taken are in :mod:`simkit.phases.exchange`.
+    """
+
+    play: bool = False
+    fee: float = 1.0
+    source: str = ""
+
+    def __post_init__(self) -> None:
+        if self.fee < 0:
+            raise SimkitError(f"exchange.fee must be at least 0, got {self.fee}")
+
 
 @dataclass(frozen=True, kw_only=True)
 class Deal:
     """The ``[deal]`` section: the rules between the deal and the arranging, one table a phase
-    (today the three-card pass, ``[deal.passing]``).  They change the hands the players set, not
-    the scoring; the simulator reads them when it deals."""
+    (the three-card pass, ``[deal.passing]``; the exchange, ``[deal.exchange]``).  They change
+    the hands the players set (and the exchange's fees); the simulator plays them after it
+    deals (:mod:`simkit.phases`)."""
 
     passing: CardPass = field(default_factory=CardPass)
+    exchange: CardExchange = field(default_factory=CardExchange)
     source: str = ""
 
     @property
     def pass_rounds(self) -> int:
+        """The file's ``rounds`` (played when ``choice = "fixed"``; see :attr:`changes_hands`)."""
         return self.passing.rounds
 
     @property
     def pass_direction(self) -> str:
         return self.passing.direction
+
+    @property
+    def changes_hands(self) -> bool:
+        """Whether a phase may change the dealt hands (then they are no longer uniform deals)."""
+        return self.passing.played or self.exchange.play
+
+
+@dataclass(frozen=True, kw_only=True)
+class Bidding:
+    """抢庄 (004): "开局前设有抢庄阶段 … 每人暗置若干“道数”于手中，同时亮出。出价最高者成为庄家，
+    并将所有抢庄道数收回后平均分给其余三位闲家；若有余数，则返还庄家".
+
+    Read: bids are made before the deal ("开局前", a judgement of "牌力与局势" to come), so every
+    seat bids alike; a bid is a whole number of ``unit`` 道.  ``pot``: ``"winner"``: the winner
+    pays its own bid, shared equally among the other players in whole ``unit`` s, the remainder
+    back to the banker; ``"all"``: every seat pays its bid into the pot ("所有抢庄道数") and the
+    pot is shared among the players the same way.  ``bid``: what each seat bids; absent, the
+    fair bid (the banker's edge per game under the variant's other phases,
+    :mod:`simkit.phases.expected`), rounded down to whole units and never below 0.  Ties go to
+    seat 0, the banker's seat (004 names no tie rule).
+    """
+
+    enabled: bool = False
+    pot: Literal["winner", "all"] = "winner"
+    bid: float | None = None
+    unit: float = 1.0
+    source: str = ""
+
+    def __post_init__(self) -> None:
+        if self.unit <= 0:
+            raise SimkitError(f"bidding.unit must be above 0, got {self.unit}")
+        if self.bid is not None and self.bid < 0:
+            raise SimkitError(f"bidding.bid must be 0 or more, got {self.bid}")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Negotiation:
+    """谈判 (004): "组牌完成后，庄家与闲家可进入谈判阶段。任一方均可提出“输/赢X道”的结算方案 …
+    若双方达成一致，则跳过比牌直接结算".
+
+    Read: after setting, the banker and each player, each knowing only its own hand, settle when
+    some whole-``unit`` X gives each side at least its conditional expected score of the pair
+    plus ``margin`` (the gain it asks for settling); X is the whole unit nearest the midpoint of
+    the two reservations (split the difference).  X replaces everything their comparison would
+    have paid (dun points, bonuses, 打枪, a 全垒打's share, 马牌); the other pairs compare as usual.
+    """
+
+    enabled: bool = False
+    margin: float = 0.0
+    unit: float = 1.0
+    source: str = ""
+
+    def __post_init__(self) -> None:
+        if self.unit <= 0:
+            raise SimkitError(f"negotiation.unit must be above 0, got {self.unit}")
+        if self.margin < 0:
+            raise SimkitError(f"negotiation.margin must be 0 or more, got {self.margin}")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Surrender:
+    """抛牌 (004): "玩家可在比牌前或比牌后选择“抛牌”直接结算。若选择比牌后再抛牌，而对手已在比牌
+    阶段抛牌并完成结算，则你无法再抛牌，须按原结果支付对应道数".
+
+    Read: a player surrenders to the banker, paying ``cost`` 道 (004 names no figure: a room
+    setting) in place of their comparison.  ``when``: ``"before"``: from its own hand, when its
+    conditional expected score of the pair is below ``-cost`` (the best rule for a player who
+    knows only its hand); ``"after"``: once the comparison is shown, when the result is below
+    ``-cost`` (a loss capped at the cost).  ``by``: ``"player"``, or ``"both"``: the banker may
+    surrender to a player too, on the same rule; a pair settles once, the player's surrender
+    first, so an opponent who has surrendered cannot be surrendered to ("你无法再抛牌").
+    """
+
+    enabled: bool = False
+    cost: float = 3.0
+    when: Literal["before", "after"] = "before"
+    by: Literal["player", "both"] = "player"
+    source: str = ""
+
+    def __post_init__(self) -> None:
+        if self.cost < 0:
+            raise SimkitError(f"surrender.cost must be 0 or more, got {self.cost}")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Phases:
+    """The ``[phases]`` section: the decision phases that move points around the comparison,
+    each off unless its table says ``enabled = true`` (played by :mod:`simkit.phases`; seat 0 is
+    the banker).  Their payments are score components of their own."""
+
+    bidding: Bidding = field(default_factory=Bidding)
+    negotiation: Negotiation = field(default_factory=Negotiation)
+    surrender: Surrender = field(default_factory=Surrender)
+    source: str = ""
+
+    @property
+    def any_enabled(self) -> bool:
+        return self.bidding.enabled or self.negotiation.enabled or self.surrender.enabled
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -150,18 +384,50 @@ class Header:
     notes: tuple[str, ...] = ()
 
 
+#: ``[deal]`` keys added after variants were first keyed, at the value that plays as before:
+#: left out of the key there, so a variant that does not play them keeps its key (and the
+#: stamp of its trained tables).
+_LATER_DEAL_DEFAULTS = {"passing": {"choice": "fixed", "cards": "lowest"}}
+
+
+def _keyed_deal(deal: Deal) -> dict[str, Any]:
+    plain: dict[str, Any] = to_plain(deal, sources=False)
+    if not deal.exchange.play:
+        del plain["exchange"]  # off, whatever its fee
+    for table, defaults in _LATER_DEAL_DEFAULTS.items():
+        for key, value in defaults.items():
+            if plain[table][key] == value:
+                del plain[table][key]
+    return plain
+
+
 def variant_key(
-    name: str, ranking: Ranking, specials: Specials, scoring: Scoring, deal: Deal | None = None
+    name: str,
+    ranking: Ranking,
+    specials: Specials,
+    scoring: Scoring,
+    deal: Deal | None = None,
+    phases: Phases | None = None,
+    deck: Deck | None = None,
 ) -> str:
-    """``name@digest``: the digest hashes the resolved rules (ranking, deal, specials, scoring)
-    as plain data without their ``source`` citations, so two variants with one key play alike
-    whatever their files look like, and editing a citation changes no key."""
+    """``name@digest``: the digest hashes the resolved rules (deck, ranking, deal, specials,
+    scoring, phases) as plain data without their ``source`` citations, so two variants with one
+    key play alike whatever their files look like, and editing a citation changes no key.  Only
+    the phases played enter the hash, so a variant that plays none keeps its key."""
     resolved = {
+        "deck": to_plain(deck if deck is not None else Deck(), sources=False),
         "ranking": to_plain(ranking, sources=False),
-        "deal": to_plain(deal if deal is not None else Deal(), sources=False),
+        "deal": _keyed_deal(deal if deal is not None else Deal()),
         "specials": to_plain(specials, sources=False),
         "scoring": to_plain(scoring, sources=False),
     }
+    played = {
+        name: to_plain(getattr(phases, name), sources=False)
+        for name in ("bidding", "negotiation", "surrender")
+        if phases is not None and getattr(phases, name).enabled
+    }
+    if played:
+        resolved["phases"] = played
     digest = hashlib.sha256(
         json.dumps(resolved, sort_keys=True, ensure_ascii=False).encode()
     ).hexdigest()[:10]
@@ -183,9 +449,11 @@ class Variant:
     sources: tuple[str, ...]
     notes: tuple[str, ...]
     ranking: Ranking
+    deck: Deck = field(default_factory=Deck)
     deal: Deal = field(default_factory=Deal)
     specials: Specials
     scoring: Scoring
+    phases: Phases = field(default_factory=Phases)
     path: str
     changes: FrozenMap[str, str] = field(default_factory=FrozenMap)
 
@@ -197,7 +465,29 @@ class Variant:
     @cached_property
     def key(self) -> str:
         """``name@digest`` of the rules (:func:`variant_key`): results record it."""
-        return variant_key(self.name, self.ranking, self.specials, self.scoring, self.deal)
+        return variant_key(
+            self.name,
+            self.ranking,
+            self.specials,
+            self.scoring,
+            self.deal,
+            self.phases,
+            self.deck,
+        )
+
+    def deck_for(self, n_players: int) -> Deck:
+        """The deck dealt at ``n_players``: the variant's ``[deck]`` where it serves that count;
+        otherwise, when the variant plays the usual one deck, the usual deck for the table size
+        (two decks for 5 to 8 players).  A variant with another deck serves only its own
+        player counts."""
+        if self.deck.serves(n_players):
+            return self.deck
+        if self.deck.is_one_deck and STANDARD_TWO_DECKS.serves(n_players):
+            return STANDARD_TWO_DECKS
+        raise SimkitError(
+            f"variant {self.name!r}: its deck ({self.deck.describe()}) serves "
+            f"{', '.join(map(str, self.deck.players))} players, not {n_players}"
+        )
 
     def __repr__(self) -> str:
         return f"Variant({self.key!r})"

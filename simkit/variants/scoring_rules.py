@@ -82,7 +82,24 @@ class Foul:
     """倒水 / 相公: the order the duns must keep, and the penalty for breaking it.
 
     ``front_middle`` / ``middle_back``: ``"<="`` (front ≤ middle, 002/003/004) or ``"<"``
-    (front strictly below middle, 001 "第一墩必须小于第二墩").
+    (front strictly below middle, 001 "第一墩必须小于第二墩"), both on the one scale of
+    :mod:`simkit.evaluate`, where a front's missing fourth and fifth cards rank below any card:
+    A-K-Q < A-K-Q-3-2, so no front ever equals a middle and ``"<"`` plays exactly as ``"<="``.
+    ``front_middle = "<top-three"`` is the reading that gives 001's "小于" its effect: the front
+    must be strictly below **the middle's top three**, the middle compared as a 3-card front
+    of its category would be (category first, "先比牌型。牌型相同时,再比点数", then only the
+    ranks a 3-card hand of that category is ranked by, "由最大点数的牌比起 … 如此类推" stopping
+    where the front's cards end):
+
+      * high card: its three highest ranks (A-K-Q-3-2 → A-K-Q);
+      * pair: the pair and its highest kicker (Q-Q-4-3-2 → Q-Q-4);
+      * trips: the trips (7-7-7-K-2 → 7-7-7; a front can hold them with two decks only);
+      * two pair and above: the category alone, above every front.
+
+    So a front fouls there exactly when it is not below the whole middle, or when it has the
+    middle's category and the ranks of its top three: Q-Q-4 | Q-Q-4-3-2 and A-K-Q | A-K-Q-3-2
+    are fouled, Q-Q-3 | Q-Q-4-3-2 is not.  Its weak form (front ≤ the middle's top three) is
+    exactly ``"<="``, so it has no value of its own.
     ``penalty``:
       * ``"lose-all"``: the fouled hand loses every dun to every opponent that did not foul,
         paying the opponent's dun values with their bonuses (001 "凡倒水者全赔");
@@ -96,7 +113,7 @@ class Foul:
     Two fouled hands settle nothing between them.
     """
 
-    front_middle: Literal["<=", "<"] = "<="
+    front_middle: Literal["<=", "<", "<top-three"] = "<="
     middle_back: Literal["<=", "<"] = "<="
     penalty: Literal["lose-all", "fixed", "biggest-hand"] = "lose-all"
     amount: float = 3.0

@@ -27,11 +27,13 @@ COMPARES = ("full", "top-card")
 
 def derive(variant: Variant, transform: str, label: str, **sections: Any) -> Variant:
     """``variant`` with the rule sections given (``scoring=…``, ``deal=…``, ``specials=…``,
-    ``ranking=…``) replaced, recording ``transform`` with the ``label`` it adds to the name.
+    ``ranking=…``, ``deck=…``, ``phases=…``) replaced, recording ``transform`` with the
+    ``label`` it adds to
+    the name.
 
     A transform applied again keeps its place in the name and takes the new label.
     """
-    unknown = sorted(set(sections) - {"ranking", "deal", "specials", "scoring"})
+    unknown = sorted(set(sections) - {"ranking", "deck", "deal", "specials", "scoring", "phases"})
     if unknown:
         raise TypeError(f"derive: {unknown[0]!r} is not a rule section of a variant")
     changes = dict(variant.changes)

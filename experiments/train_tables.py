@@ -1,0 +1,297 @@
+"""Train the shipped win tables: every shipped variant at 2 to 8 players, or a selection.
+
+Each (variant, players) table is trained by the trainer as it is in :mod:`simkit.train`
+(``simkit.train.train`` with its defaults and ``--seed``), so the same command reproduces every
+file exactly, whatever the trainer does today.  5 to 8 players are dealt two decks
+(:func:`simkit.deal.deal` picks them).  Each file is written by the process that trained it, as
+soon as it is done (atomically), so an interrupted run keeps what it finished; then
+``simkit/data/README.md`` is regenerated from the metadata of every file there.
+
+    python experiments/train_tables.py                          # all 63 files
+    python experiments/train_tables.py --players 5 6 7 8 --jobs 2
+    python experiments/train_tables.py --variant taiwan --players 4
+    python experiments/train_tables.py --readme                 # only the README table
+    python experiments/train_tables.py --check                  # exit 1 unless all is current
+    python experiments/train_tables.py --check --retrain --variant western-2-4 --players 5
+
+``--check`` trains nothing: it fails when a file of the selection is missing, was trained
+under other rules (its variant key), with other settings than the trainer's defaults and
+``--seed`` (its ``meta``), or when the README is not what the files say.  ``--retrain`` adds
+the strict check: train the selection again and compare the arrays bit for bit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from simkit.arrange import table_name
+from simkit.deal import decks_needed
+from simkit.variants import load_variant, variant_names
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "simkit" / "data"
+README = DATA / "README.md"
+PLAYERS = tuple(range(2, 9))
+SCRIPT = "python experiments/train_tables.py"
+COLUMNS = ("file", "players", "decks", "games per iteration", "games in all", "wall s",
+           "scoop rate", "change per iteration")  # fmt: skip
+HEADER = "| " + " | ".join(COLUMNS) + " |\n|" + "---|" * len(COLUMNS)
+
+
+# --------------------------------------------------------------------------- training
+
+
+def train_one(variant: str, players: int, seed: int, out_dir: str) -> dict[str, Any]:
+    """Train one table with :func:`simkit.train.train` and write it: its ``meta``."""
+    from simkit.files import atomic_write
+    from simkit.train import train
+
+    tables = train(variant, players, seed=seed)
+    path = Path(out_dir) / table_name(variant, players)
+
+    def write(tmp: Path) -> None:
+        with open(tmp, "wb") as fh:  # a file object: savez would add ".npz" to a bare path
+            tables.save(fh)
+
+    atomic_write(path, write)
+    return dict(tables.meta)
+
+
+def trained_arrays(variant: str, players: int, seed: int) -> dict[str, np.ndarray]:
+    """The arrays a fresh training writes (``meta`` left out: it holds the wall time)."""
+    import io
+
+    from simkit.train import train
+
+    buffer = io.BytesIO()
+    train(variant, players, seed=seed).save(buffer)
+    buffer.seek(0)
+    return _arrays(buffer)
+
+
+def _arrays(source: Any) -> dict[str, np.ndarray]:
+    with np.load(source, allow_pickle=False) as z:
+        return {name: z[name] for name in z.files if name != "meta"}
+
+
+def read_meta(path: Path) -> dict[str, Any]:
+    """The ``meta`` of a table file, plus its scoop rate (read as plain npz: any format)."""
+    with np.load(path, allow_pickle=False) as z:
+        meta = json.loads(str(z["meta"]))
+        if "scoop_rate" in z.files:
+            meta.setdefault("scoop_rate", float(z["scoop_rate"]))
+    return meta
+
+
+# --------------------------------------------------------------------------- the README
+
+
+def _expected_settings(variant: str, players: int, seed: int) -> dict[str, Any]:
+    """What ``meta`` says when the trainer's defaults made the file with ``seed``."""
+    trainer = importlib.import_module("simkit.train")  # the package's `train` is the function
+    return {
+        "variant": variant,
+        "n_players": players,
+        "seed": seed,
+        "n_games_per_iteration": trainer.DEFAULT_GAMES // players,
+        "iterations": trainer.DEFAULT_ITERATIONS,
+        "blend": trainer.DEFAULT_BLEND,
+    }
+
+
+def _files() -> list[Path]:
+    """The table files in simkit/data, by players then variant."""
+    found = [(read_meta(p), p) for p in DATA.glob("*.npz")]
+    return [p for m, p in sorted(found, key=lambda mp: (mp[0]["n_players"], mp[0]["variant"]))]
+
+
+def render_readme() -> str:
+    """``simkit/data/README.md`` from the metadata of every table file there."""
+    metas = [read_meta(p) for p in _files()]
+    rows = []
+    for m in metas:
+        changes = ", ".join(f"{c:.4f}" for c in m.get("change_per_iteration", []))
+        rows.append(
+            f"| {m['file']} | {m['n_players']} | {decks_needed(m['n_players'])} | "
+            f"{m['n_games_per_iteration']:,} | {m['games_total']:,} | {m['seconds']:.1f} | "
+            f"{m['scoop_rate']:.3f} | {changes} |"
+        )
+    total_s = sum(m["seconds"] for m in metas)
+    counts = sorted({m["n_players"] for m in metas})
+    variants = sorted({m["variant"] for m in metas})
+    commands = "\n".join(f"    {m['command']} --out simkit/data/{m['file']}" for m in metas)
+    return f"""# Trained win tables of the max-ev strategy
+
+One file per shipped variant and player count, `<variant>-<players>p.npz`, read by
+`simkit.arrange.default_tables`: {len(metas)} files, {len(variants)} variants at {counts[0]} to
+{counts[-1]} players (5 to 8 players are dealt two decks: five of a kind and identical cards
+occur).  Each holds, per dun (front, middle, back) and dun class
+(category and top two rank digits, `simkit.arrange.dun_class`), the chance of winning and of
+tying against one opponent's same dun, the points paid when losing it, the number of
+comparisons seen, the scoop rate, and `meta` (JSON: the command, seed, games, change per
+iteration, the variant key the table was trained under; a test fails when a variant file
+changes and its tables were not retrained).
+
+The key is derived from the rules without their citations.  When only its derivation changes
+(the rules do not: a rule moved to another table, a citation edited), the tables stay valid and
+`python experiments/restamp_tables.py` rewrites the stamp alone, copying the arrays unchanged
+(`--check` reports stale stamps).
+
+How they were made (`simkit/train.py`, fictitious play): a greedy start, then 5 iterations of
+max-ev with the current tables; each iteration deals 30,000 hands (the games per iteration
+below), counts every dun against the same dun of every other player in the same games, blends
+the counts into the running ones (old counts × 0.5), pulls rarely seen classes toward a prior
+(20 pseudo-comparisons) and fits monotone rates (isotonic regression over the class order).
+The change per iteration is the count-weighted mean absolute change of the win chances; it
+halves each iteration down to the sampling noise of 30,000 hands (about 0.01-0.015).  Hands
+are dealt plain: no `[deal]` phase is played (neither the Philippine pass nor the 换牌
+exchange), so a file stays valid when only those phases change (its stamp is rewritten).
+
+Every file is reproduced (same arrays) by its command below, and all of them (or a
+selection) by
+
+    {SCRIPT} [--variant NAME ...] [--players P ...] [--jobs N]
+
+which trains each table with `simkit.train.train` as it is (its defaults, `--seed 0`), in
+`--jobs` processes, and rewrites this page from the files' metadata.  `--check` verifies that
+the files are current (present, trained under today's rules and the trainer's defaults, this
+page up to date); `--check --retrain` trains them again and compares the arrays bit for bit.
+`wall s` is each file's training time as recorded (one process on a shared 2-core machine, so
+it varies with the load; {total_s / 60:.1f} minutes summed).
+
+{HEADER}
+{chr(10).join(rows)}
+
+Commands (all `--seed 0` with the defaults `--iterations 5 --blend 0.5`):
+
+{commands}
+"""
+
+
+def write_readme() -> None:
+    from simkit.files import atomic_write
+
+    text = render_readme()
+    atomic_write(README, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+
+
+# --------------------------------------------------------------------------- checking
+
+
+def check(
+    selection: Sequence[tuple[str, int]], seed: int, *, retrain: bool, readme: bool = True
+) -> list[str]:
+    """What is not current in the selection (empty: all is)."""
+    problems = []
+    for variant, players in selection:
+        path = DATA / table_name(variant, players)
+        if not path.exists():
+            problems.append(f"{path.name}: missing")
+            continue
+        meta = read_meta(path)
+        if meta.get("variant_key") != load_variant(variant).key:
+            problems.append(f"{path.name}: trained under other rules (stale variant key)")
+        for name, want in _expected_settings(variant, players, seed).items():
+            if meta.get(name) != want:
+                problems.append(f"{path.name}: {name} is {meta.get(name)!r}, expected {want!r}")
+        if retrain:
+            stored = _arrays(path)
+            fresh = trained_arrays(variant, players, seed)
+            differ = [
+                k
+                for k in sorted(stored.keys() | fresh.keys())
+                if k not in stored
+                or k not in fresh
+                or stored[k].dtype != fresh[k].dtype
+                or stored[k].tobytes() != fresh[k].tobytes()
+            ]
+            if differ:
+                problems.append(f"{path.name}: retrained arrays differ ({_gaps(stored, fresh)})")
+    if readme and (not README.exists() or README.read_text(encoding="utf-8") != render_readme()):
+        problems.append(f"{README.relative_to(ROOT)}: not what the files say (run with --readme)")
+    return problems
+
+
+def _gaps(stored: dict[str, np.ndarray], fresh: dict[str, np.ndarray]) -> str:
+    """Which arrays differ and by how much at most."""
+    out = []
+    for name in sorted(stored.keys() | fresh.keys()):
+        a, b = stored.get(name), fresh.get(name)
+        if a is None or b is None or a.shape != b.shape:
+            out.append(f"{name}: {'absent' if a is None or b is None else 'other shape'}")
+        elif a.dtype != b.dtype or a.tobytes() != b.tobytes():
+            gap = float(np.max(np.abs(a.astype(np.float64) - b.astype(np.float64))))
+            out.append(f"{name} by up to {gap:.2g}")
+    return ", ".join(out)
+
+
+# --------------------------------------------------------------------------- command line
+
+
+def selected(
+    variants: Sequence[str] | None, players: Sequence[int] | None
+) -> list[tuple[str, int]]:
+    names = list(variants or variant_names())
+    known = set(variant_names())
+    for name in names:
+        if name not in known:
+            raise SystemExit(f"unknown variant {name!r}; shipped: {', '.join(sorted(known))}")
+    counts = list(players or PLAYERS)
+    for p in counts:
+        if p not in PLAYERS:
+            raise SystemExit(f"players must be 2..8, got {p}")
+    return [(v, p) for p in counts for v in names]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--variant", nargs="+", default=None, help="default: every shipped one")
+    parser.add_argument("--players", type=int, nargs="+", default=None, help="default: 2 to 8")
+    parser.add_argument("--seed", type=int, default=0, help="training seed (default 0)")
+    parser.add_argument("--jobs", type=int, default=1, help="processes training at once")
+    parser.add_argument("--check", action="store_true", help="verify, write nothing")
+    parser.add_argument("--retrain", action="store_true", help="with --check: retrain, compare")
+    parser.add_argument("--readme", action="store_true", help="only regenerate the README")
+    args = parser.parse_args(argv)
+    chosen = selected(args.variant, args.players)
+
+    if args.check:
+        problems = check(chosen, args.seed, retrain=args.retrain)
+        for p in problems:
+            print(p)
+        print(f"{len(chosen)} file(s) checked: {'all current' if not problems else 'NOT current'}")
+        return 1 if problems else 0
+    if args.readme:
+        write_readme()
+        print(f"{README.relative_to(ROOT)} regenerated")
+        return 0
+
+    from simkit.parallel import run_ordered
+
+    started = time.perf_counter()
+    tasks = [(v, p, args.seed, str(DATA)) for v, p in chosen]
+    print(f"training {len(tasks)} table(s) in {args.jobs} process(es)", flush=True)
+    for meta in run_ordered(train_one, tasks, n_jobs=args.jobs):
+        changes = meta["change_per_iteration"]
+        print(
+            f"{meta['file']}: {meta['seconds']} s, last change {changes[-1]:.4f} "
+            f"({time.perf_counter() - started:.0f} s in)",
+            flush=True,
+        )
+    write_readme()
+    wall = time.perf_counter() - started
+    print(f"{len(tasks)} table(s) in {wall:.0f} s of wall time ({wall / 60:.1f} min)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

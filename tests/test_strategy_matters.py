@@ -1,0 +1,140 @@
+"""How much strategy matters: the experiment's paired estimates and the report section that
+shows them (read from a tiny fake results file)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from simkit.report import SECTIONS, Page, regret_section, strategy_matters_section
+from simkit.simulate import SimulationResult
+from simkit.variants import load_variant
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _script():
+    spec = importlib.util.spec_from_file_location(
+        "strategy_matters", ROOT / "experiments" / "strategy_matters.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _page(strategy: str = "max-ev", players: int = 4) -> Page:
+    names = ["guangxi", "hongkong", "hongkong+top-card"]
+    provenance = {
+        "strategy": strategy,
+        "n_players": players,
+        "variants": [{"name": n} for n in names],
+    }
+    return Page(SimulationResult(provenance=provenance, tables={}))
+
+
+def _row(variant: str, seat: str, strategy: str, diff: float) -> dict:
+    return {
+        "variant": variant, "seat": seat, "strategy": strategy, "n_games": 100,
+        "mean": diff + 0.25, "se": 0.01, "ci_low": diff + 0.23, "ci_high": diff + 0.27,
+        "diff": diff, "diff_se": 0.01, "diff_ci_low": diff - 0.02, "diff_ci_high": diff + 0.02,
+        "sd": 9.5, "sd_se": 0.1, "table_sd": 12.25, "table_sd_se": 0.2,
+    }  # fmt: skip
+
+
+@pytest.fixture
+def measured(tmp_path: Path) -> Path:
+    meta = {
+        "default": "max-ev",
+        "games": 100,
+        "players": 4,
+        "seed": 0,
+        "command": "experiments/strategy_matters.py --games 100 --seed 0",
+    }
+    rows = [
+        _row("guangxi", "any", "max-ev", 0.0),
+        _row("guangxi", "any", "greedy", -4.125),
+        _row("hongkong", "banker", "random-legal", -16.5),
+        _row("taiwan", "player", "greedy", -1.0),  # a variant this page does not show
+    ]
+    path = tmp_path / "matters.json"
+    path.write_text(json.dumps({"meta": meta, "rows": rows}), encoding="utf-8")
+    return path
+
+
+def test_section_shows_the_measured_rows_of_the_page_variants(measured: Path) -> None:
+    text = "\n".join(strategy_matters_section(_page(), measured))
+    assert text.startswith("### How much strategy matters")
+    reference = (
+        "| guangxi |  | `max-ev` | +0.250 | 0 (the reference) | 9.50 ± 0.10 | 12.25 ± 0.20 |"
+    )
+    assert reference in text
+    assert "| guangxi |  | `greedy` | -3.875 | -4.125 (-4.145 to -4.105) |" in text
+    assert "| hongkong | banker | `random-legal` |" in text
+    assert "taiwan" not in text  # not on this page
+    assert "Not measured: hongkong+top-card." in text
+    assert "python experiments/strategy_matters.py --games 100 --seed 0" in text
+    assert "This page's hands" not in text
+    assert "the measurement is at" not in text
+    other = "\n".join(strategy_matters_section(_page("greedy", players=6), measured))
+    assert "This page's hands are set by `greedy`." in other
+    assert "This page plays 6 players; the measurement is at 4." in other
+
+
+def test_section_says_how_to_make_a_missing_or_broken_measurement(tmp_path: Path) -> None:
+    text = "\n".join(strategy_matters_section(_page(), tmp_path / "matters.json"))
+    assert "no measurement sits beside this copy of simkit" in text
+    assert "experiments/strategy_matters.py --games 20000" in text
+    broken = tmp_path / "broken.json"
+    broken.write_text("{", encoding="utf-8")
+    assert "could not be read" in "\n".join(strategy_matters_section(_page(), broken))
+
+
+def test_section_follows_the_regret_section_and_reads_the_repository_file() -> None:
+    assert SECTIONS[SECTIONS.index(regret_section) + 1] is strategy_matters_section
+    text = "\n".join(strategy_matters_section(_page()))  # results/strategy/matters.json
+    assert "### How much strategy matters" in text
+
+
+def test_sd_estimate_and_its_interval() -> None:
+    """One value per deal: the SD is numpy's (ddof 0), and its 95% interval covers the true
+    SD about 95% of the time (200 seeded samples of 400 normal draws)."""
+    script = _script()
+    rng = np.random.default_rng(0)
+    x = rng.normal(1.0, 3.0, 500)
+    got = script.sd_ci(x, x * x)
+    assert got["sd"] == pytest.approx(x.std(), rel=1e-12)
+    assert script.mean_ci(x)["mean"] == pytest.approx(x.mean())
+    covered = 0
+    for _ in range(200):
+        y = rng.normal(1.0, 3.0, 400)
+        r = script.sd_ci(y, y * y)
+        covered += r["sd_ci_low"] <= 3.0 <= r["sd_ci_high"]
+    assert 0.88 <= covered / 200 <= 0.99
+    assert math.isfinite(got["sd_se"]) and got["sd_se"] > 0
+
+
+def test_paired_rows_on_the_same_deals() -> None:
+    """The default's own row differs from itself by exactly 0; in an all-pairs game its seat
+    averages exactly 0 (scores sum to zero); random-legal loses points to the default."""
+    script = _script()
+    dealt = script.deal(300, 4, rng=5)
+    rows = script.measure_variant(
+        load_variant("guangxi"), dealt, "max-ev", ["random-legal"], play_seed=1
+    )
+    assert [(r["seat"], r["strategy"]) for r in rows] == [
+        ("any", "max-ev"),
+        ("any", "random-legal"),
+    ]
+    base, weak = rows
+    assert base["diff"] == 0.0 and base["diff_se"] == 0.0
+    assert base["mean"] == pytest.approx(0.0, abs=1e-9)
+    assert base["sd"] == pytest.approx(base["table_sd"])
+    assert weak["diff_ci_high"] < 0
+    banker = script.measure_variant(load_variant("taiwan"), dealt, "max-ev", [], play_seed=1)
+    assert [r["seat"] for r in banker] == ["banker", "player"]
