@@ -110,7 +110,8 @@ def _expected_settings(variant: str, players: int, seed: int) -> dict[str, Any]:
 
 def _files() -> list[Path]:
     """The table files in simkit/data, by players then variant."""
-    found = [(read_meta(p), p) for p in DATA.glob("*.npz")]
+    # max-ev's <variant>-<players>p.npz (expected-score's *-fine.npz are trained apart)
+    found = [(read_meta(p), p) for p in DATA.glob("*p.npz")]
     return [p for m, p in sorted(found, key=lambda mp: (mp[0]["n_players"], mp[0]["variant"]))]
 
 
