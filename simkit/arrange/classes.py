@@ -6,7 +6,7 @@ kicker`` with the kicker five base-14 digits (:mod:`simkit.evaluate`).  Two reso
 
 * the **coarse** class (:func:`dun_class`, ``N_CLASSES`` = 1,960) keeps the category and the
   first two digits: the tables of ``max-ev``;
-* the **fine** class (:func:`fine_classes`, 3,396 of them) keeps three digits (the code
+* the **fine** class (:func:`fine_classes`, 4,840 of them) keeps three digits (the code
   :func:`fine_code`), numbered in rank order over the codes that occur
   (:func:`fine_code_list`): every front (3 cards: 455 distinct ranks) is its own class, and
   so is every two pair, trips, full house, quads and straight; a high card, pair or flush
@@ -14,7 +14,8 @@ kicker`` with the kicker five base-14 digits (:mod:`simkit.evaluate`).  Two reso
 
 The kernels read fine classes; every fine class lies in one coarse class
 (:func:`coarse_of_fine`), so coarse tables are read through that map and play exactly as they
-did on coarse classes.  3,396 classes keep a solver's quantities in L2, where the 27,440
+did on coarse classes.  4,840 classes (3,396 that ranks take) keep a solver's float32
+quantities in L2, where the 27,440
 codes would not.
 """
 
