@@ -581,8 +581,10 @@ def _deck_volatility_lines(path: Path) -> list[str]:
         "± its SE by batch means, with its 95% CI; `mean abs score` the mean |score| ± SE; "
         "`declares a special`: the share of hands declared as a special.  The deck options "
         "have no win tables trained of their own: `max-ev` sets their hands with guangxi's at "
-        "that player count (simulate warns so), which know neither 五同 nor jokers, so their "
-        "hands are set a little worse than they could be.\n",
+        "that player count (simulate warns so), trained on another deck (one plain deck at 4 "
+        "players, two at 5 and 6), so tables of their own might set them better; the SDs are "
+        "those of this play.  guangxi at 5 deals its usual two decks, and `guangxi-two-decks` "
+        "at 6 is the deck and the tables guangxi plays at 6.\n",
         markdown_table(header, table) + "\n",
         "Specials declared one by one and the category shares of the back, middle and front: "
         f"`results/decks/{path.with_suffix('.md').name}`; reproduce with "
