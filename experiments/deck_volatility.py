@@ -194,7 +194,14 @@ def markdown(meta: dict[str, Any], rows: list[dict[str, Any]]) -> str:
             s = next((s for s in r["specials"] if s["special"] == sid), None)
             cells.append(f"{s['rate']:.3e} ± {s['se']:.1e}" if s else "—")
         lines.append(f"| {sid} | " + " | ".join(cells) + " |")
-    lines += ["", "## Dun categories among hands played normally (share ± SE)", ""]
+    lines += [
+        "",
+        "## Dun categories among hands played normally (share ± SE)",
+        "",
+        "With the fifth suit, STRAIGHT_FLUSH here includes 五彩同花顺 (ranked in that category, "
+        "below every real straight flush); the exact tables count it apart.",
+        "",
+    ]
     for position in ("back", "middle", "front"):
         cats: list[str] = []
         for r in rows:
