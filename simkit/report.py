@@ -428,6 +428,170 @@ def phases_section(page: Page) -> list[str]:
     return phases_lines(PHASES_DIR)
 
 
+#: The exact tables per deck and the volatility runs of the deck options (``results/decks``).
+DECKS_DIR = Path(__file__).resolve().parent.parent / "results" / "decks"
+#: The decks ``experiments/exact_decks.py`` counts, in the order shown, and what each is.
+DECK_LABELS = {
+    "1d": "one deck",
+    "2d": "two decks",
+    "1d-5s": "one deck + 5th suit",
+    "1d-1j": "one deck + 1 joker",
+    "1d-2j": "one deck + 2 jokers",
+}
+DECKS_EXACT_COMMAND = "python experiments/exact_decks.py --variant guangxi"
+DECKS_VOLATILITY_COMMAND = "python experiments/deck_volatility.py --batches 20 --seed 0"
+
+
+def _deck_exact(folder: Path) -> tuple[dict[str, pl.DataFrame], list[str]]:
+    """``exact-<deck>.csv`` of ``folder`` by deck (known decks first), and what failed."""
+    found: dict[str, pl.DataFrame] = {}
+    problems: list[str] = []
+    paths = {p.stem.removeprefix("exact-"): p for p in folder.glob("exact-*.csv")}
+    for deck in [*(d for d in DECK_LABELS if d in paths), *sorted(set(paths) - set(DECK_LABELS))]:
+        try:
+            frame = pl.read_csv(paths[deck])
+            missing = {"table", "entry", "probability"} - set(frame.columns)
+            if missing:
+                raise ValueError(f"no column {', '.join(sorted(missing))}")
+            found[deck] = frame
+        except (OSError, ValueError, pl.exceptions.PolarsError) as exc:
+            problems.append(f"`{paths[deck].name}` could not be read ({exc})")
+    return found, problems
+
+
+def _merged_entries(frames: Sequence[pl.DataFrame], table: str) -> list[str]:
+    """The entries of ``table`` over every deck, each deck's order kept (a category only one
+    deck has, 五同 or 五彩同花顺, goes after the entry it follows there)."""
+    order: list[str] = []
+    for frame in frames:
+        previous = None
+        for entry in frame.filter(pl.col("table") == table)["entry"].to_list():
+            if entry not in order:
+                order.insert(order.index(previous) + 1 if previous else 0, entry)
+            previous = entry
+    return order
+
+
+def _deck_probability_rows(
+    exact: dict[str, pl.DataFrame], table: str, column: str
+) -> list[list[str]]:
+    rows = []
+    for entry in _merged_entries(list(exact.values()), table):
+        cells = [f"`{entry}`" if table == "specials" else entry]
+        for frame in exact.values():
+            hit = frame.filter((pl.col("table") == table) & (pl.col("entry") == entry))
+            value = hit[column][0] if hit.height and column in hit.columns else None
+            cells.append(NEVER if value is None else ("0" if value == 0 else f"{value:.3g}"))
+        rows.append(cells)
+    return rows
+
+
+def decks_section(page: Page, folder: Path | None = None) -> list[str]:
+    """What two decks, a fifth suit and jokers change in the default variant: exact special and
+    category probabilities per deck (``results/decks/exact-*.csv``) and the score's SD per deck
+    (``results/decks/volatility.json``); ``folder`` defaults to :data:`DECKS_DIR`."""
+    folder = DECKS_DIR if folder is None else folder
+    lines = ["### Decks: what two decks, a fifth suit and jokers change\n"]
+    exact, problems = _deck_exact(folder) if folder.is_dir() else ({}, [])
+    absent = [d for d in DECK_LABELS if d not in exact]
+    if exact:
+        decks = [f"{DECK_LABELS.get(d, d)} (`{d}`)" for d in exact]
+        lines += [
+            f"The default variant ({DEFAULT_VARIANT}) with each deck, exactly: every "
+            "probability below is a count over all sets of physical cards of the deck, by "
+            "combinatorics (`simkit.exact.exact_tables`), never sampled.  Two decks serve 5 "
+            "to 8 players (and any table with `guangxi-two-decks`), the fifth suit (加一色) "
+            "up to 5, jokers (wild) up to 4.  "
+            f"{NEVER}: the deck has no such category or the table is not counted for it.\n",
+            "**Specials**: the probability that a 13-card hand has each special as its best "
+            "(what it would declare).\n",
+            markdown_table(
+                ["special", *decks], _deck_probability_rows(exact, "specials", "best_probability")
+            )
+            + "\n",
+            "**5-card duns** (any 5 cards of the deck): the probability of each category.\n",
+            markdown_table(
+                ["category", *decks], _deck_probability_rows(exact, "five_card", "probability")
+            )
+            + "\n",
+            "**3-card fronts** (any 3 cards): the probability of each category.\n",
+            markdown_table(
+                ["category", *decks], _deck_probability_rows(exact, "three_card", "probability")
+            )
+            + "\n",
+            "Each deck's counts in full (exact integers, P(qualifies) beside P(best), and the "
+            "13-card contains table): `results/decks/exact-<deck>.md`; reproduce with "
+            f"`{DECKS_EXACT_COMMAND} --decks {' '.join(exact)}`.\n",
+        ]
+    if absent or problems:
+        why = "; ".join(problems)
+        lines.append(
+            (f"Not shown: {why}.  " if why else "")
+            + (
+                f"No exact table of {_names([f'`{d}`' for d in absent])} sits in "
+                f"`results/decks/` beside this copy of simkit: make "
+                f"{'it' if len(absent) == 1 else 'them'} in the repository with "
+                f"`{DECKS_EXACT_COMMAND} --decks {' '.join(absent)}` (combinatorics: seconds "
+                "a deck, minutes with jokers).\n"
+                if absent
+                else "\n"
+            )
+        )
+    lines += _deck_volatility_lines(folder / "volatility.json")
+    return lines
+
+
+def _deck_volatility_lines(path: Path) -> list[str]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        meta, rows = dict(data["meta"]), list(data["rows"])
+        table = [
+            [
+                r["variant"],
+                r["players"],
+                r["deck"],
+                f"{r['games']:,}",
+                est(r["sd"], r["sd_se"]),
+                f"{r['sd_ci_low']:.2f} to {r['sd_ci_high']:.2f}",
+                est(r["mean_abs"], r["mean_abs_se"]),
+                f"{r['declared']['rate']:.2%} ± {r['declared']['se']:.2%}",
+                "guangxi's (fallback)" if r["win_tables"] == "fallback" else "its own",
+            ]
+            for r in rows
+        ]
+    except FileNotFoundError:
+        return [
+            "How volatile the game is with each deck (the SD of a player's score per game) is "
+            f"not shown: no `results/decks/{path.name}` sits beside this copy of simkit.  Make "
+            f"it in the repository with `{DECKS_VOLATILITY_COMMAND}` (a few minutes on one "
+            "core).\n"
+        ]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        return [f"`{path.name}` could not be read ({exc}).\n"]
+    header = [
+        "variant", "players", "deck", "games", "score SD", "SD 95% CI", "mean abs score",
+        "declares a special", "win tables",
+    ]  # fmt: skip
+    return [
+        "**Volatility.**  Each deck played by the default strategy "
+        f"(`{meta['strategy']}`), {meta['batches']} independent runs of "
+        f"{meta['batch_games']:,} deals a row.  Every deck is dealt its own deals, so the rows "
+        "are independent samples, **not paired**: a difference between two rows has the SE "
+        "√(SE₁² + SE₂²).  `score SD`: the SD of a player's score per game (every seat pooled) "
+        "± its SE by batch means, with its 95% CI; `mean abs score` the mean |score| ± SE; "
+        "`declares a special`: the share of hands declared as a special.  The deck options "
+        "have no win tables trained of their own: `max-ev` sets their hands with guangxi's at "
+        "that player count (simulate warns so), trained on another deck (one plain deck at 4 "
+        "players, two at 5 and 6), so tables of their own might set them better; the SDs are "
+        "those of this play.  guangxi at 5 deals its usual two decks, and `guangxi-two-decks` "
+        "at 6 is the deck and the tables guangxi plays at 6.\n",
+        markdown_table(header, table) + "\n",
+        "Specials declared one by one and the category shares of the back, middle and front: "
+        f"`results/decks/{path.with_suffix('.md').name}`; reproduce with "
+        f"`python {meta['command']}`.\n",
+    ]
+
+
 def strategy_matters_section(page: Page, path: Path | None = None) -> list[str]:
     """What setting the hands well is worth: the default strategy against weaker ones on the
     same deals (``experiments/strategy_matters.py``; ``path`` defaults to
@@ -844,6 +1008,7 @@ SECTIONS: list[Callable[[Page], list[str]]] = [
     declare_section,
     banker_section,
     phases_section,
+    decks_section,
     payouts_section,
     distribution_section,
     dun_categories_section,
