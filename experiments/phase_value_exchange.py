@@ -36,7 +36,7 @@ from simkit.arrange import make_solver
 from simkit.deal import deal
 from simkit.phases.exchange import play_exchange
 from simkit.phases.passing import play_passing
-from simkit.simulate import simulate
+from simkit.simulate import DEFAULT_STRATEGY, simulate
 from simkit.summary import Z95
 from simkit.variants import Variant, load_variant
 from simkit.variants.rules import CardExchange, CardPass
@@ -203,7 +203,8 @@ def main() -> int:
     lines = [
         "# What the card pass and the card exchange are worth to each seat",
         "",
-        f"`{cmd}` — {args.games:,} deals per table size, seed {args.seed}, max-ev; "
+        f"`{cmd}` — {args.games:,} deals per table size, seed {args.seed}, hands set by "
+        f"{DEFAULT_STRATEGY}; "
         f"{cpu:.0f} s of CPU in this process.",
         "",
         "Each row: the same variant with the phase and with it off, on the same deals; `diff` "

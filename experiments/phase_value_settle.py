@@ -34,7 +34,7 @@ from simkit.deal import deal
 from simkit.phases.expected import expected_score, hand_values, pair_results
 from simkit.phases.settle import fair_bid, seat_bid, settle
 from simkit.report import DEFAULT_SEED
-from simkit.simulate import BLOCK_GAMES, _hands_for
+from simkit.simulate import BLOCK_GAMES, DEFAULT_STRATEGY, _hands_for
 from simkit.variants import load_variant
 from simkit.variants.rules import Phases, Surrender
 
@@ -49,7 +49,7 @@ def parse() -> argparse.Namespace:
     parser.add_argument("--players", type=int, nargs="+", default=[4, 3])
     parser.add_argument("--costs", type=float, nargs="+", default=[1, 2, 3, 4, 6])
     parser.add_argument("--variant", default="qiantang")
-    parser.add_argument("--strategy", default="max-ev")
+    parser.add_argument("--strategy", default=DEFAULT_STRATEGY)
     parser.add_argument("--out", type=Path, default=ROOT / "results" / "phases")
     return parser.parse_args()
 

@@ -36,7 +36,7 @@ TOP_CARD = "top-card"
 #: in its repository; an installed package has none, and its report says how to make it.
 REGRET_JSON = Path(__file__).resolve().parent.parent / "results" / "strategy" / "regret.json"
 REGRET_COMMAND = (
-    "python experiments/regret.py --strategy max-ev --hands 200 --rollouts 300 300 --seed 0"
+    "python experiments/regret.py --strategy expected-score --hands 200 --rollouts 300 300 --seed 0"
 )
 
 #: What the decision phases are worth (``experiments/phase_value_*.py``): every ``*.json`` here.
