@@ -34,8 +34,7 @@ from typing import Any
 import numpy as np
 
 from simkit.arrange import table_name
-from simkit.deal import decks_needed
-from simkit.variants import load_variant, variant_names
+from simkit.variants import deck_option_names, load_variant, variant_names
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "simkit" / "data"
@@ -115,6 +114,12 @@ def _files() -> list[Path]:
     return [p for m, p in sorted(found, key=lambda mp: (mp[0]["n_players"], mp[0]["variant"]))]
 
 
+def _pack(meta: dict[str, Any]) -> str:
+    """The pack a table was trained on: the number of plain decks, or the deck option's."""
+    deck = load_variant(meta["variant"]).deck_for(meta["n_players"])
+    return str(deck.decks) if deck.plain else deck.describe()
+
+
 def render_readme() -> str:
     """``simkit/data/README.md`` from the metadata of every table file there."""
     metas = [read_meta(p) for p in _files()]
@@ -122,7 +127,7 @@ def render_readme() -> str:
     for m in metas:
         changes = ", ".join(f"{c:.4f}" for c in m.get("change_per_iteration", []))
         rows.append(
-            f"| {m['file']} | {m['n_players']} | {decks_needed(m['n_players'])} | "
+            f"| {m['file']} | {m['n_players']} | {_pack(m)} | "
             f"{m['n_games_per_iteration']:,} | {m['games_total']:,} | {m['seconds']:.1f} | "
             f"{m['scoop_rate']:.3f} | {changes} |"
         )
@@ -241,8 +246,8 @@ def _gaps(stored: dict[str, np.ndarray], fresh: dict[str, np.ndarray]) -> str:
 def selected(
     variants: Sequence[str] | None, players: Sequence[int] | None
 ) -> list[tuple[str, int]]:
-    names = list(variants or variant_names())
-    known = set(variant_names())
+    names = list(variants or [*variant_names(), *deck_option_names()])
+    known = set(variant_names()) | set(deck_option_names())
     for name in names:
         if name not in known:
             raise SystemExit(f"unknown variant {name!r}; shipped: {', '.join(sorted(known))}")
@@ -250,7 +255,15 @@ def selected(
     for p in counts:
         if p not in PLAYERS:
             raise SystemExit(f"players must be 2..8, got {p}")
-    return [(v, p) for p in counts for v in names]
+    return [(v, p) for p in counts for v in names if _serves(v, p)]
+
+
+def _serves(name: str, players: int) -> bool:
+    """Whether ``name`` is played at ``players``: a shipped variant at 2 to 8, a deck option
+    (``simkit/variants/decks/``) at the player counts its pack serves."""
+    if name in variant_names():
+        return True
+    return load_variant(name).deck.serves(players)
 
 
 def main(argv: list[str] | None = None) -> int:

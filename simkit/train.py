@@ -258,7 +258,8 @@ def fictitious_play(
     changes: list[float] = []
     for it, seed in enumerate(seeds):
         gen = as_generator(seed)
-        hands = deal(n_games, n_players, rng=gen)
+        # the variant's own pack (two decks, a fifth suit, jokers); plain decks deal as before
+        hands = deal(n_games, n_players, rng=gen, deck=variant.deck_for(n_players))
         arranged, declared = play(hands, tables, gen)
         ranks = dun_ranks(arranged, variant)
         extra = None

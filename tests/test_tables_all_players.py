@@ -28,7 +28,7 @@ from simkit.arrange.wintables import SHIPPED_PLAYERS, fallback_candidates
 from simkit.deal import deal, pass_cards
 from simkit.errors import SimkitError
 from simkit.evaluate import Category, dun_ranks
-from simkit.variants import load_variant, variant_names, with_compare
+from simkit.variants import deck_option_names, load_variant, variant_names, with_compare
 
 ROOT = Path(__file__).resolve().parents[1]
 PLAYERS = range(2, 9)
@@ -48,7 +48,11 @@ def test_tables_ship_for_two_to_eight_players():
     assert SHIPPED_PLAYERS == tuple(PLAYERS)
     assert len(variant_names()) == N_VARIANTS
     shipped = sorted((ROOT / "simkit" / "data").glob("*p.npz"))  # max-ev's, not *-fine.npz
-    assert len(shipped) == N_VARIANTS * len(PLAYERS)
+    options = {p for p in shipped if p.name.rsplit("-", 1)[0] in deck_option_names()}
+    assert len(shipped) - len(options) == N_VARIANTS * len(PLAYERS)
+    # and every deck option at each table size its pack serves
+    served = sum(len(load_variant(name).deck.players) for name in deck_option_names())
+    assert len(options) == served
 
 
 @pytest.mark.parametrize("variant", variant_names())
