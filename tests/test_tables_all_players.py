@@ -88,9 +88,9 @@ def test_a_variant_of_ones_own_falls_back_to_the_same_deck_count_first():
     assert fallback_candidates("mine", 4)[:3] == [("mine", 3), ("mine", 2), ("mine", 5)]
     assert ("guangxi", 7) not in fallback_candidates("guangxi", 7)
     mine = with_compare(load_variant("taiwan"), "top-card")  # "taiwan+top-card": no tables
-    with pytest.warns(UserWarning, match=r"using guangxi-7p\.npz"):
+    with pytest.warns(UserWarning, match=r"using taiwan-7p\.npz"):  # its origin's, this size
         tables = default_tables(mine, 7)
-    assert tables.meta["n_players"] == 7
+    assert (tables.meta["n_players"], tables.meta["variant"]) == (7, "taiwan")
 
 
 def test_dun_classes_follow_the_rank_order_with_two_decks():
@@ -142,7 +142,10 @@ def test_across_is_refused_at_a_table_with_no_seat_opposite(players):
 def test_train_tables_selection_and_check(monkeypatch):
     script = _train_tables_script()
     assert script.selected(["taiwan"], [5, 8]) == [("taiwan", 5), ("taiwan", 8)]
-    assert len(script.selected(None, None)) == N_VARIANTS * len(PLAYERS)
+    served = sum(len(load_variant(name).deck.players) for name in deck_option_names())
+    assert len(script.selected(None, None)) == N_VARIANTS * len(PLAYERS) + served
+    # a deck option is trained at the player counts its pack serves only
+    assert script.selected(["guangxi-jokers"], [4, 5]) == [("guangxi-jokers", 4)]
     with pytest.raises(SystemExit):
         script.selected(["nope"], None)
     with pytest.raises(SystemExit):

@@ -97,6 +97,15 @@ def default_fine_tables(variant: Variant, n_players: int) -> WinTables:
     tables = _load_shipped(variant.name, n_players, True)
     if tables is not None:
         return tables
+    if variant.origin != variant.name:  # a derived variant: its origin's, as default_tables
+        tables = _load_shipped(variant.origin, n_players, True)
+        if tables is not None:
+            warnings.warn(
+                f"no trained win tables for {variant.name!r} at {n_players} players; using "
+                f"{variant.origin}'s at {n_players} players (fine classes)",
+                stacklevel=3,
+            )
+            return tables
     return default_tables(variant, n_players)
 
 
@@ -126,13 +135,17 @@ def default_tables(variant: Variant, n_players: int) -> WinTables:
     """The shipped tables of ``variant`` at ``n_players``.
 
     Tables ship for every shipped variant at 2 to 8 players.  Otherwise (a variant file of
-    one's own) this warns and takes the nearest (:func:`fallback_candidates`: the same
-    variant at another player count, then ``guangxi`` at this count), then untrained tables.
+    one's own, a derived variant) this warns and takes the nearest (a derived variant's origin
+    at this count, then :func:`fallback_candidates`: the same variant at another player count,
+    then ``guangxi`` at this count), then untrained tables.
     """
     tables = _load_shipped(variant.name, n_players)
     if tables is not None:
         return tables
-    for name, players in fallback_candidates(variant.name, n_players):
+    # a variant derived from a shipped one by a rule transform (``origin+label``) is nearest
+    # to its origin's tables at this table size
+    derived = [(variant.origin, n_players)] if variant.origin != variant.name else []
+    for name, players in derived + fallback_candidates(variant.name, n_players):
         tables = _load_shipped(name, players)
         if tables is not None:
             warnings.warn(
