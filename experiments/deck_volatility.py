@@ -167,10 +167,10 @@ def markdown(meta: dict[str, Any], rows: list[dict[str, Any]]) -> str:
         "Each deck is its own run on its own deals: rows are **not paired**. "
         "`SD`: a player's score per game (all seats pooled), ± its SE by batch means "
         "(`delta`: the delta-method SE, for comparison), 95% CI. `mean |score|` ± SE (batch "
-        "means). `declared`: hands declaring any special. Win tables: deck options have none "
-        "of their own; `max-ev` plays guangxi's at that player count (simulate warns). "
+        "means). `declared`: hands declaring any special. Win tables: the column says whose set "
+        "the hands (`own`: trained on that deck's pack, `experiments/train_tables.py`). "
         "guangxi at 5 players deals its usual two decks; `guangxi-two-decks` at 6 is the "
-        "deck and the win tables guangxi plays at 6.",
+        "deck guangxi plays at 6.",
         "",
         "| variant | players | deck | games | SD ± SE | 95% CI | delta SE | mean abs score | "
         "declared | win tables |",

@@ -579,12 +579,11 @@ def _deck_volatility_lines(path: Path) -> list[str]:
         "are independent samples, **not paired**: a difference between two rows has the SE "
         "√(SE₁² + SE₂²).  `score SD`: the SD of a player's score per game (every seat pooled) "
         "± its SE by batch means, with its 95% CI; `mean abs score` the mean |score| ± SE; "
-        "`declares a special`: the share of hands declared as a special.  The deck options "
-        "have no win tables trained of their own: `max-ev` sets their hands with guangxi's at "
-        "that player count (simulate warns so), trained on another deck (one plain deck at 4 "
-        "players, two at 5 and 6), so tables of their own might set them better; the SDs are "
-        "those of this play.  guangxi at 5 deals its usual two decks, and `guangxi-two-decks` "
-        "at 6 is the deck and the tables guangxi plays at 6.\n",
+        "`declares a special`: the share of hands declared as a special; `win tables`: whose "
+        "tables set the hands (`own`: trained on that deck's own pack, "
+        "`experiments/train_tables.py`; the deck options' are `max-ev`'s, which "
+        "`expected-score` reads through its fine classes).  guangxi at 5 deals its usual two "
+        "decks, and `guangxi-two-decks` at 6 is the deck guangxi plays at 6.\n",
         markdown_table(header, table) + "\n",
         "Specials declared one by one and the category shares of the back, middle and front: "
         f"`results/decks/{path.with_suffix('.md').name}`; reproduce with "
