@@ -31,6 +31,7 @@ from _timing import best_of  # experiments/ is on sys.path when run as a script
 import simkit
 from simkit.arrange import arrange, arrange_variants
 from simkit.deal import deal
+from simkit.phases import before_setting
 from simkit.score import score
 from simkit.simulate import BLOCK_GAMES, make_config, play_block, simulate
 
@@ -55,7 +56,7 @@ def stage_times(strategy: str) -> dict[str, float]:
     # The very deals and random stream of block 1, so the stages add up to play_block.
     deal_seq, play_seq, phase_seq = np.random.SeedSequence(7, spawn_key=(1,)).spawn(3)
     t_deal, dealt = timed(lambda: deal(BLOCK_GAMES, 4, rng=np.random.default_rng(deal_seq)))
-    hands_of = [sim._hands_for(dealt, v, None, phase_seq)[0] for v in config.variants]
+    hands_of = [before_setting(dealt, v, None, phase_seq)[0] for v in config.variants]
     if strategy == "max-ev":
         # as play_block does it: one search per group of variants that share cards and ranking
         t_arrange, played = timed(lambda: arrange_variants(hands_of, config.variants))

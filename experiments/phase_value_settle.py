@@ -31,10 +31,11 @@ import numpy as np
 
 from simkit.arrange import arrangements
 from simkit.deal import deal
+from simkit.phases import before_setting
 from simkit.phases.expected import expected_score, hand_values, pair_results
 from simkit.phases.settle import fair_bid, seat_bid, settle
 from simkit.report import DEFAULT_SEED
-from simkit.simulate import BLOCK_GAMES, DEFAULT_STRATEGY, _hands_for
+from simkit.simulate import BLOCK_GAMES, DEFAULT_STRATEGY
 from simkit.variants import load_variant
 from simkit.variants.rules import Phases, Surrender
 
@@ -64,7 +65,7 @@ def play(args: argparse.Namespace, variant: Any, p: int) -> dict[str, np.ndarray
         deal_seq, play_seq, phase_seq = block_seq.spawn(3)  # as simulate.play_block
         dealt = deal(n, p, rng=np.random.default_rng(deal_seq))
         # the phases before setting (换牌) as the simulator plays them, their fees included
-        hands, fees = _hands_for(dealt, variant, None, phase_seq)
+        hands, fees = before_setting(dealt, variant, None, phase_seq)
         (arranged,) = arrangements([hands], [variant], args.strategy, n_players=p, rng=play_seq)
         total, pairs = pair_results(arranged, variant)
         for paid in fees.values():

@@ -424,7 +424,11 @@ def compare_with_exact(masks: np.ndarray, variant: VariantLike = None) -> pl.Dat
 
 def specials_table(variant: VariantLike = None) -> pl.DataFrame:
     """The exact special table of a variant (see :func:`exact_tables`)."""
-    rows = special_counts(variant)
+    return _specials_frame(special_counts(variant), HANDS_13)
+
+
+def _specials_frame(rows: list[tuple[SpecialRule, int, int]], total: int) -> pl.DataFrame:
+    """Special counts ``(rule, qualifying, best)`` over ``total`` hands, as the table."""
     return pl.DataFrame(
         {
             "special": [r.name for r, _, _ in rows],
@@ -432,9 +436,9 @@ def specials_table(variant: VariantLike = None) -> pl.DataFrame:
             "definition": [_definition(r) for r, _, _ in rows],
             "count": [c for _, c, _ in rows],
             "best_count": [b for _, _, b in rows],
-            "probability": [c / HANDS_13 for _, c, _ in rows],
-            "best_probability": [b / HANDS_13 for _, _, b in rows],
-            "one_in": [HANDS_13 / c if c else float("inf") for _, c, _ in rows],
+            "probability": [c / total for _, c, _ in rows],
+            "best_probability": [b / total for _, _, b in rows],
+            "one_in": [total / c if c else float("inf") for _, c, _ in rows],
         },
         schema={
             "special": pl.String,
@@ -652,29 +656,8 @@ def contains_table() -> pl.DataFrame:
 
 
 def _deck_specials_table(specials: Specials, shape: DeckShape) -> pl.DataFrame:
-    rows = exact_decks.special_counts(specials, shape)
-    total = exact_decks.total_hands(shape)
-    return pl.DataFrame(
-        {
-            "special": [r.name for r, _, _ in rows],
-            "id": [r.id for r, _, _ in rows],
-            "definition": [_definition(r) for r, _, _ in rows],
-            "count": [c for _, c, _ in rows],
-            "best_count": [b for _, _, b in rows],
-            "probability": [c / total for _, c, _ in rows],
-            "best_probability": [b / total for _, _, b in rows],
-            "one_in": [total / c if c else float("inf") for _, c, _ in rows],
-        },
-        schema={
-            "special": pl.String,
-            "id": pl.String,
-            "definition": pl.String,
-            "count": pl.Int64,
-            "best_count": pl.Int64,
-            "probability": pl.Float64,
-            "best_probability": pl.Float64,
-            "one_in": pl.Float64,
-        },
+    return _specials_frame(
+        exact_decks.special_counts(specials, shape), exact_decks.total_hands(shape)
     )
 
 

@@ -51,7 +51,7 @@ from simkit.deal import check_players, deal
 from simkit.errors import SimkitError
 from simkit.files import STAGING_PREFIX, atomic_write, check_output_dir
 from simkit.parallel import check_backend, effective_jobs, run_ordered
-from simkit.phases import Payments, add_payments, before_setting
+from simkit.phases import add_payments, before_setting
 from simkit.phases.settle import settle_payments
 from simkit.score import score
 from simkit.statistics import SCHEMA_VERSION, Key, convergence_rows, record_block
@@ -295,14 +295,6 @@ def make_config(
 # --------------------------------------------------------------------------- playing blocks
 
 
-def _hands_for(
-    dealt: np.ndarray, variant: Variant, tables: WinTables | None, rng: np.random.SeedSequence
-) -> tuple[np.ndarray, Payments]:
-    """The hands the players set under ``variant`` and what the phases before setting pay
-    (:func:`simkit.phases.before_setting`)."""
-    return before_setting(dealt, variant, tables, rng)
-
-
 def _tables(strategy: str, variant: Variant, n_players: int) -> WinTables:
     """The shipped win tables ``strategy`` plays ``variant`` with (expected-score: the
     fine-class ones, where they ship)."""
@@ -329,7 +321,7 @@ def play_block(
     ]
     # --- phases before setting (simkit.phases.passing, simkit.phases.exchange)
     before = [
-        _hands_for(dealt, variant, tables_of[v], phase_seq)
+        before_setting(dealt, variant, tables_of[v], phase_seq)
         for v, variant in enumerate(config.variants)
     ]
     hands_of = [hands for hands, _ in before]

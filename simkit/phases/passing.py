@@ -115,20 +115,26 @@ def banker_after(
 
 
 def banker_option_values(
-    hands: np.ndarray, cards: str, solver: Solver, rng: np.random.Generator
+    hands: np.ndarray,
+    cards: str,
+    solver: Solver,
+    rng: np.random.Generator,
+    decks: int | None = None,
 ) -> tuple[np.ndarray, list[tuple[int, int]]]:
     """The banker's value of each option: ``(values float64 (n, k), options [(rounds, shift)])``.
 
     Option 0 is no pass (the banker's hand as dealt, valued exactly); the others are means over
-    :data:`BANKER_SAMPLES` imagined deals of the cards the banker does not see (module note).
+    :data:`BANKER_SAMPLES` imagined deals of the cards the banker does not see (module note),
+    from a pack of ``decks`` plain decks (default: what the table size deals).
     """
     n, p = hands.shape[:2]
     shifts = directions(p)
     options = [(0, 0)] + [(r, s) for r in (1, 2) for s in shifts]
     values = np.zeros((n, len(options)))
     values[:, 0] = hand_values(hands[:, 0], solver)
-    for _ in range(BANKER_SAMPLES):
+    if decks is None:
         decks = 1 if p <= MAX_PLAYERS_PER_DECK else 2
+    for _ in range(BANKER_SAMPLES):
         others = unseen_hands(hands[:, 0], rng.random((n, 52 * decks - 13)))[:, : 13 * (p - 1)]
         imagined = np.concatenate([hands[:, :1], others.reshape(n, p - 1, 13)], axis=1)
         imagined = np.sort(imagined, axis=2)
@@ -152,7 +158,8 @@ def play_passing(
         shift = np.full(n, _old_shift(rules.direction, p) if rules.rounds else 0, np.int64)
         return Passing(pass_cards(hands, rules.rounds, rules.direction), rounds, shift)
     if rules.choice == "banker":
-        values, options = banker_option_values(hands, rules.cards, solver, rng)
+        decks = variant.deck_for(p).decks  # the pack the banker imagines the unseen cards of
+        values, options = banker_option_values(hands, rules.cards, solver, rng, decks)
         best = np.argmax(values, axis=1)  # the first of equals: no pass on a tie
         table = np.array(options, dtype=np.int64)
         rounds, shift = table[best, 0], table[best, 1]
