@@ -1,25 +1,36 @@
 """The best ways to set one hand, as text: what ``simkit arrange`` prints.
 
-Splits are ranked by max-ev's own value model (``EV(model)``: win tables per dun, duns priced
-as independent), which is an estimate inside that model, not the split's expected score under
-the variant's full rules; ``rollouts=N`` adds that expected score, measured on N random deals
-of the other cards to opponents who play max-ev (:func:`simkit.regret.rollout_values`).
+Two numbers per split.  ``score`` is the split's expected points per game for this seat under
+the variant's full rules, against opponents playing the default strategy: measured by seeded
+rollouts on random deals of the other cards, with its standard error
+(:func:`simkit.setting_scores.expected_scores`; the variant's phases are not played, and the
+text says which it has).  ``model`` is the default strategy's own value of the split
+(:func:`simkit.arrange.split_values`: its win tables, duns priced as independent), the number
+it ranks splits by, which is not on the score's scale.  The splits shown are the ``top`` the
+model rates highest, best score first.  ``rollouts=N`` adds an independent rollout estimate on
+N deals of the ``seed`` stream, with its 95% CI.
 
->>> for line in describe_splits("As Ks Qs Js Ts 9h 9d 9c 2h 3h 4d 5c 7s", "guangxi", top=1):
+>>> lines = describe_splits(
+...     "As Ks Qs Js Ts 9h 9d 9c 2h 3h 4d 5c 7s", "western-2-4", 2, top=1,
+...     max_deals=4000, cache=False)
+>>> for line in lines:
 ...     print(line)
-2♥ 3♥ 4♦ 5♣ 7♠ 9♣ 9♦ 9♥ T♠ J♠ Q♠ K♠ A♠  (guangxi, 4 players, 19267 legal splits)
-EV(model): max-ev's own estimate from its win tables, not the expected score under
-guangxi's full rules (rollouts measure that: simkit arrange --rollouts N)
- 1. EV(model)  +32.878
+2♥ 3♥ 4♦ 5♣ 7♠ 9♣ 9♦ 9♥ T♠ J♠ Q♠ K♠ A♠  (western-2-4, 2 players, 19267 legal splits)
+score: this seat's expected points per game under western-2-4's full rules, on 4,000 random
+       deals of the other cards to 1 opponent playing expected-score (± standard error);
+       phases: none in this variant
+model: expected-score's own value of the split (win tables, duns priced as independent):
+       what it ranks splits by, not the expected score
+ 1. score  +2.2... ± 0.0...   model  +2...
       front  9♣ 9♦ 9♥         TRIPS 9
-      middle 2♥ 3♥ 4♦ 5♣ A♠   STRAIGHT 5-4-3-2-A
+      middle 2♥ 3♥ 4♦ 5♣ A♠   STRAIGHT 5
       back   7♠ T♠ J♠ Q♠ K♠   FLUSH K-Q-J-T-7
 special hands: none
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
@@ -31,12 +42,9 @@ DEFAULT_TOP = 5
 Z95 = 1.959963984540054
 
 
-def _full_rules(mean: float, se: float) -> str:
+def _rollout_text(mean: float, se: float) -> str:
     """A rollout estimate with its 95% CI."""
-    return (
-        f"full rules {mean:+.3f} ± {se:.3f} "
-        f"(95% CI {mean - Z95 * se:+.3f} to {mean + Z95 * se:+.3f})"
-    )
+    return f"rollouts {mean:+.3f} (95% CI {mean - Z95 * se:+.3f} to {mean + Z95 * se:+.3f})"
 
 
 def describe_splits(
@@ -48,27 +56,45 @@ def describe_splits(
     rollouts: int | None = None,
     seat: str = "player",
     seed: int = 0,
+    target_se: float | None = None,
+    max_deals: int | None = None,
+    cache: bool = True,
+    progress: Callable[[int, float], None] | None = None,
 ) -> list[str]:
-    """The ``top`` best splits of a 13-card ``hand`` by max-ev's value model, as lines of text.
+    """The ``top`` best splits of a 13-card ``hand``, with their expected scores, as text.
 
     ``hand`` is card text (``"As Ks ..."``, see :func:`simkit.cards.parse_cards`) or 13 card
     integers; ``variant`` a name, path or :class:`~simkit.variants.Variant` (None: the default
-    variant).  ``EV(model)`` is max-ev's own estimate of the split's score against opponents
-    playing max-ev, from the shipped win tables at ``n_players``: the value it ranks splits
-    by, not their expected score under the full rules.  Splits that differ only in suits are
-    shown once.  The last lines name the special hands the hand qualifies for and what max-ev
-    declares.
+    variant).  The splits shown are the ``top`` the default strategy's model rates highest
+    (splits that differ only in suits are shown once), each with ``score``, its expected
+    points per game under the full rules (see the module; ``seat``: ``"banker"`` or
+    ``"player"`` in a banker variant; ``target_se``, ``max_deals``, ``cache``, ``progress``:
+    those of :func:`simkit.setting_scores.expected_scores`; 2-4 players, elsewhere the
+    model only), and ``model``, the strategy's own value.  The last lines name the special
+    hands the hand qualifies for, what the strategy declares and what declaring scores.
 
     ``rollouts``: also score each split shown (and declaring, where the hand qualifies) on
-    that many random deals of the other cards to opponents playing max-ev, the same deals for
-    every setting, under the variant's full rules: the mean and its 95% CI
-    (:func:`simkit.regret.rollout_values`, with ``seat`` and ``seed``; 2-4 players).
+    that many random deals of the ``seed`` stream, against the same opponents: the mean and
+    its 95% CI (:func:`simkit.regret.rollout_values`), independent of ``score``'s deals.
     """
-    from simkit.arrange import arrange, legal_splits, make_solver, split_values
+    from simkit.arrange import (
+        arrange,
+        as_strategy,
+        horse_copies,
+        legal_splits,
+        split_values,
+    )
     from simkit.cards import format_cards, parse_cards
     from simkit.evaluate import describe_rank
+    from simkit.setting_scores import (
+        MAX_DEALS,
+        OPPONENTS,
+        TARGET_SE,
+        expected_scores,
+        phases_not_played,
+    )
     from simkit.specials import best_special, detect_specials
-    from simkit.splits import FIVE_SUBSETS, THREE_SUBSETS
+    from simkit.splits import split_positions
     from simkit.variants import resolve_variant
 
     if top < 1:
@@ -87,9 +113,12 @@ def describe_splits(
     if cards.shape != (13,):
         raise SimkitError(f"a hand has 13 cards, got {cards.size}: {format_cards(cards)!r}")
     cards = np.sort(cards)
-    solver = make_solver(v, n_players)
+    strategy = as_strategy(OPPONENTS)
+    solver = strategy.solver(v, n_players)  # type: ignore[attr-defined]
     ids, ranks = legal_splits(cards, v)
-    values = split_values(ranks, solver)
+    arranged = cards[split_positions(ids).astype(np.int64)]
+    horse = horse_copies(arranged, solver.horse_card) if solver.horse_card >= 0 else None
+    values = split_values(ranks, solver, horse)
     order = np.lexsort((-ranks[:, 0], -ranks[:, 1], -ranks[:, 2], -values))
     seen: set[tuple[int, int, int]] = set()
     shown: list[int] = []
@@ -101,22 +130,40 @@ def describe_splits(
         shown.append(i)
         if len(shown) == top:
             break
-    settings = [
-        np.concatenate([cards[THREE_SUBSETS[f]], cards[FIVE_SUBSETS[m]], cards[FIVE_SUBSETS[b]]])
-        for f, m, b in (ids[i].tolist() for i in shown)
-    ]
     mask = int(detect_specials(cards, v))
     qualifies = [r for i, r in enumerate(v.specials.rules) if mask >> i & 1]
-    own, declared = arrange(cards, v, "max-ev", n_players=n_players)
+    own, declared = arrange(cards, v, strategy, n_players=n_players)
     d = int(declared)
     decl = (
         d if d >= 0 else int(best_special(np.array([mask], dtype=np.uint32))[0])
     )  # declaring, if it qualifies
+    candidates = np.concatenate([arranged[shown]] + ([own[None]] if decl >= 0 else []))
+    cand_decl = [-1] * len(shown) + ([decl] if decl >= 0 else [])
+    scored = 2 <= n_players <= 4
+    score_mean = score_se = None
+    deals = 0
+    if scored:
+        found = expected_scores(
+            cards,
+            candidates,
+            v,
+            n_players,
+            seat=seat,
+            declared=cand_decl,
+            target_se=TARGET_SE if target_se is None else target_se,
+            max_deals=MAX_DEALS if max_deals is None else max_deals,
+            cache=cache,
+            progress=progress,
+        )
+        score_mean, score_se, deals = found.mean, found.se, found.deals
+        # best score first (the model's order among equal scores)
+        shown_order = sorted(range(len(shown)), key=lambda k: -float(found.mean[k]))
+    else:
+        shown_order = list(range(len(shown)))
     measured: list[str] = []
     if rollouts is not None:
         from simkit.regret import rollout_values
 
-        candidates = np.stack(settings + ([own] if decl >= 0 else []))
         mean, se = rollout_values(
             cards,
             candidates,
@@ -125,18 +172,48 @@ def describe_splits(
             rollouts=rollouts,
             seed=seed,
             seat=seat,
-            declared=[-1] * len(settings) + ([decl] if decl >= 0 else []),
+            opponents=OPPONENTS,
+            declared=cand_decl,
         )
-        measured = [_full_rules(float(m), float(s)) for m, s in zip(mean, se, strict=True)]
-    where = f", {seat} seat" if banker_variant else ""
+        measured = [_rollout_text(float(m), float(s)) for m, s in zip(mean, se, strict=True)]
+    opp = n_players - 1
+    skipped = phases_not_played(v)
     lines = [
-        f"{format_cards(cards)}  ({v.name}, {n_players} players{where}, {len(ids)} legal splits)",
-        "EV(model): max-ev's own estimate from its win tables, not the expected score under",
-        f"{v.name}'s full rules (rollouts measure that: simkit arrange --rollouts N)",
+        f"{format_cards(cards)}  ({v.name}, {n_players} players"
+        f"{f', {seat} seat' if banker_variant else ''}, {len(ids)} legal splits)",
     ]
-    for k, (i, setting) in enumerate(zip(shown, settings, strict=True)):
-        head = f"{k + 1:>2}. EV(model) {values[i]:+8.3f}"
+    if scored:
+        where = ""
+        if banker_variant:
+            where = (
+                "seat: the banker; " if seat == "banker" else "seat: a player, facing the banker; "
+            )
+        lines += [
+            f"score: this seat's expected points per game under {v.name}'s full rules, on "
+            f"{deals:,} random",
+            f"       deals of the other cards to {opp} opponent{'s' if opp > 1 else ''} playing "
+            f"{OPPONENTS} (± standard error);",
+            f"       {where}phases: "
+            + (
+                "not played: " + ", ".join(skipped) + " (their payments are not in the score)"
+                if skipped
+                else "none in this variant"
+            ),
+        ]
+    else:
+        lines.append(f"score: not measured at {n_players} players (rollouts deal one deck)")
+    lines += [
+        f"model: {OPPONENTS}'s own value of the split (win tables, duns priced as independent):",
+        "       what it ranks splits by, not the expected score",
+    ]
+    for rank_shown, k in enumerate(shown_order):
+        i = shown[k]
+        head = f"{rank_shown + 1:>2}. "
+        if score_mean is not None and score_se is not None:
+            head += f"score {score_mean[k]:+7.3f} ± {score_se[k]:.3f}   "
+        head += f"model {values[i]:+7.3f}"
         lines.append(head + (f"   {measured[k]}" if measured else ""))
+        setting = arranged[i]
         key = (int(ranks[i, 0]), int(ranks[i, 1]), int(ranks[i, 2]))
         duns = [setting[:3], setting[3:8], setting[8:]]
         for label, dun, rank in zip(("front ", "middle", "back  "), duns, key, strict=True):
@@ -145,18 +222,22 @@ def describe_splits(
         names = ", ".join(f"{r.name} ({r.id}, pays {r.payout:g} a player)" for r in qualifies)
         lines.append(f"special hands: {names}")
         lines.append(
-            "max-ev declares "
+            f"{OPPONENTS} declares "
             + (v.specials.rules[d].name if d >= 0 else "nothing")
-            + f" (best normal EV(model) {values[order[0]]:+.3f})"
+            + f" (best normal model {values[order[0]]:+.3f})"
         )
+        declaring = f"declaring {v.specials.rules[decl].name}:"
+        if score_mean is not None and score_se is not None:
+            declaring += f" score {score_mean[-1]:+7.3f} ± {score_se[-1]:.3f}"
         if measured:
-            lines.append(f"declaring {v.specials.rules[decl].name}: {measured[-1]}")
+            declaring += f"   {measured[-1]}"
+        if scored or measured:
+            lines.append(declaring)
     else:
         lines.append("special hands: none")
     if measured:
-        lines.append(
-            f"full rules: mean points per game against {n_players - 1} max-ev opponents on "
-            f"{rollouts:,} random deals of the other cards, the same deals for every setting "
-            f"(seed {seed})"
-        )
+        lines += [
+            f"rollouts: mean points per game against the same opponents on {rollouts:,} other",
+            f"          random deals, the same for every setting (seed {seed}), and its 95% CI",
+        ]
     return lines

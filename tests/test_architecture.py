@@ -19,7 +19,7 @@ STAGES = [
     {"arrange"},
     {"score"},
     {"phases"},
-    {"statistics", "regret", "train", "describe"},
+    {"statistics", "regret", "train", "describe", "setting_scores"},
     {"rollout"},
     {"tables", "plots", "parallel", "locks", "kernel_cache"},
     {"simulate"},

@@ -1,8 +1,12 @@
-"""``simkit arrange``: the best ways to set one hand, by max-ev's value model and by rollouts."""
+"""``simkit arrange``: the best ways to set one hand, with their expected scores under the full
+rules (measured by seeded rollouts, cached) and the strategy's own model value."""
 
 from __future__ import annotations
 
 import argparse
+import sys
+import time
+from collections.abc import Callable
 from typing import Any
 
 from simkit.commands._options import (
@@ -12,17 +16,31 @@ from simkit.commands._options import (
     chosen_variant,
 )
 
+#: Seconds of measuring before progress lines are printed.
+PROGRESS_AFTER_S = 3.0
+
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "arrange",
-        help="show the best splits of a 13-card hand, with their values",
-        description="Rank every legal split of a hand by max-ev's value model (EV(model): its "
-        "estimate from the shipped win tables, not the expected score under the variant's "
-        "full rules) and print the best, with the special hands it qualifies for and what "
-        "max-ev declares.  --rollouts N also scores each split shown, and declaring where the "
-        "hand qualifies, on N random deals of the other cards to opponents playing max-ev "
-        "(the same deals for every setting) under the full rules: the mean and its 95%% CI.",
+        help="show the best splits of a 13-card hand, with their expected scores",
+        description="Show the splits of a hand that the default strategy (expected-score) "
+        "rates highest, best expected score first, each with two numbers.  score: the "
+        "seat's expected points per game under the variant's full rules (every rule the "
+        "scorer applies: dun points and bonuses, majority, scoops, home runs, the t-formula, "
+        "the horse card, the banker and the seat, declared specials) against opponents "
+        "playing expected-score, measured on random deals of the other cards, the same deals "
+        "for every split, from a fixed stream, until every split's standard error is at "
+        "most --target-se or --max-deals are dealt (2-4 players); the variant's phases "
+        "(passing, exchange, bidding, negotiation, surrender) are not played, and the output "
+        "names those the variant has.  model: expected-score's own value of the split (its "
+        "win tables, duns priced as independent), the number it ranks splits by, which is not "
+        "on the score's scale.  Scores are cached in $SIMKIT_CACHE_DIR (default "
+        "~/.cache/simkit)/setting-scores, keyed by the hand, the variant's rules, the win "
+        "tables and simkit's source: a repeated call reads them, a changed rule or table "
+        "measures again.  --rollouts N adds an independent estimate on N deals of the --seed "
+        "stream, with its 95% CI.  The last lines name the special hands the hand qualifies "
+        "for, what expected-score declares and what declaring scores.",
     )
     parser.add_argument("cards", help='13 cards, e.g. "As Ks Qs Js Ts 9h 9d 9c 2h 3h 4d 5c 7s"')
     add_variant_option(parser)
@@ -38,15 +56,36 @@ def register(subparsers: Any) -> None:
         type=int,
         default=None,
         metavar="N",
-        help="score each split on N random deals under the full rules, 2-4 players "
-        "(default: none, the model value only)",
+        help="also score each split shown on N random deals of the --seed stream, "
+        "independent of the score's, and print the mean with its 95%% CI, 2-4 players "
+        "(default: none)",
     )
     parser.add_argument(
         "--seat",
         choices=("banker", "player"),
         default="player",
-        help="in a banker variant, the rollouts seat the hand as the banker or as a player "
-        "facing the banker (default: player)",
+        help="in a banker variant, score the hand as the banker or as a player facing the "
+        "banker (default: player)",
+    )
+    parser.add_argument(
+        "--target-se",
+        type=float,
+        default=None,
+        metavar="SE",
+        help="deal until every split's score has at most this standard error, in points "
+        "(default: {simkit.setting_scores.TARGET_SE})",
+    )
+    parser.add_argument(
+        "--max-deals",
+        type=int,
+        default=None,
+        metavar="N",
+        help="deal at most N times for the score (default: {simkit.setting_scores.MAX_DEALS})",
+    )
+    parser.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="measure the score again, neither reading nor writing the cache",
     )
     parser.add_argument(
         "--strategy",
@@ -72,6 +111,10 @@ def handle(args: argparse.Namespace) -> int:
         rollouts=args.rollouts,
         seat=args.seat,
         seed=args.seed,
+        target_se=args.target_se,
+        max_deals=args.max_deals,
+        cache=not args.no_cache,
+        progress=_progress_printer(),
     )
     for line in lines:
         print(line)
@@ -79,6 +122,20 @@ def handle(args: argparse.Namespace) -> int:
         for line in _strategy_lines(args):
             print(line)
     return 0
+
+
+def _progress_printer() -> Callable[[int, float], None]:
+    """Progress of the score's deals on stderr, once a measurement has run a few seconds."""
+    start = time.perf_counter()
+    shown = False
+
+    def show(deals: int, worst_se: float) -> None:
+        nonlocal shown
+        if time.perf_counter() - start > PROGRESS_AFTER_S or shown:
+            shown = True
+            print(f"scoring: {deals:,} deals, largest SE {worst_se:.3f}", file=sys.stderr)
+
+    return show
 
 
 def _strategy_lines(args: argparse.Namespace) -> list[str]:
