@@ -5,6 +5,7 @@ clause tests' way of writing one game's hands."""
 import os
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, settings
 
 from simkit.cards import parse_cards
@@ -19,6 +20,13 @@ settings.register_profile(
 )
 settings.register_profile("dev", max_examples=30, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _cache_in_a_temporary_folder(tmp_path_factory):
+    """Results that simkit caches on disk (simkit.setting_scores) go to a folder of the test
+    session, never to the user's cache."""
+    os.environ["SIMKIT_CACHE_DIR"] = str(tmp_path_factory.mktemp("simkit-cache"))
 
 
 def table(*hands: str, decks: int = 1) -> np.ndarray:
