@@ -32,6 +32,8 @@ _EXPORTS = {
     "format_cards": "simkit.cards",
     "parse_cards": "simkit.cards",
     "deal": "simkit.deal",
+    "BestSplits": "simkit.describe",
+    "best_splits": "simkit.describe",
     "describe_splits": "simkit.describe",
     "SimkitError": "simkit.errors",
     "Category": "simkit.evaluate",
@@ -52,6 +54,8 @@ _EXPORTS = {
     "SimulationResult": "simkit.simulate",
     "load_result": "simkit.simulate",
     "simulate": "simkit.simulate",
+    "SettingScores": "simkit.setting_scores",
+    "expected_scores": "simkit.setting_scores",
     "best_special": "simkit.specials",
     "detect_specials": "simkit.specials",
     "special_names": "simkit.specials",
@@ -117,13 +121,14 @@ if TYPE_CHECKING:  # the same names, eagerly, for type checkers and editors
     )
     from simkit.cards import format_cards, parse_cards
     from simkit.deal import deal
-    from simkit.describe import describe_splits
+    from simkit.describe import BestSplits, best_splits, describe_splits
     from simkit.errors import SimkitError
     from simkit.evaluate import Category, category_of, rank3, rank5
     from simkit.exact import compare_with_exact, exact_tables, special_probabilities
     from simkit.regret import RegretResult, regret, rollout_values
     from simkit.report import build_report
     from simkit.score import COMPONENTS, fouled, pair_points, score
+    from simkit.setting_scores import SettingScores, expected_scores
     from simkit.simulate import SimulationResult, load_result, simulate
     from simkit.specials import best_special, detect_specials, special_names
     from simkit.train import duplicate_match, train

@@ -31,6 +31,7 @@ special hands: none
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -40,6 +41,181 @@ from simkit.errors import SimkitError
 
 DEFAULT_TOP = 5
 Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True)
+class BestSplits:
+    """The splits of one hand that :func:`describe_splits` shows, with their numbers.
+
+    ``settings``: int8 ``(k, 13)`` [front 3 | middle 5 | back 5], best ``score`` first (the
+    model's order where no score is measured); ``ranks``: int32 ``(k, 3)`` their dun ranks;
+    ``model``: float64 ``(k,)``, the default strategy's own value of each (what it ranks
+    splits by, not on the score's scale); ``score``, ``score_se``: float64 ``(k,)``, the
+    seat's expected points per game under the full rules and its standard error
+    (:func:`simkit.setting_scores.expected_scores`, on ``deals`` deals; None at 5-8 players).
+    ``qualifies``: indices into ``variant.specials.rules`` of the specials the hand qualifies
+    for; ``declares``: the one the strategy declares (-1: none); ``declaring``: the special
+    scored as declared (``declares``, else the best the hand qualifies for; -1: none), whose
+    ``declaring_score`` and ``declaring_se`` these are.  ``best_model``: the largest model
+    value over all legal splits; ``legal``: how many legal splits the hand has; ``own``:
+    int8 ``(13,)``, the strategy's own setting (declaring scores it with these cards).
+    """
+
+    cards: np.ndarray
+    variant: Any
+    n_players: int
+    seat: str
+    legal: int
+    settings: np.ndarray
+    ranks: np.ndarray
+    model: np.ndarray
+    score: np.ndarray | None
+    score_se: np.ndarray | None
+    deals: int
+    qualifies: tuple[int, ...]
+    declares: int
+    declaring: int
+    declaring_score: float | None
+    declaring_se: float | None
+    best_model: float
+    own: np.ndarray
+
+    def rows(self) -> list[dict[str, Any]]:
+        """One record per split shown: its duns as text, model value, score and SE."""
+        from simkit.cards import format_cards
+
+        out = []
+        for k, setting in enumerate(self.settings):
+            out.append(
+                {
+                    "front": format_cards(setting[:3]),
+                    "middle": format_cards(setting[3:8]),
+                    "back": format_cards(setting[8:]),
+                    "model": float(self.model[k]),
+                    "score": None if self.score is None else float(self.score[k]),
+                    "score_se": None if self.score_se is None else float(self.score_se[k]),
+                }
+            )
+        return out
+
+
+def _hand_cards(hand: str | Iterable[str] | npt.ArrayLike) -> np.ndarray:
+    from simkit.cards import format_cards, parse_cards
+
+    if isinstance(hand, str):
+        cards = parse_cards(hand)
+    else:
+        given = np.asarray(list(hand) if isinstance(hand, Iterable) else hand)
+        cards = parse_cards(given.tolist()) if given.dtype.kind in "UO" else given.astype(np.int8)
+    if cards.shape != (13,):
+        raise SimkitError(f"a hand has 13 cards, got {cards.size}: {format_cards(cards)!r}")
+    return np.sort(cards)
+
+
+def best_splits(
+    hand: str | Iterable[str] | npt.ArrayLike,
+    variant: Any = None,
+    n_players: int = 4,
+    top: int = DEFAULT_TOP,
+    *,
+    seat: str = "player",
+    target_se: float | None = None,
+    max_deals: int | None = None,
+    cache: bool = True,
+    progress: Callable[[int, float], None] | None = None,
+) -> BestSplits:
+    """The numbers :func:`describe_splits` prints, as arrays (see :class:`BestSplits`).
+
+    The splits are the ``top`` the default strategy's model rates highest (splits that differ
+    only in suits once), plus declaring where the hand qualifies; each is scored under the
+    full rules by :func:`simkit.setting_scores.expected_scores` (``seat``, ``target_se``,
+    ``max_deals``, ``cache``, ``progress``: its arguments, None its defaults; 2-4 players).
+
+    >>> b = best_splits("As Ks Qs Js Ts 9h 9d 9c 2h 3h 4d 5c 7s", "western-2-4", 2, top=2,
+    ...                 max_deals=4000, cache=False)
+    >>> b.settings.shape, b.deals, bool(b.score[0] >= b.score[1]), b.declaring
+    ((2, 13), 4000, True, -1)
+    """
+    from simkit.arrange import arrange, as_strategy, horse_copies, legal_splits, split_values
+    from simkit.setting_scores import MAX_DEALS, OPPONENTS, TARGET_SE, expected_scores
+    from simkit.specials import best_special, detect_specials
+    from simkit.splits import split_positions
+    from simkit.variants import resolve_variant
+
+    if isinstance(top, bool) or not isinstance(top, int) or top < 1:
+        raise SimkitError(f"top must be at least 1, got {top}")
+    v = resolve_variant(variant)
+    cards = _hand_cards(hand)
+    strategy = as_strategy(OPPONENTS)
+    solver = strategy.solver(v, n_players)  # type: ignore[attr-defined]
+    ids, ranks = legal_splits(cards, v)
+    arranged = cards[split_positions(ids).astype(np.int64)]
+    horse = horse_copies(arranged, solver.horse_card) if solver.horse_card >= 0 else None
+    values = split_values(ranks, solver, horse)
+    order = np.lexsort((-ranks[:, 0], -ranks[:, 1], -ranks[:, 2], -values))
+    seen: set[tuple[int, int, int]] = set()
+    shown: list[int] = []
+    for i in order.tolist():
+        key = (int(ranks[i, 0]), int(ranks[i, 1]), int(ranks[i, 2]))
+        if key in seen:  # the same duns with other suits
+            continue
+        seen.add(key)
+        shown.append(i)
+        if len(shown) == top:
+            break
+    mask = int(detect_specials(cards, v))
+    qualifies = tuple(i for i in range(len(v.specials.rules)) if mask >> i & 1)
+    own, declared = arrange(cards, v, strategy, n_players=n_players)
+    d = int(declared)
+    decl = (
+        d if d >= 0 else int(best_special(np.array([mask], dtype=np.uint32))[0])
+    )  # declaring, if it qualifies
+    candidates = np.concatenate([arranged[shown]] + ([own[None]] if decl >= 0 else []))
+    cand_decl = [-1] * len(shown) + ([decl] if decl >= 0 else [])
+    score = score_se = None
+    decl_score = decl_se = None
+    deals = 0
+    picked = np.array(shown)
+    if 2 <= n_players <= 4:
+        found = expected_scores(
+            cards,
+            candidates,
+            v,
+            n_players,
+            seat=seat,
+            declared=cand_decl,
+            target_se=TARGET_SE if target_se is None else target_se,
+            max_deals=MAX_DEALS if max_deals is None else max_deals,
+            cache=cache,
+            progress=progress,
+        )
+        deals = found.deals
+        # best score first (the model's order among equal scores)
+        by_score = np.argsort(-found.mean[: len(shown)], kind="stable")
+        picked = picked[by_score]
+        score, score_se = found.mean[by_score], found.se[by_score]
+        if decl >= 0:
+            decl_score, decl_se = float(found.mean[-1]), float(found.se[-1])
+    return BestSplits(
+        cards=cards,
+        variant=v,
+        n_players=n_players,
+        seat=seat,
+        legal=len(ids),
+        settings=arranged[picked].astype(np.int8),
+        ranks=ranks[picked],
+        model=values[picked],
+        score=score,
+        score_se=score_se,
+        deals=deals,
+        qualifies=qualifies,
+        declares=d,
+        declaring=decl,
+        declaring_score=decl_score,
+        declaring_se=decl_se,
+        best_model=float(values[order[0]]),
+        own=np.asarray(own, dtype=np.int8),
+    )
 
 
 def _rollout_text(mean: float, se: float) -> str:
@@ -72,117 +248,58 @@ def describe_splits(
     those of :func:`simkit.setting_scores.expected_scores`; 2-4 players, elsewhere the
     model only), and ``model``, the strategy's own value.  The last lines name the special
     hands the hand qualifies for, what the strategy declares and what declaring scores.
+    :func:`best_splits` returns the same numbers as arrays.
 
     ``rollouts``: also score each split shown (and declaring, where the hand qualifies) on
     that many random deals of the ``seed`` stream, against the same opponents: the mean and
     its 95% CI (:func:`simkit.regret.rollout_values`), independent of ``score``'s deals.
     """
-    from simkit.arrange import (
-        arrange,
-        as_strategy,
-        horse_copies,
-        legal_splits,
-        split_values,
-    )
-    from simkit.cards import format_cards, parse_cards
+    from simkit.cards import format_cards
     from simkit.evaluate import describe_rank
-    from simkit.setting_scores import (
-        MAX_DEALS,
-        OPPONENTS,
-        TARGET_SE,
-        expected_scores,
-        phases_not_played,
-    )
-    from simkit.specials import best_special, detect_specials
-    from simkit.splits import split_positions
-    from simkit.variants import resolve_variant
+    from simkit.setting_scores import OPPONENTS, phases_not_played
 
-    if top < 1:
-        raise SimkitError(f"top must be at least 1, got {top}")
     if rollouts is not None and (isinstance(rollouts, bool) or rollouts < 2):
         raise SimkitError(f"rollouts must be at least 2, got {rollouts}")
     if rollouts is not None and not 2 <= n_players <= 4:
         raise SimkitError(f"rollouts deal one deck (2-4 players), got {n_players}")
-    v = resolve_variant(variant)
+    b = best_splits(
+        hand,
+        variant,
+        n_players,
+        top,
+        seat=seat,
+        target_se=target_se,
+        max_deals=max_deals,
+        cache=cache,
+        progress=progress,
+    )
+    v = b.variant
     banker_variant = v.scoring.topology == "banker"
-    if isinstance(hand, str):
-        cards = parse_cards(hand)
-    else:
-        given = np.asarray(list(hand) if isinstance(hand, Iterable) else hand)
-        cards = parse_cards(given.tolist()) if given.dtype.kind in "UO" else given.astype(np.int8)
-    if cards.shape != (13,):
-        raise SimkitError(f"a hand has 13 cards, got {cards.size}: {format_cards(cards)!r}")
-    cards = np.sort(cards)
-    strategy = as_strategy(OPPONENTS)
-    solver = strategy.solver(v, n_players)  # type: ignore[attr-defined]
-    ids, ranks = legal_splits(cards, v)
-    arranged = cards[split_positions(ids).astype(np.int64)]
-    horse = horse_copies(arranged, solver.horse_card) if solver.horse_card >= 0 else None
-    values = split_values(ranks, solver, horse)
-    order = np.lexsort((-ranks[:, 0], -ranks[:, 1], -ranks[:, 2], -values))
-    seen: set[tuple[int, int, int]] = set()
-    shown: list[int] = []
-    for i in order.tolist():
-        key = (int(ranks[i, 0]), int(ranks[i, 1]), int(ranks[i, 2]))
-        if key in seen:  # the same duns with other suits
-            continue
-        seen.add(key)
-        shown.append(i)
-        if len(shown) == top:
-            break
-    mask = int(detect_specials(cards, v))
-    qualifies = [r for i, r in enumerate(v.specials.rules) if mask >> i & 1]
-    own, declared = arrange(cards, v, strategy, n_players=n_players)
-    d = int(declared)
-    decl = (
-        d if d >= 0 else int(best_special(np.array([mask], dtype=np.uint32))[0])
-    )  # declaring, if it qualifies
-    candidates = np.concatenate([arranged[shown]] + ([own[None]] if decl >= 0 else []))
-    cand_decl = [-1] * len(shown) + ([decl] if decl >= 0 else [])
-    scored = 2 <= n_players <= 4
-    score_mean = score_se = None
-    deals = 0
-    if scored:
-        found = expected_scores(
-            cards,
-            candidates,
-            v,
-            n_players,
-            seat=seat,
-            declared=cand_decl,
-            target_se=TARGET_SE if target_se is None else target_se,
-            max_deals=MAX_DEALS if max_deals is None else max_deals,
-            cache=cache,
-            progress=progress,
-        )
-        score_mean, score_se, deals = found.mean, found.se, found.deals
-        # best score first (the model's order among equal scores)
-        shown_order = sorted(range(len(shown)), key=lambda k: -float(found.mean[k]))
-    else:
-        shown_order = list(range(len(shown)))
+    specials = v.specials.rules
     measured: list[str] = []
     if rollouts is not None:
         from simkit.regret import rollout_values
 
+        declaring = [b.own[None]] if b.declaring >= 0 else []
         mean, se = rollout_values(
-            cards,
-            candidates,
+            b.cards,
+            np.concatenate([b.settings, *declaring]),
             v,
             n_players,
             rollouts=rollouts,
             seed=seed,
             seat=seat,
             opponents=OPPONENTS,
-            declared=cand_decl,
+            declared=[-1] * len(b.settings) + ([b.declaring] if b.declaring >= 0 else []),
         )
         measured = [_rollout_text(float(m), float(s)) for m, s in zip(mean, se, strict=True)]
     opp = n_players - 1
     skipped = phases_not_played(v)
     lines = [
-        f"{format_cards(cards)}  ({v.name}, {n_players} players"
-        f"{f', {seat} seat' if banker_variant else ''}, {len(ids)} legal splits)",
+        f"{format_cards(b.cards)}  ({v.name}, {n_players} players"
+        f"{f', {seat} seat' if banker_variant else ''}, {b.legal} legal splits)",
     ]
-    if scored:
+    if b.score is not None:
         where = ""
         if banker_variant:
             where = (
@@ -190,7 +307,7 @@ def describe_splits(
             )
         lines += [
             f"score: this seat's expected points per game under {v.name}'s full rules, on "
-            f"{deals:,} random",
+            f"{b.deals:,} random",
             f"       deals of the other cards to {opp} opponent{'s' if opp > 1 else ''} playing "
             f"{OPPONENTS} (± standard error);",
             f"       {where}phases: "
@@ -206,33 +323,33 @@ def describe_splits(
         f"model: {OPPONENTS}'s own value of the split (win tables, duns priced as independent):",
         "       what it ranks splits by, not the expected score",
     ]
-    for rank_shown, k in enumerate(shown_order):
-        i = shown[k]
-        head = f"{rank_shown + 1:>2}. "
-        if score_mean is not None and score_se is not None:
-            head += f"score {score_mean[k]:+7.3f} ± {score_se[k]:.3f}   "
-        head += f"model {values[i]:+7.3f}"
+    for k, setting in enumerate(b.settings):
+        head = f"{k + 1:>2}. "
+        if b.score is not None and b.score_se is not None:
+            head += f"score {b.score[k]:+7.3f} ± {b.score_se[k]:.3f}   "
+        head += f"model {b.model[k]:+7.3f}"
         lines.append(head + (f"   {measured[k]}" if measured else ""))
-        setting = arranged[i]
-        key = (int(ranks[i, 0]), int(ranks[i, 1]), int(ranks[i, 2]))
         duns = [setting[:3], setting[3:8], setting[8:]]
-        for label, dun, rank in zip(("front ", "middle", "back  "), duns, key, strict=True):
-            lines.append(f"      {label} {format_cards(dun):<16} {describe_rank(rank)}")
-    if qualifies:
-        names = ", ".join(f"{r.name} ({r.id}, pays {r.payout:g} a player)" for r in qualifies)
+        for label, dun, rank in zip(("front ", "middle", "back  "), duns, b.ranks[k], strict=True):
+            lines.append(f"      {label} {format_cards(dun):<16} {describe_rank(int(rank))}")
+    if b.qualifies:
+        names = ", ".join(
+            f"{specials[i].name} ({specials[i].id}, pays {specials[i].payout:g} a player)"
+            for i in b.qualifies
+        )
         lines.append(f"special hands: {names}")
         lines.append(
             f"{OPPONENTS} declares "
-            + (v.specials.rules[d].name if d >= 0 else "nothing")
-            + f" (best normal model {values[order[0]]:+.3f})"
+            + (specials[b.declares].name if b.declares >= 0 else "nothing")
+            + f" (best normal model {b.best_model:+.3f})"
         )
-        declaring = f"declaring {v.specials.rules[decl].name}:"
-        if score_mean is not None and score_se is not None:
-            declaring += f" score {score_mean[-1]:+7.3f} ± {score_se[-1]:.3f}"
+        text = f"declaring {specials[b.declaring].name}:"
+        if b.declaring_score is not None and b.declaring_se is not None:
+            text += f" score {b.declaring_score:+7.3f} ± {b.declaring_se:.3f}"
         if measured:
-            declaring += f"   {measured[-1]}"
-        if scored or measured:
-            lines.append(declaring)
+            text += f"   {measured[-1]}"
+        if b.declaring_score is not None or measured:
+            lines.append(text)
     else:
         lines.append("special hands: none")
     if measured:

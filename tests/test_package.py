@@ -82,9 +82,11 @@ def test_simkit_error_is_a_value_error():
 
 def test_describe_splits_takes_text_or_card_integers():
     text = "As Ks Qs Js Ts 9h 9d 9c 2h 3h 4d 5c 7s"
-    lines = simkit.describe_splits(text, "guangxi", top=2)
-    assert lines == simkit.describe_splits(simkit.parse_cards(text), "guangxi", top=2)
-    assert sum(line.startswith(" 1. EV") or line.startswith(" 2. EV") for line in lines) == 2
+    lines = simkit.describe_splits(text, "guangxi", top=2, max_deals=4000)
+    assert lines == simkit.describe_splits(
+        simkit.parse_cards(text), "guangxi", top=2, max_deals=4000
+    )
+    assert sum(line.startswith((" 1. score", " 2. score")) for line in lines) == 2
     with pytest.raises(SimkitError, match="13 cards"):
         simkit.describe_splits("As Ks")
     with pytest.raises(SimkitError, match="top must be at least 1"):
