@@ -17,7 +17,8 @@ max), the reference's mean SE, and the share of hands within max(0.2, 2 SE of th
 
     PYTHONPATH=. python experiments/setting_scores_error.py [--hands 12] [--reference 20000]
 
-Writes results/arrange/setting-scores.md.
+Writes results/arrange/setting-scores.md.  ``--cases`` instead prints the figures of the
+agreement test (``tests/test_setting_scores.py``, its hands, settings and seeds) as a table.
 """
 
 from __future__ import annotations
@@ -59,7 +60,11 @@ def main() -> None:
     parser.add_argument("--reference", type=int, default=20_000, help="reference deals")
     parser.add_argument("--seed", type=int, default=7, help="deals the hands (default 7)")
     parser.add_argument("--out", type=Path, default=ROOT / "results" / "arrange")
+    parser.add_argument("--cases", action="store_true", help="print the agreement test's figures")
     args = parser.parse_args()
+    if args.cases:
+        print_cases()
+        return
     lines = [
         "# Per-hand error of a set hand's expected score",
         "",
@@ -114,6 +119,45 @@ def main() -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "setting-scores.md").write_text("\n".join(lines), encoding="utf-8")
     print("\n".join(lines))
+
+
+def print_cases() -> None:
+    """The agreement test's hands, settings and figures, one table row per setting."""
+    from simkit.arrange import as_strategy, horse_copies, split_values
+    from simkit.evaluate import dun_ranks
+    from tests.test_setting_scores import CASES, REFERENCE_DEALS, _best_and_worse, _hand
+
+    print(
+        "| variant | players | seat | hand | setting | model | score (deals) | reference "
+        "| difference | in SE of the difference |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for variant, p, seat, deal_seed in CASES:
+        v = resolve_variant(variant)
+        hand = (
+            _hand()
+            if deal_seed is None
+            else np.sort(deal(1, p, rng=np.random.default_rng(deal_seed))[0, 0])
+        )
+        settings = _best_and_worse(hand, v, p)
+        ours = expected_scores(hand, settings, v, p, seat=seat, cache=False)
+        ref, ref_se = rollout_values(
+            hand, settings, v, p, rollouts=REFERENCE_DEALS, seed=12_345, seat=seat,
+            opponents=OPPONENTS,
+        )  # fmt: skip
+        solver = as_strategy(OPPONENTS).solver(v, p)  # type: ignore[attr-defined]
+        horse = horse_copies(settings, solver.horse_card) if solver.horse_card >= 0 else None
+        model = split_values(dun_ranks(settings, v), solver, horse)
+        for k, which in enumerate(("best", "worse")):
+            diff = ours.mean[k] - ref[k]
+            print(
+                f"| {variant} | {p} | {seat} | "
+                f"{'README' if deal_seed is None else f'deal seed {deal_seed}'} | {which} | "
+                f"{model[k]:+.3f} | {ours.mean[k]:+.3f} ± {ours.se[k]:.3f} ({ours.deals:,}) | "
+                f"{ref[k]:+.3f} ± {ref_se[k]:.3f} | {diff:+.3f} | "
+                f"{abs(diff) / np.hypot(ours.se[k], ref_se[k]):.1f} |",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -32,9 +32,9 @@ Results are cached on disk, one JSON file per question, under :func:`cache_dir`
 ``setting-scores/``).  The file's name is a SHA-256 of everything the figure depends on: the
 hand, settings and declarations, the table size and seat, the whole variant (its rules as
 loaded), the opponents' strategy with the win tables and payout parameters it searches with,
-the protocol's sizes and stream, and the source of every simkit module; so a changed rule, a
-retrained table or an edited kernel asks a new question, and stale files are never read
-(delete the folder to reclaim the space).
+the protocol's sizes and stream, and every source, variant and table file of the package
+(:func:`source_digest`); so a changed rule, a retrained table or an edited kernel asks a new
+question, and stale files are never read (delete the folder to reclaim the space).
 """
 
 from __future__ import annotations
@@ -100,14 +100,20 @@ def cache_dir() -> Path:
     return base / "simkit" / "setting-scores"
 
 
+#: The package's files that make a figure: source, rule files, shipped tables.
+DIGESTED = (".py", ".toml", ".npz", ".json", ".csv")
+
+
 @lru_cache(maxsize=1)
 def source_digest() -> str:
-    """SHA-256 of the source of every simkit module (any edit invalidates the cache)."""
+    """SHA-256 of simkit's source, variant files and shipped tables (any edit invalidates the
+    cache; compiled caches beside them are not read)."""
     package = Path(__file__).parent
     h = hashlib.sha256()
-    for path in sorted(package.rglob("*.py")):
-        h.update(str(path.relative_to(package)).encode())
-        h.update(path.read_bytes())
+    for path in sorted(package.rglob("*")):
+        if path.suffix in DIGESTED and "__pycache__" not in path.parts and path.is_file():
+            h.update(str(path.relative_to(package)).encode())
+            h.update(path.read_bytes())
     return h.hexdigest()
 
 
