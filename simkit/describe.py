@@ -21,7 +21,7 @@ score: this seat's expected points per game under western-2-4's full rules, on 4
        phases: none in this variant
 model: expected-score's own value of the split (win tables, duns priced as independent):
        what it ranks splits by, not the expected score
- 1. score  +2.2... ± 0.0...   model  +2...
+ 1. score  +... ± 0.0...   model  +...
       front  9♣ 9♦ 9♥         TRIPS 9
       middle 2♥ 3♥ 4♦ 5♣ A♠   STRAIGHT 5
       back   7♠ T♠ J♠ Q♠ K♠   FLUSH K-Q-J-T-7

@@ -19,10 +19,13 @@ reference's own noise included: it measures the expected score directly, by the 
   by :func:`simkit.score.score` on the *same* deals (common random numbers), with every rule
   the scorer applies in force (dun points and bonuses, majority, scoops, home runs, the
   t-formula, the 马牌, the banker's topology and the seat, declared specials);
-* deals come in chunks of :data:`CHUNK` from a stream of their own (chunk ``k`` is
-  ``SeedSequence(ENTROPY, spawn_key=(k,))``, so a longer run extends a shorter one and no
-  ``--seed`` stream meets it), until every setting's standard error is at most ``target_se``
-  or ``max_deals`` are dealt;
+* how many deals is fixed before they are drawn, so that the mean is unbiased (stopping once
+  the running standard error is small would stop more often before the rare big scores of a
+  skewed hand, and err low): a pilot of :data:`PILOT` deals of a stream of its own estimates
+  each setting's standard deviation, and the deals are the whole chunks of :data:`CHUNK`
+  (at least one, at most ``max_deals``) that bring every setting's standard error to
+  ``target_se``; chunk ``k`` is ``SeedSequence(ENTROPY, spawn_key=(k,))``, so a longer run
+  extends a shorter one, and no ``--seed`` stream meets these;
 * the phases are *not* played: no passing or 换牌 before setting (the hand is scored as
   given, the others' cards are dealt at random), no 抢庄, 谈判 or 抛牌 around the comparison
   (their payments are not in the figure); :func:`phases_not_played` names those a variant has.
@@ -62,12 +65,16 @@ from simkit.variants import Variant, resolve_variant
 OPPONENTS = "expected-score"
 #: Deals per chunk; the standard error is checked after each.
 CHUNK = 4_000
-#: Stop once every setting's standard error is at most this (points per game)...
+#: Deal enough for every setting's standard error to be at most this (points per game)...
 TARGET_SE = 0.05
-#: ...or once this many deals are scored.
+#: ...but at most this many.
 MAX_DEALS = 40_000
-#: The rollout stream: chunk k draws ``SeedSequence(ENTROPY, spawn_key=(k,))``.
+#: Deals of the pilot that sizes the run (not counted in the mean).
+PILOT = 1_000
+#: The rollout stream: chunk k draws ``SeedSequence(ENTROPY, spawn_key=(k,))``, the pilot
+#: ``spawn_key=(PILOT_KEY,)``.
 ENTROPY = 2_026_011_204
+PILOT_KEY = 1_000_000
 #: Bumped when the protocol changes in a way the source hash would not show.
 CACHE_FORMAT = 1
 
@@ -170,6 +177,7 @@ def expected_scores(
     cards ``(c, 13)`` [front 3 | middle 5 | back 5]; ``declared``: ``(c,)`` the special each
     declares (-1 or None: plays it); ``seat``: ``"banker"`` or ``"player"`` (facing the
     banker) in a banker variant.  ``progress(deals, worst_se)`` is called after each chunk.
+    ``deals`` of the result counts the deals averaged (the pilot's are not).
     The same arguments give the same figures, measured or cached.
 
     >>> from simkit.cards import parse_cards
@@ -228,33 +236,31 @@ def expected_scores(
         except (OSError, ValueError, KeyError):
             pass
     start = time.perf_counter()
+
+    def measure(size: int, seed: np.random.SeedSequence) -> tuple[np.ndarray, np.ndarray]:
+        return rollout_values(
+            cards, cand, v, n_players, rollouts=size, seed=seed, seat=seat,
+            opponents=opponents, declared=decl,
+        )  # fmt: skip
+
+    _, pilot_se = measure(PILOT, np.random.SeedSequence(ENTROPY, spawn_key=(PILOT_KEY,)))
+    sd = float(pilot_se.max()) * math.sqrt(PILOT)
+    wanted = (sd / target_se) ** 2 if target_se > 0 else math.inf
+    planned = int(min(max_deals, max(CHUNK, CHUNK * math.ceil(min(wanted, 1e12) / CHUNK))))
     total = np.zeros(len(cand))
     total_sq = np.zeros(len(cand))
     deals = 0
     k = 0
-    while deals < max_deals:
-        size = min(CHUNK, max_deals - deals)
-        mean, se = rollout_values(
-            cards,
-            cand,
-            v,
-            n_players,
-            rollouts=size,
-            seed=np.random.SeedSequence(ENTROPY, spawn_key=(k,)),
-            seat=seat,
-            opponents=opponents,
-            declared=decl,
-        )
+    while deals < planned:
+        size = min(CHUNK, planned - deals)
+        mean, se = measure(size, np.random.SeedSequence(ENTROPY, spawn_key=(k,)))
         # the chunk's sums back from its mean and standard error (ddof=1)
         total += size * mean
         total_sq += (size - 1) * size * se**2 + size * mean**2 if size > 1 else mean**2
         deals += size
         k += 1
-        worst = _se(total, total_sq, deals).max()
         if progress is not None:
-            progress(deals, float(worst))
-        if worst <= target_se:
-            break
+            progress(deals, float(_se(total, total_sq, deals).max()))
     result = SettingScores(
         mean=total / deals,
         se=_se(total, total_sq, deals),
