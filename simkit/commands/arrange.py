@@ -155,7 +155,7 @@ def _strategy_lines(args: argparse.Namespace) -> list[str]:
     (found,) = arrangements(
         [parse_cards(args.cards)], [v], strategy, n_players=args.players, rng=args.seed
     )
-    worth = "" if found.value is None else f" (its own value {float(found.value):+.3f})"
+    worth = "" if found.value is None else f" (its value {float(found.value):+.3f})"
     if isinstance(strategy, Rollout):
         against = getattr(strategy.opponents, "name", strategy.opponents)
         worth += f", on {strategy.rollouts} rollouts against {against} under the full rules"
