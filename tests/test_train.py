@@ -147,9 +147,9 @@ def test_cli_train_match_arrange(tmp_path, capsys):
     assert main(["match", str(out), "greedy", "--variant", "western-2-4", "--games", "200"]) == 0
     assert "95% CI" in capsys.readouterr().out
     hand = "As Ks Qs Js Ts 9h 9d 9c 2h 3h 4d 5c 7s"
-    assert main(["arrange", hand, "--variant", "guangxi", "--top", "2"]) == 0
+    assert main(["arrange", hand, "--variant", "guangxi", "--top", "2", "--max-deals", "4000"]) == 0
     text = capsys.readouterr().out
-    assert " 1. EV" in text and " 2. EV" in text and "special hands" in text
+    assert " 1. score" in text and " 2. score" in text and "special hands" in text
     assert main(["arrange", hand.replace("7s", "7x")]) == 2
     assert "'7x'" in capsys.readouterr().err
     assert main(["match", "best", "greedy"]) == 2
