@@ -30,6 +30,7 @@ special hands: none
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -310,13 +311,15 @@ def describe_splits(
             f"{b.deals:,} random",
             f"       deals of the other cards to {opp} opponent{'s' if opp > 1 else ''} playing "
             f"{OPPONENTS} (± standard error);",
-            f"       {where}phases: "
-            + (
-                "not played: " + ", ".join(skipped) + " (their payments are not in the score)"
-                if skipped
-                else "none in this variant"
-            ),
         ]
+        phases = (
+            "not played: " + ", ".join(skipped) + " (their payments are not in the score)"
+            if skipped
+            else "none in this variant"
+        )
+        lines += textwrap.wrap(
+            f"{where}phases: {phases}", 92, initial_indent=" " * 7, subsequent_indent=" " * 7
+        )
     else:
         lines.append(f"score: not measured at {n_players} players (rollouts deal one deck)")
     lines += [
