@@ -702,7 +702,8 @@ def exact_tables(
         specials, ranking = resolved.specials, resolved.ranking
     shape = DeckShape.of(deck) if deck is not None else exact_decks.deck_of(resolved)
     if five_suit_straight is None:
-        five_suit_straight = bool(getattr(ranking, "five_suit_straight", shape.n_suits == 5))
+        played = getattr(ranking, "five_suit_straight", None)  # "off" or where it ranks
+        five_suit_straight = shape.n_suits == 5 if played is None else played != "off"
     if shape == ONE_DECK and not five_suit_straight:
         return {
             "specials": specials_table(specials),
