@@ -74,6 +74,7 @@ from simkit.variants import Ranking, SpecialRule, Specials
 from simkit.variants.special_kinds import ExactMethod, SpecialCode, SpecialKind
 
 HAND = 13
+ALL_RANKS = tuple(range(N_RANKS))
 #: The most cards of one rank a representative hand can hold (4 suits, each card twice): the
 #: detector reads at most two copies of a card.  Vectors with more a rank (two decks of five
 #: suits, two decks and jokers: up to 12) are classified on their counts
@@ -522,9 +523,17 @@ def total_hands(shape: DeckShape, k: int = HAND) -> int:
 
 
 @lru_cache(maxsize=32)
-def mask_counts(specials: Specials, shape: DeckShape = ONE_DECK) -> dict[int, int]:
+def mask_counts(
+    specials: Specials, shape: DeckShape = ONE_DECK, ranks: tuple[int, ...] = ALL_RANKS
+) -> dict[int, int]:
     """Number of 13-card hands of ``shape`` with each exact special mask (bits in variant
-    order); the values sum to C(n_cards, 13)."""
+    order); the values sum to C(n_cards, 13).
+
+    ``ranks``: count only the hands whose natural cards are of these ranks (all 13; fewer make
+    the small decks the tests list in full; a joker still stands for any card).
+    """
+    allowed = np.zeros(N_RANKS, dtype=bool)
+    allowed[list(ranks)] = True
     kinds = [rule.kind for rule in specials.rules]
     for kind in kinds:
         check_countable(kind)
@@ -544,6 +553,9 @@ def mask_counts(specials: Specials, shape: DeckShape = ONE_DECK) -> dict[int, in
         vectors = rank_vectors(HAND - j, shape.per_rank)
         masks = natural_rank_masks(specials, shape, j)
         lookups[j] = (packed_keys(vectors), masks)
+        if not allowed.all():
+            inside = (vectors[:, ~allowed] == 0).all(axis=1)
+            vectors, masks = vectors[inside], masks[inside]
         codes = _profile_codes(vectors, shape.per_rank)
         # Count the vectors by (rank mask, profile); each stands for its profile's cards.
         profiles, index = np.unique(codes, return_inverse=True)
@@ -558,11 +570,13 @@ def mask_counts(specials: Specials, shape: DeckShape = ONE_DECK) -> dict[int, in
                 counts[m] = counts.get(m, 0) + n * ways * joker_ways
     # Move the card-listed hands' natural card sets to their full masks.
     for j in range(shape.jokers + 1):
-        for reduced, full, ways in _listed_moves(specials, shape, j, lookups[j], suit_bits):
+        moves = _listed_moves(specials, shape, j, lookups[j], suit_bits, allowed)
+        for reduced, full, ways in moves:
             counts[reduced] -= ways
             counts[full] = counts.get(full, 0) + ways
-    if sum(counts.values()) != total_hands(shape):
-        raise AssertionError(f"special mask counts do not sum to C({shape.n_cards}, 13)")
+    n_cards = len(ranks) * shape.per_rank + shape.jokers
+    if sum(counts.values()) != comb(n_cards, HAND):
+        raise AssertionError(f"special mask counts do not sum to C({n_cards}, 13)")
     return {m: n for m, n in counts.items() if n}
 
 
@@ -572,6 +586,7 @@ def _listed_moves(
     jokers: int,
     lookup: tuple[np.ndarray, np.ndarray],
     suit_bits: list[int],
+    allowed: np.ndarray,
 ) -> list[tuple[int, int, int]]:
     """``(reduced mask, full mask, hands)`` of the natural card sets with ``jokers`` jokers
     that some card-listed special accepts: reduced is the mask steps 1-2 gave them."""
@@ -581,6 +596,8 @@ def _listed_moves(
             continue
         completed = _completion_counts(shape, list(CARD_COMPLETIONS[rule.kind.code](shape, rule)))
         naturals = natural_counts(completed, jokers, shape.decks)
+        outside = np.repeat(~allowed, shape.n_suits)  # card types rank-major
+        naturals = naturals[(naturals[:, outside] == 0).all(axis=1)]
         parts.append(naturals)
         bits.append(np.full(len(naturals), 1 << i, dtype=np.int64))
     if not parts:
@@ -643,9 +660,6 @@ def _category(
     if category == Category.STRAIGHT and rainbow and five_suit_straight:
         return 2 * int(category) + 1, FIVE_SUIT_STRAIGHT
     return 2 * int(category), category.name
-
-
-ALL_RANKS = tuple(range(N_RANKS))
 
 
 def _rank_multisets(k: int, ranks: tuple[int, ...] = ALL_RANKS) -> Iterator[tuple[int, ...]]:
@@ -1095,9 +1109,7 @@ def _straight_fails(vectors, choose, one_suit, n_suits, need, windows):
 def _window_subsets(size: int) -> np.ndarray:
     """Rank masks of the ``size``-rank sets lying in some straight window (distinct)."""
     found = {
-        sum(1 << r for r in subset)
-        for w in five_straights()
-        for subset in combinations(w, size)
+        sum(1 << r for r in subset) for w in five_straights() for subset in combinations(w, size)
     }
     return np.array(sorted(found), dtype=np.int64)
 
@@ -1145,9 +1157,7 @@ def _suit_holds_flush(vector: np.ndarray, jokers: int, pattern: str) -> np.ndarr
     return out
 
 
-def _hands_without(
-    shape: DeckShape, n: int, allowed: np.ndarray, jokers: int, pattern: str
-) -> int:
+def _hands_without(shape: DeckShape, n: int, allowed: np.ndarray, jokers: int, pattern: str) -> int:
     """Natural hands of ``n`` cards (of the ``allowed`` ranks) none of whose suits makes
     ``pattern`` with the ``jokers``: [x^n] P(x)^n_suits over one suit's card sets P."""
     poly = [0] * (n + 1)
@@ -1179,6 +1189,24 @@ def sample_hands(shape: DeckShape, n: int, rng: np.random.Generator) -> np.ndarr
         keys = rng.random((m, shape.n_cards))
         out[start : start + m] = np.argpartition(keys, HAND, axis=1)[:, :HAND]
     return out
+
+
+def engine_cards(hands: np.ndarray, shape: DeckShape) -> np.ndarray:
+    """:func:`sample_hands` cards as the engine's card ints (:mod:`simkit.cards`): ``4 r + s``,
+    ``52 + r`` for the fifth suit, 65 and 66 for the jokers; ``int8``, same shape."""
+    n_natural = N_RANKS * shape.per_rank
+    natural = hands < n_natural
+    rank, suit = hands // shape.per_rank, hands % shape.n_suits
+    cards = np.where(suit == 4, 52 + rank, 4 * rank + suit)
+    return np.where(natural, cards, 65 + hands - n_natural).astype(np.int8)
+
+
+def reference_covers(shape: DeckShape) -> bool:
+    """Whether :func:`reference_masks` reads this deck's hands (a rank of at most 8 cards with
+    its jokers, no fifth suit with jokers); other decks are checked on the detector."""
+    return shape.per_rank + shape.jokers <= MAX_REPRESENTED and not (
+        shape.n_suits == 5 and shape.jokers
+    )
 
 
 def reference_masks(hands: np.ndarray, specials: Specials, shape: DeckShape) -> np.ndarray:
@@ -1346,10 +1374,12 @@ __all__ = [
     "contains_counts",
     "contains_with_jokers",
     "deck_of",
+    "engine_cards",
     "five_card_counts",
     "mask_counts",
     "reference_categories",
     "reference_contains",
+    "reference_covers",
     "reference_masks",
     "sample_hands",
     "special_counts",
