@@ -144,6 +144,13 @@ def main() -> None:
         help="dealt hands whose every 5 cards are ranked",
     )
     parser.add_argument("--decks", nargs="+", default=list(DECKS), choices=list(DECKS))
+    parser.add_argument(
+        "--contains-decks",
+        nargs="+",
+        default=None,
+        choices=list(DECKS),
+        help="decks whose contains table is checked (default: --decks)",
+    )
     parser.add_argument("--out", type=Path, default=ROOT / "results" / "decks")
     args = parser.parse_args()
     variant = resolve_variant(args.variant)
@@ -208,7 +215,7 @@ def main() -> None:
     ]
     names = category_names(False)[::-1]
     rows = {}
-    for key in args.decks:
+    for key in args.contains_decks or args.decks:
         shape = DECKS[key]
         rng = np.random.default_rng([args.seed, 100 + list(DECKS).index(key)])
         held = contains_held(sample_hands(shape, args.contains_hands, rng), shape)

@@ -27,7 +27,11 @@ How the special counts are exact (the method of :mod:`simkit.exact`, one step wi
    completed vector: adding one joker at a time, the masks of the 12-card vectors are unions of
    masks of 13-card vectors, and so on.  13-card vectors are classified once by
    :func:`~simkit.specials.detect_specials` on a representative hand (a rank of ``k`` cards
-   takes suits 0, 1, 2, 3, 0, 1, ... ; ranks only are read).
+   takes suits 0, 1, 2, 3, 0, 1, ... ; ranks only are read); where a rank may hold more than
+   eight cards (two decks with jokers, two decks of five suits: up to twelve), which no hand
+   of 52-card types holds, by the same tests read on the counts
+   (:func:`~simkit.specials.rank_count_masks`, equal to the detector on every vector of at
+   most eight a rank: tested).
 2. The suits decide 凑一色 and 三同花 through the suit-count vector of the natural cards (the
    jokers join whichever suit helps).  The number of ways to choose the physical cards of a
    rank-count vector that give each suit-count vector depends only on the vector's profile
@@ -40,11 +44,10 @@ How the special counts are exact (the method of :mod:`simkit.exact`, one step wi
 
 The mask counts sum to C(n_cards, 13) (checked).
 
-Covered: the specials and the 5- and 3-card categories of one deck, two decks, a fifth suit and
-one deck with one or two jokers (and a fifth suit with jokers); what 13 cards contain for decks
-without jokers.  Not covered: the specials of two decks with jokers (a rank may then hold nine
-or ten cards, more than the detector reads: an error, never a wrong count) and what 13 cards
-with jokers contain (:func:`contains_counts` returns None).
+Covered: the specials, the 5- and 3-card categories and what 13 cards contain, for every pack
+``[deck]`` accepts (one or two decks, with or without the fifth suit, with 0, 1 or 2 jokers).
+What 13 cards contain counts 五彩同花顺 as a straight (:func:`contains_counts`,
+:func:`contains_with_jokers`).
 """
 
 from __future__ import annotations

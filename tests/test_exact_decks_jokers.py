@@ -165,3 +165,26 @@ def test_dealt_hands_contain_the_published_categories(key):
     p = _published(key, "contains")["STRAIGHT"] / total
     seen = int(held[:, Category.STRAIGHT].sum())
     assert stats.binomtest(seen, n, min(1.0, 1.1 * p)).pvalue < P_VALUE_FLOOR
+
+
+@pytest.mark.parametrize("key", ["2d-1j", "2d-5s", "2d-5s-2j"])
+def test_dealt_specials_of_the_big_packs_match_the_published_probabilities(key):
+    """Dealt hands of packs with more than eight cards a rank, specials by the detector: every
+    frequency fits its exact value (4 SE); 六对半 at ×1.5 and ×0.75 does not."""
+    from simkit.specials import detect_specials
+    from simkit.variants import load_variant
+
+    shape = DeckShape.parse(key)
+    specials = load_variant("guangxi").specials
+    n = 100_000
+    hands = sample_hands(shape, n, np.random.default_rng([31, shape.n_cards]))
+    masks = detect_specials(engine_cards(hands, shape), specials)
+    frame = pl.read_csv(RESULTS / f"exact-{key}.csv").filter(pl.col("table") == "specials")
+    p_exact = dict(zip(frame["entry"], frame["probability"], strict=True))
+    for i, special in enumerate(specials.ids):
+        held = int(((masks >> np.uint32(i)) & np.uint32(1)).sum())
+        assert stats.binomtest(held, n, p_exact[special]).pvalue > P_VALUE_FLOOR, special
+    i = specials.ids.index("six-pairs")
+    held = int(((masks >> np.uint32(i)) & np.uint32(1)).sum())
+    for scale in (1.5, 0.75):
+        assert stats.binomtest(held, n, scale * p_exact["six-pairs"]).pvalue < P_VALUE_FLOOR

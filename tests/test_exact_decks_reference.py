@@ -27,7 +27,7 @@ from scipy import stats
 
 from simkit.exact_decks import DeckShape, mask_counts, sample_hands
 from simkit.specials import detect_specials
-from simkit.variants import load_variant
+from simkit.variants import load_variant, variant_names
 from simkit.variants.special_kinds import SpecialCode
 
 RESULTS = Path(__file__).resolve().parents[1] / "results" / "decks"
@@ -211,3 +211,95 @@ def test_dealt_frequencies_match_the_published_counts(key):
         if special == "three-flushes":
             for wrong in (1.5 * p, 0.75 * p):
                 assert stats.binomtest(held, n, wrong).pvalue < P_VALUE_FLOOR
+
+
+# ---------------------------------------------------------------------------------------------
+# The rank-count specials on the vectors of more than eight cards a rank (two decks with jokers,
+# two decks of five suits), read off the rule text as group partitions.
+
+
+@lru_cache(maxsize=4)
+def _three_straights(front_qka: bool, front_a23: bool) -> frozenset[tuple[int, ...]]:
+    out = set()
+    for front in _front_straights(front_qka, front_a23):
+        for a, b in itertools.combinations_with_replacement(_five_straights(), 2):
+            made = [0] * 13
+            for r in front + a + b:
+                made[r] += 1
+            out.add(tuple(made))
+    return frozenset(out)
+
+
+def _rank_rule_holds(rule, c: tuple[int, ...]) -> bool:
+    """Whether 13 cards of rank counts ``c`` qualify for a rank-count special, by its text."""
+    code = rule.kind.code
+    held = sorted(k for k in c if k)
+    if code == SpecialCode.DRAGON:
+        return all(k == 1 for k in c)
+    if code == SpecialCode.ROYAL_TWELVE:
+        if rule.option("definition") == "all-jqk-plus-one":
+            return c[9] + c[10] + c[11] >= 12
+        return all(c[r] == 0 for r in range(9))
+    if code == SpecialCode.RANKS_FROM_SET:
+        return all(c[r] == 0 for r in range(13) if r not in rule.option("ranks"))
+    if code == SpecialCode.THREE_QUADS:  # three groups of four of three ranks, and a card
+        return sum(k >= 4 for k in c) >= 3
+    if code == SpecialCode.THREE_TRIPS_AND_QUADS:
+        return held == [3, 3, 3, 4]
+    if code == SpecialCode.FOUR_TRIPS:  # four trips of four ranks and a card (may join one)
+        return held == [1, 3, 3, 3, 3] or (
+            rule.option("quads_count_as_trips") and held == [3, 3, 3, 4]
+        )
+    if code == SpecialCode.FIVE_PAIRS_AND_TRIPS:  # groups 3 2 2 2 2 2, sharing a rank by option
+        for t in range(13):
+            if c[t] >= 3:
+                rest = [k - 3 * (r == t) for r, k in enumerate(c)]
+                shared = any(k >= 4 for k in rest) or rest[t] >= 2
+                if all(k % 2 == 0 for k in rest) and (
+                    not shared or rule.option("quads_count_as_two_pairs")
+                ):
+                    return True
+        return False
+    if code == SpecialCode.SIX_PAIRS:  # six pairs and a card
+        for single in range(13):
+            if c[single] >= 1:
+                rest = [k - (r == single) for r, k in enumerate(c)]
+                if any(k % 2 for k in rest):
+                    continue
+                if any(k >= 4 for k in rest) and not rule.option("quads_count_as_two_pairs"):
+                    continue
+                if rest[single] >= 2 and not rule.option("trips_count_as_pair"):
+                    continue
+                return True
+        return False
+    if code == SpecialCode.THREE_STRAIGHTS:  # a front straight and two 5-card straights
+        return c in _three_straights(rule.option("front_qka"), rule.option("front_a23"))
+    raise AssertionError(f"not a rank-count special: {code!r}")
+
+
+def test_rank_count_tests_on_ranks_of_nine_to_twelve_cards_follow_the_rule_text():
+    """Every 13-card vector with a rank of 9 to 12 cards (none of 52-card types holds one), and
+    a sample of the others: the counts-only tests the exact counter classifies with agree with
+    the group partitions of the rule text, under the variants' options."""
+    from simkit.exact_decks import packed_keys, rank_vectors
+    from simkit.specials import rank_count_masks
+
+    vectors = rank_vectors(13, 12)
+    big = vectors[vectors.max(axis=1) >= 9]
+    rest = vectors[vectors.max(axis=1) < 9]
+    pick = np.random.default_rng(5).choice(len(rest), 2000, replace=False)
+    sample = np.concatenate([big, rest[pick]])
+    keys = packed_keys(sample)
+    rows = [tuple(int(k) for k in v) for v in sample]
+    seen = set()
+    for name in variant_names():
+        specials = load_variant(name).specials
+        masks = rank_count_masks(keys, specials)
+        for i, rule in enumerate(specials.rules):
+            definition = (rule.kind.code, tuple(sorted(rule.options.items())))
+            if rule.kind.exact != "rank-counts" or definition in seen:
+                continue
+            seen.add(definition)
+            got = ((masks >> np.uint32(i)) & np.uint32(1)).astype(bool)
+            assert (got == np.array([_rank_rule_holds(rule, c) for c in rows])).all(), rule.id
+    assert len(seen) >= 9
