@@ -199,7 +199,7 @@ def test_dealt_frequencies_match_the_published_counts(key):
     probability (within 4 SE); the same count against a probability 1.5x or 0.75x fails."""
     shape = DeckShape.parse(key)
     specials = load_variant("guangxi").specials
-    n = 100_000
+    n = 400_000
     _, counts, jokers = _dealt(shape, n, 23)
     reference = reference_masks(counts, jokers, specials, shape.n_suits)
     table = pl.read_csv(RESULTS / f"exact-{key}.csv").filter(pl.col("table") == "specials")
