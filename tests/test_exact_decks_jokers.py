@@ -188,3 +188,14 @@ def test_dealt_specials_of_the_big_packs_match_the_published_probabilities(key):
     held = int(((masks >> np.uint32(i)) & np.uint32(1)).sum())
     for scale in (1.5, 0.75):
         assert stats.binomtest(held, n, scale * p_exact["six-pairs"]).pvalue < P_VALUE_FLOOR
+
+
+def test_exact_tables_of_a_variant_include_the_contains_table():
+    """A ranking's ``five_suit_straight = "off"`` is off: one deck takes the one-deck tables,
+    the contains table among them."""
+    from simkit import exact
+
+    tables = exact.exact_tables("guangxi")
+    assert set(tables) == {"specials", "five_card", "three_card", "contains"}
+    published = dict(zip(tables["contains"]["category"], tables["contains"]["count"], strict=True))
+    assert published == {c.name: n for c, n in exact.contains_counts().items()}
