@@ -2,11 +2,11 @@
 
     .venv/bin/python experiments/exact_decks.py [--variant guangxi] [--decks 1d 2d 1d-5s ...]
 
-For each deck (one deck; two decks; one deck and a fifth suit; one deck and one or two jokers)
-it writes ``exact-<deck>.csv`` (one row per table and entry: count, best count, probability,
-exact integers) and ``exact-<deck>.md`` (the same as tables, with P and one-in), by
-:func:`simkit.exact.exact_tables`, combinatorics only.  Two decks with jokers is not counted:
-a rank may then hold ten cards, more than the detector reads.
+For each pack ``[deck]`` accepts (one or two decks, with or without the fifth suit, with 0, 1
+or 2 jokers: twelve) it writes ``exact-<deck>.csv`` (one row per table and entry: count, best
+count, probability, exact integers) and ``exact-<deck>.md`` (the same as tables, with P and
+one-in), by :func:`simkit.exact.exact_tables`, combinatorics only.  A five-suit pack counts
+五彩同花顺 apart in its 5-card table.  The two-deck five-suit packs take a few minutes each.
 """
 
 from __future__ import annotations
@@ -29,14 +29,28 @@ DECKS = {
     "1d-5s": DeckShape(n_suits=5),
     "1d-1j": DeckShape(jokers=1),
     "1d-2j": DeckShape(jokers=2),
+    "1d-5s-1j": DeckShape(n_suits=5, jokers=1),
+    "1d-5s-2j": DeckShape(n_suits=5, jokers=2),
+    "2d-1j": DeckShape(decks=2, jokers=1),
+    "2d-2j": DeckShape(decks=2, jokers=2),
+    "2d-5s": DeckShape(decks=2, n_suits=5),
+    "2d-5s-1j": DeckShape(decks=2, n_suits=5, jokers=1),
+    "2d-5s-2j": DeckShape(decks=2, n_suits=5, jokers=2),
 }
-# Who each deck serves (the deal's player counts; jokers are an option of any one-deck game).
+# Who each deck serves (the deal's player counts; jokers are an option of any game).
 SERVES = {
     "1d": "2-4 players",
     "2d": "5-8 players",
     "1d-5s": "5-6 players (加一色, 004)",
     "1d-1j": "2-4 players, one joker wild (000: 王能够带任意牌)",
     "1d-2j": "2-4 players, two jokers wild (000)",
+    "1d-5s-1j": "up to 5 players, a fifth suit and one joker",
+    "1d-5s-2j": "up to 5 players, a fifth suit and two jokers",
+    "2d-1j": "5-8 players, one joker wild",
+    "2d-2j": "5-8 players, two jokers wild",
+    "2d-5s": "up to 8 players, two decks of five suits",
+    "2d-5s-1j": "up to 8 players, two decks of five suits and one joker",
+    "2d-5s-2j": "up to 8 players, two decks of five suits and two jokers",
 }
 
 
@@ -106,9 +120,12 @@ def markdown(key: str, shape: DeckShape, variant: str, tables: dict[str, pl.Data
                 "in this table (the 5-card table above counts it apart).",
                 "",
             ]
-        if name not in tables:
-            lines.append("Not counted for this deck (jokers: not covered yet).")
-            continue
+        if name == "contains" and shape.jokers:
+            lines += [
+                "A joker takes its best value in each dun: a hand holds a category when some 5 "
+                "of its cards, jokers among them or not, are at best that category.",
+                "",
+            ]
         lines += ["| category | count | probability |", "|---|---:|---:|"]
         for r in tables[name].iter_rows(named=True):
             lines.append(f"| {r['category']} | {r['count']:,} | {r['probability']:.6g} |")
@@ -126,8 +143,10 @@ def main() -> None:
     for key in args.decks:
         shape = DECKS[key]
         start = time.perf_counter()
-        tables = exact_tables(variant, deck=shape)
-        if "contains" not in tables and not shape.jokers:
+        # 五彩同花顺 counted apart wherever a fifth suit makes it (the ranking of the deck
+        # options that play it), whatever the variant's own ranking says.
+        tables = exact_tables(variant, deck=shape, five_suit_straight=shape.n_suits == 5)
+        if "contains" not in tables:
             # 五彩同花顺 played: the contains table is counted without it (a five-suit
             # straight is a straight there); the markdown says so.
             counts = contains_counts(shape, five_suit_straight=False)

@@ -685,8 +685,8 @@ def exact_tables(
     order), probability, best_probability (both over all C(n_cards, 13) hands, e.g.
     635,013,559,600 for one deck) and one_in.
     ``five_card`` / ``three_card``: category counts over all C(n_cards, 5) / C(n_cards, 3)
-    hands.  ``contains``: P(13 cards hold a 5-card hand of exactly each category), for the
-    decks :func:`simkit.exact_decks.contains_counts` covers.
+    hands.  ``contains``: P(13 cards hold a 5-card hand of exactly each category, a joker at
+    its best value in each; 五彩同花顺 counted as a straight there), for every deck.
 
     ``deck``: a deck (``decks``, ``n_suits`` or ``extra_suit``, ``jokers``) or a
     :class:`~simkit.exact_decks.DeckShape`; by default the variant's ``deck``.
@@ -702,7 +702,8 @@ def exact_tables(
         specials, ranking = resolved.specials, resolved.ranking
     shape = DeckShape.of(deck) if deck is not None else exact_decks.deck_of(resolved)
     if five_suit_straight is None:
-        five_suit_straight = bool(getattr(ranking, "five_suit_straight", shape.n_suits == 5))
+        played = getattr(ranking, "five_suit_straight", None)  # "off" or where it ranks
+        five_suit_straight = shape.n_suits == 5 if played is None else played != "off"
     if shape == ONE_DECK and not five_suit_straight:
         return {
             "specials": specials_table(specials),
@@ -720,7 +721,9 @@ def exact_tables(
             exact_decks.three_card_counts(shape), exact_decks.total_hands(shape, 3)
         ),
     }
-    contains = exact_decks.contains_counts(shape, five_suit_straight)
+    # 五彩同花顺 is a straight in the contains table (a five-suit straight is counted apart in
+    # the 5-card table only).
+    contains = exact_decks.contains_counts(shape, five_suit_straight=False)
     if contains is not None:
         tables["contains"] = _counts_table(contains, exact_decks.total_hands(shape))
     return tables

@@ -27,7 +27,11 @@ How the special counts are exact (the method of :mod:`simkit.exact`, one step wi
    completed vector: adding one joker at a time, the masks of the 12-card vectors are unions of
    masks of 13-card vectors, and so on.  13-card vectors are classified once by
    :func:`~simkit.specials.detect_specials` on a representative hand (a rank of ``k`` cards
-   takes suits 0, 1, 2, 3, 0, 1, ... ; ranks only are read).
+   takes suits 0, 1, 2, 3, 0, 1, ... ; ranks only are read); where a rank may hold more than
+   eight cards (two decks with jokers, two decks of five suits: up to twelve), which no hand
+   of 52-card types holds, by the same tests read on the counts
+   (:func:`~simkit.specials.rank_count_masks`, equal to the detector on every vector of at
+   most eight a rank: tested).
 2. The suits decide 凑一色 and 三同花 through the suit-count vector of the natural cards (the
    jokers join whichever suit helps).  The number of ways to choose the physical cards of a
    rank-count vector that give each suit-count vector depends only on the vector's profile
@@ -40,11 +44,10 @@ How the special counts are exact (the method of :mod:`simkit.exact`, one step wi
 
 The mask counts sum to C(n_cards, 13) (checked).
 
-Covered: the specials and the 5- and 3-card categories of one deck, two decks, a fifth suit and
-one deck with one or two jokers (and a fifth suit with jokers); what 13 cards contain for decks
-without jokers.  Not covered: the specials of two decks with jokers (a rank may then hold nine
-or ten cards, more than the detector reads: an error, never a wrong count) and what 13 cards
-with jokers contain (:func:`contains_counts` returns None).
+Covered: the specials, the 5- and 3-card categories and what 13 cards contain, for every pack
+``[deck]`` accepts (one or two decks, with or without the fifth suit, with 0, 1 or 2 jokers).
+What 13 cards contain counts 五彩同花顺 as a straight (:func:`contains_counts`,
+:func:`contains_with_jokers`).
 """
 
 from __future__ import annotations
@@ -67,14 +70,18 @@ from simkit.specials import (
     detect_specials,
     five_straights,
     front_straights,
+    rank_count_masks,
     straight_split_keys,
 )
 from simkit.variants import Ranking, SpecialRule, Specials
 from simkit.variants.special_kinds import ExactMethod, SpecialCode, SpecialKind
 
 HAND = 13
+ALL_RANKS = tuple(range(N_RANKS))
 #: The most cards of one rank a representative hand can hold (4 suits, each card twice): the
-#: detector reads at most two copies of a card.
+#: detector reads at most two copies of a card.  Vectors with more a rank (two decks of five
+#: suits, two decks and jokers: up to 12) are classified on their counts
+#: (:func:`~simkit.specials.rank_count_masks`).
 MAX_REPRESENTED = 8
 #: Colour of each suit for 凑一色: ♣ ♠ black, ♦ ♥ red, the fifth suit neither (a reading).
 SUIT_COLOURS = ("black", "red", "red", "black", None)
@@ -200,7 +207,7 @@ def _fill_vectors(total, cap, vectors):
         s += 1
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=64)
 def rank_vectors(total: int, cap: int) -> np.ndarray:
     """Every rank-count vector of ``total`` cards with at most ``cap`` a rank, ``int8[n, 13]``,
     sorted by :func:`packed_keys`."""
@@ -251,17 +258,16 @@ def _rank_bits(specials: Specials) -> int:
 def _completed_masks(specials: Specials, cap: int) -> np.ndarray:
     """Rank-count special masks of every 13-card vector with at most ``cap`` a rank, in the
     order of :func:`rank_vectors`."""
-    if cap > MAX_REPRESENTED:
-        raise SimkitError(
-            f"a rank of {cap} cards cannot be classified (the detector reads at most "
-            f"{MAX_REPRESENTED} a rank)"
-        )
     vectors = rank_vectors(HAND, cap)
+    bits = _rank_bits(specials)
+    if cap > MAX_REPRESENTED:
+        # More cards a rank than a hand of two 52-card decks holds (two decks of five suits,
+        # or two decks and jokers): the detector's tests read on the counts directly.
+        return rank_count_masks(packed_keys(vectors), specials).astype(np.int64) & bits
     hands = np.empty((len(vectors), HAND), dtype=np.int8)
     _representatives(vectors, hands)
     out = np.empty(len(vectors), dtype=np.int64)
     block = 1 << 20
-    bits = _rank_bits(specials)
     for start in range(0, len(vectors), block):
         masks = detect_specials(hands[start : start + block], specials)
         out[start : start + block] = masks.astype(np.int64) & bits
@@ -272,16 +278,7 @@ def natural_rank_masks(specials: Specials, shape: DeckShape, jokers: int) -> np.
     """Rank-count special masks of the natural cards of hands with ``jokers`` jokers: one per
     vector of :func:`rank_vectors` ``(13 - jokers, shape.per_rank)``, the union over the ranks
     the jokers may take."""
-    _check_representable(shape, jokers)
     return _level_masks(specials, HAND - jokers, shape.per_rank)
-
-
-def _check_representable(shape: DeckShape, jokers: int) -> None:
-    if shape.per_rank + jokers > MAX_REPRESENTED:
-        raise SimkitError(
-            f"{shape.label}: a rank may hold {shape.per_rank + jokers} cards with its jokers, "
-            f"more than the detector reads ({MAX_REPRESENTED}); its specials are not counted"
-        )
 
 
 @lru_cache(maxsize=32)
@@ -529,13 +526,20 @@ def total_hands(shape: DeckShape, k: int = HAND) -> int:
 
 
 @lru_cache(maxsize=32)
-def mask_counts(specials: Specials, shape: DeckShape = ONE_DECK) -> dict[int, int]:
+def mask_counts(
+    specials: Specials, shape: DeckShape = ONE_DECK, ranks: tuple[int, ...] = ALL_RANKS
+) -> dict[int, int]:
     """Number of 13-card hands of ``shape`` with each exact special mask (bits in variant
-    order); the values sum to C(n_cards, 13)."""
+    order); the values sum to C(n_cards, 13).
+
+    ``ranks``: count only the hands whose natural cards are of these ranks (all 13; fewer make
+    the small decks the tests list in full; a joker still stands for any card).
+    """
+    allowed = np.zeros(N_RANKS, dtype=bool)
+    allowed[list(ranks)] = True
     kinds = [rule.kind for rule in specials.rules]
     for kind in kinds:
         check_countable(kind)
-    _check_representable(shape, shape.jokers)
     suit_bits = [
         sum(
             1 << i
@@ -552,6 +556,9 @@ def mask_counts(specials: Specials, shape: DeckShape = ONE_DECK) -> dict[int, in
         vectors = rank_vectors(HAND - j, shape.per_rank)
         masks = natural_rank_masks(specials, shape, j)
         lookups[j] = (packed_keys(vectors), masks)
+        if not allowed.all():
+            inside = (vectors[:, ~allowed] == 0).all(axis=1)
+            vectors, masks = vectors[inside], masks[inside]
         codes = _profile_codes(vectors, shape.per_rank)
         # Count the vectors by (rank mask, profile); each stands for its profile's cards.
         profiles, index = np.unique(codes, return_inverse=True)
@@ -566,11 +573,13 @@ def mask_counts(specials: Specials, shape: DeckShape = ONE_DECK) -> dict[int, in
                 counts[m] = counts.get(m, 0) + n * ways * joker_ways
     # Move the card-listed hands' natural card sets to their full masks.
     for j in range(shape.jokers + 1):
-        for reduced, full, ways in _listed_moves(specials, shape, j, lookups[j], suit_bits):
+        moves = _listed_moves(specials, shape, j, lookups[j], suit_bits, allowed)
+        for reduced, full, ways in moves:
             counts[reduced] -= ways
             counts[full] = counts.get(full, 0) + ways
-    if sum(counts.values()) != total_hands(shape):
-        raise AssertionError(f"special mask counts do not sum to C({shape.n_cards}, 13)")
+    n_cards = len(ranks) * shape.per_rank + shape.jokers
+    if sum(counts.values()) != comb(n_cards, HAND):
+        raise AssertionError(f"special mask counts do not sum to C({n_cards}, 13)")
     return {m: n for m, n in counts.items() if n}
 
 
@@ -580,6 +589,7 @@ def _listed_moves(
     jokers: int,
     lookup: tuple[np.ndarray, np.ndarray],
     suit_bits: list[int],
+    allowed: np.ndarray,
 ) -> list[tuple[int, int, int]]:
     """``(reduced mask, full mask, hands)`` of the natural card sets with ``jokers`` jokers
     that some card-listed special accepts: reduced is the mask steps 1-2 gave them."""
@@ -589,6 +599,8 @@ def _listed_moves(
             continue
         completed = _completion_counts(shape, list(CARD_COMPLETIONS[rule.kind.code](shape, rule)))
         naturals = natural_counts(completed, jokers, shape.decks)
+        outside = np.repeat(~allowed, shape.n_suits)  # card types rank-major
+        naturals = naturals[(naturals[:, outside] == 0).all(axis=1)]
         parts.append(naturals)
         bits.append(np.full(len(naturals), 1 << i, dtype=np.int64))
     if not parts:
@@ -651,9 +663,6 @@ def _category(
     if category == Category.STRAIGHT and rainbow and five_suit_straight:
         return 2 * int(category) + 1, FIVE_SUIT_STRAIGHT
     return 2 * int(category), category.name
-
-
-ALL_RANKS = tuple(range(N_RANKS))
 
 
 def _rank_multisets(k: int, ranks: tuple[int, ...] = ALL_RANKS) -> Iterator[tuple[int, ...]]:
@@ -743,8 +752,9 @@ WINDOWS = tuple(sum(1 << r for r in w) for w in five_straights())  # 5-card stra
 
 @lru_cache(maxsize=16)
 def contains_counts(shape: DeckShape, five_suit_straight: bool = False) -> dict[str, int] | None:
-    """Number of 13-card hands holding a 5-card dun of exactly each category, or None for the
-    decks not covered (jokers; 五彩同花顺 played).
+    """Number of 13-card hands holding a 5-card dun of exactly each category, or None when
+    五彩同花顺 is played (count it as a straight: ``five_suit_straight=False``).  Decks with
+    jokers: :func:`contains_with_jokers`.
 
     Without jokers a deck of ``decks`` copies of ``n_suits`` suits gives:
 
@@ -758,8 +768,10 @@ def contains_counts(shape: DeckShape, five_suit_straight: bool = False) -> dict[
     - straight: a covered window fails only when all cards of its ranks are of one suit, the
       same suit over each connected run of covered windows.
     """
-    if shape.jokers or five_suit_straight:
+    if five_suit_straight:
         return None
+    if shape.jokers:
+        return contains_with_jokers(shape)
     vectors = rank_vectors(HAND, shape.per_rank)
     choose = np.array([comb(shape.per_rank, k) for k in range(shape.per_rank + 1)], np.int64)
     one_suit = np.array([comb(shape.decks, k) for k in range(shape.per_rank + 1)], dtype=np.int64)
@@ -895,6 +907,278 @@ def _hands_without_suit_pattern(shape: DeckShape, pattern: str) -> int:
 
 
 # ---------------------------------------------------------------------------------------------
+# What 13 cards with jokers contain
+
+
+def contains_with_jokers(
+    shape: DeckShape, hand: int = HAND, ranks: tuple[int, ...] = ALL_RANKS
+) -> dict[str, int]:
+    """Number of ``hand``-card hands (13) holding a 5-card dun of exactly each category, jokers
+    wild: a dun's category is its best over the values of its jokers, so a hand contains a
+    category when some 5 of its cards, jokers among them or not, are at best that category.
+
+    ``ranks``: the deck's ranks (all 13; fewer, with a smaller ``hand``, make the small decks
+    the tests list in full; a joker still stands for any card).  A hand of ``j`` jokers is
+    counted by its natural cards' rank-count vector, choosing which of the dun's cards are
+    jokers (``j'`` of them, up to ``j``):
+
+    - five of a kind: a rank of ``5 - j``; quads: a rank of ``4 - j`` and another rank (its
+      jokers make the four, never five); full house: a trips and a pair, or with a joker two
+      pairs (a joker beside trips makes quads instead);
+    - two pair: only natural cards make it (a joker beside a pair makes trips), so the rank
+      counts less (two decks) the hands all of one suit, as without jokers;
+    - trips: a natural trips; or a joker, a pair and two other ranks not all of one suit
+      (else a flush): two pairs and 3 ranks, less the one-suited hands; or two jokers and
+      three single ranks lying in no straight window and not all of one suit;
+    - pair: a natural pair and three other ranks, less the one-suited hands; or a joker and
+      four single ranks in no straight window, not all of one suit;
+    - straight: ``5 - j`` distinct ranks of one window not all of one suit: it fails only when
+      the cards of every window holding ``5 - j`` ranks are one suit, the same over windows
+      sharing a held rank;
+    - flush and straight flush: properties of each suit's cards with ``j`` jokers, counted by a
+      generating function over the independent suits (:func:`_suit_holds_flush`).
+
+    The "not all of one suit" tests over single ranks count, per vector, the suit choices
+    that make every qualifying set of ranks one-suited: a product over the connected
+    components of those sets (:func:`_one_suited_choices`).
+    """
+    allowed = np.zeros(N_RANKS, dtype=bool)
+    allowed[list(ranks)] = True
+    out = dict.fromkeys(category_names(False)[:-1], 0)
+    for j in range(shape.jokers + 1):
+        for name, count in _contains_level(shape, hand - j, j, allowed).items():
+            out[name] += comb(shape.jokers, j) * count
+    return {name: n for name, n in out.items() if n}
+
+
+def _contains_level(shape: DeckShape, n: int, j: int, allowed: np.ndarray) -> dict[str, int]:
+    """:func:`contains_with_jokers` for the hands of ``n`` natural cards and ``j`` jokers,
+    natural cards of the ``allowed`` ranks only (not yet weighted by the choice of jokers)."""
+    vectors = rank_vectors(n, shape.per_rank)
+    vectors = vectors[(vectors[:, ~allowed] == 0).all(axis=1)]
+    choose = np.array([comb(shape.per_rank, k) for k in range(shape.per_rank + 1)], np.int64)
+    one_suit = np.array([comb(shape.decks, k) for k in range(shape.per_rank + 1)], np.int64)
+    weights = choose[vectors].prod(axis=1)
+    mono = shape.n_suits * one_suit[vectors].prod(axis=1)
+    n_ge2 = (vectors >= 2).sum(axis=1)
+    n_ge3 = (vectors >= 3).sum(axis=1)
+    present = (vectors >= 1).sum(axis=1)
+    biggest = vectors.max(axis=1)
+    total = int(weights.sum())
+    if total != comb(int(allowed.sum()) * shape.per_rank, n):
+        raise AssertionError("natural card choices do not sum to C(cards, n)")
+
+    def hands(selected: np.ndarray) -> int:
+        return int(weights[selected].sum())
+
+    def mixed(selected: np.ndarray) -> int:
+        """Hands of these vectors not all of one suit."""
+        return hands(selected) - int(mono[selected].sum())
+
+    def singles_mixed(size: int) -> int:
+        """Hands of single ranks (one card each) holding ``size`` ranks in no straight window
+        whose cards are not all of one suit."""
+        selected = np.flatnonzero((biggest <= 1) & (present >= size))
+        fails = sum(_one_suited_choices(shape, _rank_mask(vectors[i]), size) for i in selected)
+        return hands(selected) - fails
+
+    windows = np.array(WINDOWS, dtype=np.int64)
+    fails = _straight_fails(vectors, choose, one_suit, shape.n_suits, 5 - j, windows)
+    trips = hands((n_ge3 >= 1) & (present >= 3))
+    pair = mixed((n_ge2 >= 1) & (present >= 4))
+    if j >= 1:
+        trips += mixed((n_ge3 == 0) & (n_ge2 >= 1) & (present >= 3))
+        pair += singles_mixed(4)
+    if j >= 2:
+        trips += singles_mixed(3)
+    return {
+        "FIVE_OF_A_KIND": hands(biggest >= 5 - j),
+        "STRAIGHT_FLUSH": total - _hands_without(shape, n, allowed, j, "straight-flush"),
+        "QUADS": hands((biggest >= 4 - j) & (present >= 2)),
+        "FULL_HOUSE": hands((n_ge2 >= 2) & ((n_ge3 >= 1) | (j >= 1))),
+        "FLUSH": total - _hands_without(shape, n, allowed, j, "flush"),
+        "STRAIGHT": int((weights - fails).sum()),
+        "TRIPS": trips,
+        "TWO_PAIR": mixed((n_ge2 >= 2) & (present >= 3)),
+        "PAIR": pair,
+    }
+
+
+def _rank_mask(vector: np.ndarray) -> int:
+    return int(sum(1 << r for r in range(N_RANKS) if vector[r]))
+
+
+def _within_a_window(ranks: int) -> bool:
+    return any(ranks & ~w == 0 for w in WINDOWS)
+
+
+def _one_suited_choices(shape: DeckShape, held: int, size: int) -> int:
+    """Physical choices of one card of each ``held`` rank such that every ``size`` of those
+    ranks lying in no straight window are one suit: the sets sharing a rank must share the
+    suit, so a product over their connected components (``n_suits`` suits, ``decks`` copies
+    a card) and over the ranks in no such set (any of their ``per_rank`` cards)."""
+    rank_list = [r for r in range(N_RANKS) if held >> r & 1]
+    parent = {r: r for r in rank_list}
+
+    def find(r: int) -> int:
+        while parent[r] != r:
+            r = parent[r]
+        return r
+
+    covered: set[int] = set()
+    for subset in combinations(rank_list, size):
+        if _within_a_window(sum(1 << r for r in subset)):
+            continue
+        covered.update(subset)
+        for r in subset[1:]:
+            parent[find(r)] = find(subset[0])
+    components: dict[int, int] = {}
+    for r in covered:
+        components[find(r)] = components.get(find(r), 0) + 1
+    out = shape.per_rank ** (len(rank_list) - len(covered))
+    for k in components.values():
+        out *= shape.n_suits * shape.decks**k
+    return out
+
+
+@nb.njit(cache=True)
+def _straight_fails(vectors, choose, one_suit, n_suits, need, windows):
+    """Per rank-count vector, the hands holding no plain straight made with ``5 - need``
+    jokers: those whose cards of every window holding ``need`` ranks are one suit, the same
+    suit over windows sharing a held rank (union-find on the windows)."""
+    n = vectors.shape[0]
+    n_windows = windows.shape[0]
+    fail = np.empty(n, dtype=np.int64)
+    parent = np.empty(n_windows, dtype=np.int64)
+    held = np.empty(n_windows, dtype=np.int64)
+    for i in range(n):
+        present = np.int64(0)
+        for r in range(13):
+            if vectors[i, r] > 0:
+                present |= np.int64(1) << r
+        covered = 0
+        for k in range(n_windows):
+            parent[k] = k
+            held[k] = present & windows[k]
+            bits = 0
+            for r in range(13):
+                bits += (held[k] >> r) & 1
+            if bits >= need:
+                covered |= 1 << k
+        for a in range(n_windows):
+            if not (covered >> a) & 1:
+                continue
+            for b in range(a):
+                if (covered >> b) & 1 and held[a] & held[b]:
+                    ra = a
+                    while parent[ra] != ra:
+                        ra = parent[ra]
+                    rb = b
+                    while parent[rb] != rb:
+                        rb = parent[rb]
+                    parent[ra] = rb
+        union = np.int64(0)
+        f = np.int64(1)
+        for a in range(n_windows):
+            if not (covered >> a) & 1:
+                continue
+            root = a
+            while parent[root] != root:
+                root = parent[root]
+            if root != a:
+                continue
+            ranks = np.int64(0)
+            for b in range(n_windows):
+                if (covered >> b) & 1:
+                    rb = b
+                    while parent[rb] != rb:
+                        rb = parent[rb]
+                    if rb == a:
+                        ranks |= held[b]
+            union |= ranks
+            part = np.int64(n_suits)
+            for r in range(13):
+                if (ranks >> r) & 1:
+                    part *= one_suit[vectors[i, r]]
+            f *= part
+        for r in range(13):
+            if not (union >> r) & 1:
+                f *= choose[vectors[i, r]]
+        fail[i] = f
+    return fail
+
+
+@lru_cache(maxsize=4)
+def _window_subsets(size: int) -> np.ndarray:
+    """Rank masks of the ``size``-rank sets lying in some straight window (distinct)."""
+    found = {
+        sum(1 << r for r in subset) for w in five_straights() for subset in combinations(w, size)
+    }
+    return np.array(sorted(found), dtype=np.int64)
+
+
+def _some_outside_windows(mask: np.ndarray, size: int) -> np.ndarray:
+    """Do the rank masks hold ``size`` ranks lying in no straight window: more ``size``-sets
+    than those inside windows."""
+    distinct = np.zeros(len(mask), dtype=np.int64)
+    for r in range(N_RANKS):
+        distinct += (mask >> r) & 1
+    inside = np.zeros(len(mask), dtype=np.int64)
+    for sub in _window_subsets(size).tolist():
+        inside += (mask & sub) == sub
+    sets = np.array([comb(int(d), size) for d in range(N_RANKS + 1)], dtype=np.int64)
+    return sets[distinct] > inside
+
+
+def _suit_holds_flush(vector: np.ndarray, jokers: int, pattern: str) -> np.ndarray:
+    """Does one suit's cards (rank counts, ``int8[n, 13]``) with ``jokers`` jokers make a dun of
+    exactly ``pattern`` (straight flush, or flush)?
+
+    Straight flush: ``5 - jokers`` of its ranks in one window.  Flush: five of its cards not a
+    straight flush; or with a joker four cards neither four ranks of a window nor two pairs
+    (a full house), that is one pair and two other ranks, or four ranks in no window; or with
+    two jokers three ranks in no window (a pair among three would make quads).
+    """
+    bits = (vector > 0).astype(np.int64) << np.arange(N_RANKS, dtype=np.int64)
+    mask = bits.sum(axis=1)
+    distinct = (vector > 0).sum(axis=1)
+    if pattern == "straight-flush":
+        best = np.zeros(len(vector), dtype=np.int64)
+        for w in WINDOWS:
+            inside = np.zeros(len(vector), dtype=np.int64)
+            for r in range(N_RANKS):
+                if w >> r & 1:
+                    inside += (mask >> r) & 1
+            best = np.maximum(best, inside)
+        return best >= 5 - jokers
+    out = _suit_pattern_holds(vector, "flush")
+    if jokers >= 1:
+        pairs = (vector >= 2).sum(axis=1)
+        out = out | ((pairs >= 1) & (distinct >= 3)) | _some_outside_windows(mask, 4)
+    if jokers >= 2:
+        out = out | _some_outside_windows(mask, 3)
+    return out
+
+
+def _hands_without(shape: DeckShape, n: int, allowed: np.ndarray, jokers: int, pattern: str) -> int:
+    """Natural hands of ``n`` cards (of the ``allowed`` ranks) none of whose suits makes
+    ``pattern`` with the ``jokers``: [x^n] P(x)^n_suits over one suit's card sets P."""
+    poly = [0] * (n + 1)
+    ways = np.array([comb(shape.decks, k) for k in range(shape.decks + 1)], dtype=np.int64)
+    for size in range(n + 1):
+        vectors = rank_vectors(size, shape.decks)
+        vectors = vectors[(vectors[:, ~allowed] == 0).all(axis=1)]
+        if not len(vectors):
+            continue
+        keep = ~_suit_holds_flush(vectors, jokers, pattern)
+        poly[size] = int(ways[vectors[keep]].prod(axis=1).sum())
+    total = [1] + [0] * n
+    for _ in range(shape.n_suits):
+        total = [sum(total[i] * poly[k - i] for i in range(k + 1)) for k in range(n + 1)]
+    return total[n]
+
+
+# ---------------------------------------------------------------------------------------------
 # Dealing at random and a slow reference, for the Monte Carlo check of the counts
 
 
@@ -908,6 +1192,24 @@ def sample_hands(shape: DeckShape, n: int, rng: np.random.Generator) -> np.ndarr
         keys = rng.random((m, shape.n_cards))
         out[start : start + m] = np.argpartition(keys, HAND, axis=1)[:, :HAND]
     return out
+
+
+def engine_cards(hands: np.ndarray, shape: DeckShape) -> np.ndarray:
+    """:func:`sample_hands` cards as the engine's card ints (:mod:`simkit.cards`): ``4 r + s``,
+    ``52 + r`` for the fifth suit, 65 and 66 for the jokers; ``int8``, same shape."""
+    n_natural = N_RANKS * shape.per_rank
+    natural = hands < n_natural
+    rank, suit = hands // shape.per_rank, hands % shape.n_suits
+    cards = np.where(suit == 4, 52 + rank, 4 * rank + suit)
+    return np.where(natural, cards, 65 + hands - n_natural).astype(np.int8)
+
+
+def reference_covers(shape: DeckShape) -> bool:
+    """Whether :func:`reference_masks` reads this deck's hands (a rank of at most 8 cards with
+    its jokers, no fifth suit with jokers); other decks are checked on the detector."""
+    return shape.per_rank + shape.jokers <= MAX_REPRESENTED and not (
+        shape.n_suits == 5 and shape.jokers
+    )
 
 
 def reference_masks(hands: np.ndarray, specials: Specials, shape: DeckShape) -> np.ndarray:
@@ -1073,11 +1375,14 @@ __all__ = [
     "ONE_DECK",
     "DeckShape",
     "contains_counts",
+    "contains_with_jokers",
     "deck_of",
+    "engine_cards",
     "five_card_counts",
     "mask_counts",
     "reference_categories",
     "reference_contains",
+    "reference_covers",
     "reference_masks",
     "sample_hands",
     "special_counts",

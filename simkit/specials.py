@@ -399,6 +399,31 @@ def _key_qualifies_jokers(kind, p0, p1, key, jokers, ts_keys, ts_filter):
     return False
 
 
+def rank_count_masks(keys: npt.ArrayLike, variant: VariantLike = None) -> np.ndarray:
+    """Masks of the specials that read only rank counts, for 13-card rank-count vectors given
+    as packed keys (4 bits a rank, ``int64[n]``); the other specials' bits are clear.
+
+    The counts may exceed what one hand of cards of a 52-card deck can hold (up to 15 a rank:
+    two decks of five suits and jokers give twelve); the tests are those of the joker kernel
+    (:func:`_key_qualifies`), read on counts.  Used by the exact counts of every deck.
+    """
+    plan = _plan(specials_of(variant))
+    arr = np.ascontiguousarray(np.asarray(keys, dtype=np.int64).ravel())
+    out = np.empty(arr.shape[0], dtype=np.uint32)
+    _rank_count_kernel(arr, plan[0], plan[1], plan[4], plan[5], out)
+    return out
+
+
+@nb.njit(cache=True)
+def _rank_count_kernel(keys, kinds, params, ts_keys, ts_filter, out):
+    for h in range(keys.shape[0]):
+        mask = np.uint32(0)
+        for i in range(kinds.shape[0]):
+            if _key_qualifies(kinds[i], params[i, 0], params[i, 1], keys[h], ts_keys, ts_filter):
+                mask |= np.uint32(1) << np.uint32(i)
+        out[h] = mask
+
+
 @nb.njit(cache=True, inline="always")
 def _sizes_split(suit_n, n_suits):
     for s in range(n_suits):

@@ -28,6 +28,7 @@ from simkit.exact_decks import (
     five_card_counts,
     mask_counts,
     natural_counts,
+    packed_keys,
     rank_vectors,
     reference_categories,
     reference_contains,
@@ -36,7 +37,7 @@ from simkit.exact_decks import (
     suit_count_distribution,
     three_card_counts,
 )
-from simkit.specials import detect_specials
+from simkit.specials import detect_specials, rank_count_masks
 from simkit.variants import Ranking, load_variant
 
 RESULTS = Path(__file__).resolve().parents[1] / "results" / "decks"
@@ -65,9 +66,17 @@ def test_deck_keys_name_their_shape(key):
     assert DeckShape.parse(key).key == key
 
 
-def test_two_decks_with_jokers_specials_are_an_error_not_a_count():
-    with pytest.raises(ValueError, match="more than the detector reads"):
-        mask_counts(load_variant("guangxi").specials, DeckShape(decks=2, jokers=1))
+def test_rank_count_masks_agree_with_the_detector_on_every_vector_it_reads():
+    """Every 13-card vector of at most 8 cards a rank: the counts-only tests (which classify
+    the vectors of two decks with jokers or a fifth suit, up to 12 a rank) give the
+    detector's masks on a representative hand."""
+    specials = load_variant("guangxi").specials
+    vectors = rank_vectors(13, 8)
+    hands = np.empty((len(vectors), 13), dtype=np.int8)
+    _representatives(vectors, hands)
+    bits = sum(1 << i for i, r in enumerate(specials.rules) if r.kind.exact == "rank-counts")
+    by_detector = detect_specials(hands, specials) & np.uint32(bits)
+    assert (rank_count_masks(packed_keys(vectors), specials) == by_detector).all()
 
 
 def test_a_bad_deck_key_is_an_error_naming_it():

@@ -26,8 +26,8 @@ def register(subparsers: Any) -> None:
         "--deck",
         metavar="KEY",
         default=None,
-        help="count over another deck: 1d, 2d (two decks), 1d-5s (a fifth suit), 1d-1j, "
-        "1d-2j (jokers); default: the variant's deck",
+        help="count over another deck: 1d or 2d (one or two decks), with -5s (a fifth suit) "
+        "and -1j or -2j (jokers), e.g. 2d-5s-2j; default: the variant's deck",
     )
     add_variant_arguments(parser)
     add_out_option(parser, "folder for <variant>-<table>.parquet (default: print only)")
