@@ -442,12 +442,14 @@ DECKS_EXACT_COMMAND = "python experiments/exact_decks.py --variant guangxi"
 DECKS_VOLATILITY_COMMAND = "python experiments/deck_volatility.py --batches 20 --seed 0"
 
 
-def _deck_exact(folder: Path) -> tuple[dict[str, pl.DataFrame], list[str]]:
-    """``exact-<deck>.csv`` of ``folder`` by deck (known decks first), and what failed."""
+def _deck_exact(folder: Path) -> tuple[dict[str, pl.DataFrame], list[str], list[str]]:
+    """``exact-<deck>.csv`` of ``folder`` for the decks the report compares
+    (:data:`DECK_LABELS`), what failed, and the other decks that have a table there."""
     found: dict[str, pl.DataFrame] = {}
     problems: list[str] = []
     paths = {p.stem.removeprefix("exact-"): p for p in folder.glob("exact-*.csv")}
-    for deck in [*(d for d in DECK_LABELS if d in paths), *sorted(set(paths) - set(DECK_LABELS))]:
+    others = sorted(set(paths) - set(DECK_LABELS))
+    for deck in [d for d in DECK_LABELS if d in paths]:
         try:
             frame = pl.read_csv(paths[deck])
             missing = {"table", "entry", "probability"} - set(frame.columns)
@@ -456,7 +458,7 @@ def _deck_exact(folder: Path) -> tuple[dict[str, pl.DataFrame], list[str]]:
             found[deck] = frame
         except (OSError, ValueError, pl.exceptions.PolarsError) as exc:
             problems.append(f"`{paths[deck].name}` could not be read ({exc})")
-    return found, problems
+    return found, problems, others
 
 
 def _merged_entries(frames: Sequence[pl.DataFrame], table: str) -> list[str]:
@@ -492,7 +494,7 @@ def decks_section(page: Page, folder: Path | None = None) -> list[str]:
     (``results/decks/volatility.json``); ``folder`` defaults to :data:`DECKS_DIR`."""
     folder = DECKS_DIR if folder is None else folder
     lines = ["### Decks: what two decks, a fifth suit and jokers change\n"]
-    exact, problems = _deck_exact(folder) if folder.is_dir() else ({}, [])
+    exact, problems, others = _deck_exact(folder) if folder.is_dir() else ({}, [], [])
     absent = [d for d in DECK_LABELS if d not in exact]
     if exact:
         decks = [f"{DECK_LABELS.get(d, d)} (`{d}`)" for d in exact]
@@ -523,6 +525,12 @@ def decks_section(page: Page, folder: Path | None = None) -> list[str]:
             "13-card contains table): `results/decks/exact-<deck>.md`; reproduce with "
             f"`{DECKS_EXACT_COMMAND} --decks {' '.join(exact)}`.\n",
         ]
+    if others:
+        lines.append(
+            "The other packs `[deck]` accepts are counted the same way, each in "
+            f"`results/decks/exact-<deck>.md`: {_names([f'`{d}`' for d in others])} "
+            "(`2d`: two decks, `5s`: the fifth suit, `1j`/`2j`: jokers).\n"
+        )
     if absent or problems:
         why = "; ".join(problems)
         lines.append(

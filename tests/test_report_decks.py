@@ -103,6 +103,15 @@ def test_decks_section_shows_each_deck_side_by_side(tmp_path: Path) -> None:
     assert f"`python {VOLATILITY['meta']['command']}`" in text  # type: ignore[index]
 
 
+def test_decks_section_names_the_other_packs_without_a_column(tmp_path: Path) -> None:
+    (tmp_path / "exact-1d.csv").write_text(ONE_DECK, encoding="utf-8")
+    (tmp_path / "exact-2d-2j.csv").write_text(TWO_DECKS, encoding="utf-8")
+    text = _text(tmp_path)
+    assert "| special | one deck (`1d`) |" in text  # the compared packs only
+    assert "(`2d-2j`)" not in text
+    assert "`results/decks/exact-<deck>.md`: `2d-2j`" in text
+
+
 def test_decks_section_says_how_to_make_missing_files(tmp_path: Path) -> None:
     text = _text(tmp_path / "nowhere")
     assert f"`{DECKS_EXACT_COMMAND} --decks 1d 2d 1d-5s 1d-1j 1d-2j`" in text
