@@ -1,23 +1,28 @@
-"""Train the shipped win tables: every shipped variant at 2 to 8 players, or a selection.
+"""Train the shipped win tables: every shipped variant at 2 to 8 players and every deck
+option at the table sizes its pack serves, for both trained strategies, or a selection.
 
-Each (variant, players) table is trained by the trainer as it is in :mod:`simkit.train`
-(``simkit.train.train`` with its defaults and ``--seed``), so the same command reproduces every
-file exactly, whatever the trainer does today.  5 to 8 players are dealt two decks
-(:func:`simkit.deal.deal` picks them).  Each file is written by the process that trained it, as
-soon as it is done (atomically), so an interrupted run keeps what it finished; then
-``simkit/data/README.md`` is regenerated from the metadata of every file there.
+Each (variant, players) table of ``max-ev`` (``<variant>-<players>p.npz``, coarse classes)
+and of ``expected-score`` (``<variant>-<players>p-fine.npz``, fine classes) is trained by the
+trainer as it is in :mod:`simkit.train` (``simkit.train.train`` with its defaults, ``--seed``
+and the strategy), so the same command reproduces every file exactly, whatever the trainer
+does today.  Each game is dealt the variant's own pack (:meth:`Variant.deck_for`: two decks
+from 5 players, a deck option's fifth suit or jokers).  Each file is written by the process
+that trained it, as soon as it is done (atomically), so an interrupted run keeps what it
+finished; then ``simkit/data/README.md`` is regenerated from the metadata of every file there.
 
-    python experiments/train_tables.py                          # all 63 files
-    python experiments/train_tables.py --players 5 6 7 8 --jobs 2
-    python experiments/train_tables.py --variant taiwan --players 4
-    python experiments/train_tables.py --readme                 # only the README table
+    python experiments/train_tables.py                          # all files of both strategies
+    python experiments/train_tables.py --strategy expected-score --players 5 6 7 8
+    python experiments/train_tables.py --variant taiwan --players 4 --strategy max-ev
+    python experiments/train_tables.py --missing --strategy expected-score  # only absent files
+    python experiments/train_tables.py --readme                 # only the README tables
     python experiments/train_tables.py --check                  # exit 1 unless all is current
     python experiments/train_tables.py --check --retrain --variant western-2-4 --players 5
 
 ``--check`` trains nothing: it fails when a file of the selection is missing, was trained
 under other rules (its variant key), with other settings than the trainer's defaults and
-``--seed`` (its ``meta``), or when the README is not what the files say.  ``--retrain`` adds
-the strict check: train the selection again and compare the arrays bit for bit.
+``--seed`` (its ``meta``), holds another number of classes than the trainer makes today, or
+when the README is not what the files say.  ``--retrain`` adds the strict check: train the
+selection again and compare the arrays bit for bit.
 """
 
 from __future__ import annotations
@@ -40,22 +45,42 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "simkit" / "data"
 README = DATA / "README.md"
 PLAYERS = tuple(range(2, 9))
+#: The strategies whose tables ship (``simkit.train.TRAINED_STRATEGIES``, without importing
+#: the trainer): max-ev's coarse tables and expected-score's fine ones.
+STRATEGIES = ("max-ev", "expected-score")
+FINE = "expected-score"
 SCRIPT = "python experiments/train_tables.py"
 COLUMNS = ("file", "players", "decks", "games per iteration", "games in all", "wall s",
            "scoop rate", "change per iteration")  # fmt: skip
-HEADER = "| " + " | ".join(COLUMNS) + " |\n|" + "---|" * len(COLUMNS)
+FINE_COLUMNS = ("file", "players", "pack", "classes", "games per iteration", "games in all",
+                "wall s", "scoop rate", "change per iteration")  # fmt: skip
+
+
+def _header(columns: Sequence[str]) -> str:
+    return "| " + " | ".join(columns) + " |\n|" + "---|" * len(columns)
+
+
+HEADER = _header(COLUMNS)
+
+
+def file_name(variant: str, players: int, strategy: str = "max-ev") -> str:
+    """The shipped file of ``strategy``'s tables: ``<variant>-<players>p.npz`` (max-ev) or
+    ``<variant>-<players>p-fine.npz`` (expected-score)."""
+    return table_name(variant, players, fine=strategy == FINE)
 
 
 # --------------------------------------------------------------------------- training
 
 
-def train_one(variant: str, players: int, seed: int, out_dir: str) -> dict[str, Any]:
+def train_one(
+    variant: str, players: int, seed: int, out_dir: str, strategy: str = "max-ev"
+) -> dict[str, Any]:
     """Train one table with :func:`simkit.train.train` and write it: its ``meta``."""
     from simkit.files import atomic_write
-    from simkit.train import train
 
-    tables = train(variant, players, seed=seed)
-    path = Path(out_dir) / table_name(variant, players)
+    trainer = importlib.import_module("simkit.train")  # the package's `train` is the function
+    tables = trainer.train(variant, players, seed=seed, strategy=strategy)
+    path = Path(out_dir) / file_name(variant, players, strategy)
 
     def write(tmp: Path) -> None:
         with open(tmp, "wb") as fh:  # a file object: savez would add ".npz" to a bare path
@@ -65,14 +90,15 @@ def train_one(variant: str, players: int, seed: int, out_dir: str) -> dict[str, 
     return dict(tables.meta)
 
 
-def trained_arrays(variant: str, players: int, seed: int) -> dict[str, np.ndarray]:
+def trained_arrays(
+    variant: str, players: int, seed: int, strategy: str = "max-ev"
+) -> dict[str, np.ndarray]:
     """The arrays a fresh training writes (``meta`` left out: it holds the wall time)."""
     import io
 
-    from simkit.train import train
-
+    trainer = importlib.import_module("simkit.train")
     buffer = io.BytesIO()
-    train(variant, players, seed=seed).save(buffer)
+    trainer.train(variant, players, seed=seed, strategy=strategy).save(buffer)
     buffer.seek(0)
     return _arrays(buffer)
 
@@ -83,34 +109,50 @@ def _arrays(source: Any) -> dict[str, np.ndarray]:
 
 
 def read_meta(path: Path) -> dict[str, Any]:
-    """The ``meta`` of a table file, plus its scoop rate (read as plain npz: any format)."""
+    """The ``meta`` of a table file, plus its scoop rate and its number of classes (read as
+    plain npz: any format)."""
     with np.load(path, allow_pickle=False) as z:
         meta = json.loads(str(z["meta"]))
         if "scoop_rate" in z.files:
             meta.setdefault("scoop_rate", float(z["scoop_rate"]))
+        meta["classes"] = int(z["win"].shape[1])
     return meta
+
+
+def classes_trained(strategy: str) -> int:
+    """How many classes the trainer's tables of ``strategy`` have today (their columns)."""
+    from simkit.arrange import N_CLASSES
+    from simkit.arrange.classes import n_fine_classes
+
+    return n_fine_classes() if strategy == FINE else N_CLASSES
 
 
 # --------------------------------------------------------------------------- the README
 
 
-def _expected_settings(variant: str, players: int, seed: int) -> dict[str, Any]:
+def _expected_settings(
+    variant: str, players: int, seed: int, strategy: str = "max-ev"
+) -> dict[str, Any]:
     """What ``meta`` says when the trainer's defaults made the file with ``seed``."""
-    trainer = importlib.import_module("simkit.train")  # the package's `train` is the function
-    return {
+    trainer = importlib.import_module("simkit.train")
+    games = trainer.FINE_GAMES if strategy == FINE else trainer.DEFAULT_GAMES
+    settings = {
         "variant": variant,
         "n_players": players,
         "seed": seed,
-        "n_games_per_iteration": trainer.DEFAULT_GAMES // players,
+        "n_games_per_iteration": games // players,
         "iterations": trainer.DEFAULT_ITERATIONS,
         "blend": trainer.DEFAULT_BLEND,
     }
+    if strategy == FINE:  # max-ev's files from before the trainer knew two strategies say none
+        settings["strategy"] = strategy
+    return settings
 
 
-def _files() -> list[Path]:
-    """The table files in simkit/data, by players then variant."""
-    # max-ev's <variant>-<players>p.npz (expected-score's *-fine.npz are trained apart)
-    found = [(read_meta(p), p) for p in DATA.glob("*p.npz")]
+def _files(strategy: str = "max-ev") -> list[Path]:
+    """The table files of ``strategy`` in simkit/data, by players then variant."""
+    pattern = "*p-fine.npz" if strategy == FINE else "*p.npz"
+    found = [(read_meta(p), p) for p in DATA.glob(pattern)]
     return [p for m, p in sorted(found, key=lambda mp: (mp[0]["n_players"], mp[0]["variant"]))]
 
 
@@ -120,21 +162,84 @@ def _pack(meta: dict[str, Any]) -> str:
     return str(deck.decks) if deck.plain else deck.describe()
 
 
+def _changes(meta: dict[str, Any]) -> str:
+    return ", ".join(f"{c:.4f}" for c in meta.get("change_per_iteration", []))
+
+
+def _commands(metas: Sequence[dict[str, Any]]) -> str:
+    return "\n".join(f"    {m['command']} --out simkit/data/{m['file']}" for m in metas)
+
+
+def _fine_section() -> str:
+    """The README's section on expected-score's fine tables."""
+    metas = [read_meta(p) for p in _files(FINE)]
+    if not metas:
+        return ""
+    rows = [
+        f"| {m['file']} | {m['n_players']} | {_pack(m)} | {m['classes']:,} | "
+        f"{m['n_games_per_iteration']:,} | {m['games_total']:,} | {m['seconds']:.1f} | "
+        f"{m['scoop_rate']:.3f} | {_changes(m)} |"
+        for m in metas
+    ]
+    today = classes_trained(FINE)
+    earlier = [m for m in metas if m["classes"] != today]
+    own = sorted({m["variant"] for m in metas})
+    counts = sorted({m["n_players"] for m in metas})
+    total_s = sum(m["seconds"] for m in metas)
+    last = [m["change_per_iteration"][-1] for m in metas]
+    if earlier:
+        layouts = ", ".join(f"{n:,}" for n in sorted({m["classes"] for m in earlier}))
+        numbering = f"""
+{len(earlier)} of these files have {layouts} columns: they were trained when the fine
+classes were the codes of the shipped rankings' one- and two-deck ranks only (3,396), before
+the first code of every coarse class joined them ({today:,} classes today).
+`expected-score` reads them through `simkit.arrange.classes.fine_of_ranked`; today's trainer
+makes {today:,} columns, so `--check` reports them and `--check --retrain` cannot reproduce
+them until they are retrained (`{SCRIPT} --strategy expected-score --variant V --players P`).
+"""
+    else:
+        numbering = ""
+    return f"""
+# Trained win tables of the expected-score strategy
+
+One file per variant and player count, `<variant>-<players>p-fine.npz`, read by
+`simkit.arrange.default_fine_tables` (the default strategy, `expected-score`): {len(metas)}
+files, {len(own)} variants and deck options at {counts[0]} to {counts[-1]} players.  Each
+holds the same figures as a max-ev file, per dun and **fine** class (category and top three
+kicker digits, every front its own class: `simkit.arrange.classes.fine_classes`), where a
+loss to a winning dun that holds the 马牌 pays its extra.  Where no fine file ships,
+`expected-score` reads the max-ev tables above through the fine classes
+(`simkit.arrange.classes.coarse_of_fine`), without a warning.
+
+They are made by the same loop with `--strategy expected-score`: `expected-score` plays its
+own latest tables, and each iteration deals 120,000 hands (`simkit.train.FINE_GAMES`
+divided by the players: the games per iteration below), since there are about 2.5 times as
+many classes.  The change per iteration halves each iteration down to the sampling noise:
+the last one is {min(last):.4f} to {max(last):.4f} over these files.  `wall s` as above
+({total_s / 60:.1f} minutes summed).
+{numbering}
+{_header(FINE_COLUMNS)}
+{chr(10).join(rows)}
+
+Commands (all `--seed 0` with the defaults `--iterations 5 --blend 0.5`):
+
+{_commands(metas)}
+"""
+
+
 def render_readme() -> str:
     """``simkit/data/README.md`` from the metadata of every table file there."""
     metas = [read_meta(p) for p in _files()]
     rows = []
     for m in metas:
-        changes = ", ".join(f"{c:.4f}" for c in m.get("change_per_iteration", []))
         rows.append(
             f"| {m['file']} | {m['n_players']} | {_pack(m)} | "
             f"{m['n_games_per_iteration']:,} | {m['games_total']:,} | {m['seconds']:.1f} | "
-            f"{m['scoop_rate']:.3f} | {changes} |"
+            f"{m['scoop_rate']:.3f} | {_changes(m)} |"
         )
     total_s = sum(m["seconds"] for m in metas)
     counts = sorted({m["n_players"] for m in metas})
     variants = sorted({m["variant"] for m in metas})
-    commands = "\n".join(f"    {m['command']} --out simkit/data/{m['file']}" for m in metas)
     return f"""# Trained win tables of the max-ev strategy
 
 One file per shipped variant and player count, `<variant>-<players>p.npz`, read by
@@ -165,12 +270,13 @@ exchange), so a file stays valid when only those phases change (its stamp is rew
 Every file is reproduced (same arrays) by its command below, and all of them (or a
 selection) by
 
-    {SCRIPT} [--variant NAME ...] [--players P ...] [--jobs N]
+    {SCRIPT} [--strategy S ...] [--variant NAME ...] [--players P ...] [--jobs N]
 
 which trains each table with `simkit.train.train` as it is (its defaults, `--seed 0`), in
 `--jobs` processes, and rewrites this page from the files' metadata.  `--check` verifies that
-the files are current (present, trained under today's rules and the trainer's defaults, this
-page up to date); `--check --retrain` trains them again and compares the arrays bit for bit.
+the files are current (present, trained under today's rules and the trainer's defaults, as
+many classes as the trainer makes, this page up to date); `--check --retrain` trains them
+again and compares the arrays bit for bit.
 `wall s` is each file's training time as recorded (one process on a shared 2-core machine, so
 it varies with the load; {total_s / 60:.1f} minutes summed).
 
@@ -179,8 +285,8 @@ it varies with the load; {total_s / 60:.1f} minutes summed).
 
 Commands (all `--seed 0` with the defaults `--iterations 5 --blend 0.5`):
 
-{commands}
-"""
+{_commands(metas)}
+{_fine_section()}"""
 
 
 def write_readme() -> None:
@@ -194,24 +300,35 @@ def write_readme() -> None:
 
 
 def check(
-    selection: Sequence[tuple[str, int]], seed: int, *, retrain: bool, readme: bool = True
+    selection: Sequence[tuple[str, int]],
+    seed: int,
+    *,
+    retrain: bool,
+    readme: bool = True,
+    strategy: str = "max-ev",
 ) -> list[str]:
-    """What is not current in the selection (empty: all is)."""
+    """What is not current in the selection of ``strategy``'s files (empty: all is)."""
     problems = []
+    columns = classes_trained(strategy)
     for variant, players in selection:
-        path = DATA / table_name(variant, players)
+        path = DATA / file_name(variant, players, strategy)
         if not path.exists():
             problems.append(f"{path.name}: missing")
             continue
         meta = read_meta(path)
         if meta.get("variant_key") != load_variant(variant).key:
             problems.append(f"{path.name}: trained under other rules (stale variant key)")
-        for name, want in _expected_settings(variant, players, seed).items():
+        for name, want in _expected_settings(variant, players, seed, strategy).items():
             if meta.get(name) != want:
                 problems.append(f"{path.name}: {name} is {meta.get(name)!r}, expected {want!r}")
+        if meta["classes"] != columns:
+            problems.append(
+                f"{path.name}: {meta['classes']:,} classes, the trainer makes {columns:,} "
+                "(an earlier class numbering: retrain it)"
+            )
         if retrain:
             stored = _arrays(path)
-            fresh = trained_arrays(variant, players, seed)
+            fresh = trained_arrays(variant, players, seed, strategy)
             differ = [
                 k
                 for k in sorted(stored.keys() | fresh.keys())
@@ -246,6 +363,7 @@ def _gaps(stored: dict[str, np.ndarray], fresh: dict[str, np.ndarray]) -> str:
 def selected(
     variants: Sequence[str] | None, players: Sequence[int] | None
 ) -> list[tuple[str, int]]:
+    """Every (variant, players) the names and counts select that a table is trained for."""
     names = list(variants or [*variant_names(), *deck_option_names()])
     known = set(variant_names()) | set(deck_option_names())
     for name in names:
@@ -270,19 +388,30 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--variant", nargs="+", default=None, help="default: every shipped one")
     parser.add_argument("--players", type=int, nargs="+", default=None, help="default: 2 to 8")
+    parser.add_argument(
+        "--strategy", nargs="+", choices=STRATEGIES, default=list(STRATEGIES),
+        help="whose tables: max-ev's coarse, expected-score's fine (default: both)",
+    )  # fmt: skip
     parser.add_argument("--seed", type=int, default=0, help="training seed (default 0)")
     parser.add_argument("--jobs", type=int, default=1, help="processes training at once")
+    parser.add_argument("--missing", action="store_true", help="train only absent files")
     parser.add_argument("--check", action="store_true", help="verify, write nothing")
     parser.add_argument("--retrain", action="store_true", help="with --check: retrain, compare")
     parser.add_argument("--readme", action="store_true", help="only regenerate the README")
     args = parser.parse_args(argv)
     chosen = selected(args.variant, args.players)
+    strategies = [s for s in STRATEGIES if s in args.strategy]
 
     if args.check:
-        problems = check(chosen, args.seed, retrain=args.retrain)
+        problems = []
+        for strategy in strategies:
+            problems += check(chosen, args.seed, retrain=args.retrain, readme=False,
+                              strategy=strategy)  # fmt: skip
+        problems += check([], args.seed, retrain=False)  # the README
         for p in problems:
             print(p)
-        print(f"{len(chosen)} file(s) checked: {'all current' if not problems else 'NOT current'}")
+        n = len(chosen) * len(strategies)
+        print(f"{n} file(s) checked: {'all current' if not problems else 'NOT current'}")
         return 1 if problems else 0
     if args.readme:
         write_readme()
@@ -292,13 +421,18 @@ def main(argv: list[str] | None = None) -> int:
     from simkit.parallel import run_ordered
 
     started = time.perf_counter()
-    tasks = [(v, p, args.seed, str(DATA)) for v, p in chosen]
+    tasks = [
+        (v, p, args.seed, str(DATA), s)
+        for s in strategies
+        for v, p in chosen
+        if not (args.missing and (DATA / file_name(v, p, s)).exists())
+    ]
     print(f"training {len(tasks)} table(s) in {args.jobs} process(es)", flush=True)
     for meta in run_ordered(train_one, tasks, n_jobs=args.jobs):
         changes = meta["change_per_iteration"]
         print(
-            f"{meta['file']}: {meta['seconds']} s, last change {changes[-1]:.4f} "
-            f"({time.perf_counter() - started:.0f} s in)",
+            f"{meta['file']}: {meta['seconds']} s, change per iteration "
+            f"{', '.join(f'{c:.4f}' for c in changes)} ({time.perf_counter() - started:.0f} s in)",
             flush=True,
         )
     write_readme()

@@ -133,27 +133,30 @@ def test_train_makes_fine_tables_for_expected_score():
 
 
 def test_shipped_fine_tables_are_current_and_converged():
-    """Every shipped ``<variant>-<players>p-fine.npz`` was trained under today's rules by its
+    """Every shipped ``<variant>-<players>p-fine.npz`` (shipped variants at 2 to 8 players,
+    deck options at the sizes their packs serve) was trained under today's rules by its
     recorded command, and its last iteration moved the win chances by under 0.02."""
     from simkit.arrange import shipped_table_path
-    from simkit.variants import variant_names
+    from simkit.variants import deck_option_names, variant_names
 
+    served = [(name, p) for name in variant_names() for p in range(2, 9)] + [
+        (name, p) for name in deck_option_names() for p in load_variant(name).deck.players
+    ]
     found = 0
-    for variant in variant_names():
-        for players in (2, 3, 4):
-            path = shipped_table_path(variant, players, fine=True)
-            if not path.exists():
-                continue  # expected-score then plays the coarse tables on fine classes
-            found += 1
-            tables = WinTables.load(path)
-            meta = tables.meta
-            # fine classes, or the first fine tables' ranked codes (read through fine_of_ranked)
-            assert tables.win.shape[1] in (n_fine_classes(), ranked_code_list().shape[0])
-            assert meta["variant"] == variant and meta["n_players"] == players
-            assert meta["variant_key"] == load_variant(variant).key, f"{path.name} is stale"
-            assert meta["command"].startswith(f"simkit train --variant {variant} --players")
-            assert meta["command"].endswith("--strategy expected-score")
-            assert (np.diff(tables.win, axis=1) >= -1e-6).all()
-            changes = meta["change_per_iteration"]
-            assert changes[-1] < 0.02 and changes[-1] < changes[0]
-    assert found >= 12  # western-2-4, guangxi, qiantang, taiwan at 2-4 players at least
+    for variant, players in served:
+        path = shipped_table_path(variant, players, fine=True)
+        if not path.exists():
+            continue  # expected-score then plays the coarse tables on fine classes
+        found += 1
+        tables = WinTables.load(path)
+        meta = tables.meta
+        # fine classes, or the first fine tables' ranked codes (read through fine_of_ranked)
+        assert tables.win.shape[1] in (n_fine_classes(), ranked_code_list().shape[0])
+        assert meta["variant"] == variant and meta["n_players"] == players
+        assert meta["variant_key"] == load_variant(variant).key, f"{path.name} is stale"
+        assert meta["command"].startswith(f"simkit train --variant {variant} --players")
+        assert meta["command"].endswith("--strategy expected-score")
+        assert (np.diff(tables.win, axis=1) >= -1e-6).all()
+        changes = meta["change_per_iteration"]
+        assert changes[-1] < 0.02 and changes[-1] < changes[0]
+    assert found == len(served)  # no fallback to max-ev's coarse tables anywhere

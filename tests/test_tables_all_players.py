@@ -16,6 +16,7 @@ from conftest import N_VARIANTS, table
 from simkit.arrange import (
     WinTables,
     arrange,
+    default_fine_tables,
     default_tables,
     dun_classes,
     exhaustive_ids,
@@ -23,7 +24,7 @@ from simkit.arrange import (
     max_ev_ids,
     shipped_table_path,
 )
-from simkit.arrange.classes import CLASSES_PER_CATEGORY
+from simkit.arrange.classes import CLASSES_PER_CATEGORY, n_fine_classes
 from simkit.arrange.wintables import SHIPPED_PLAYERS, fallback_candidates
 from simkit.deal import deal, pass_cards
 from simkit.errors import SimkitError
@@ -53,6 +54,44 @@ def test_tables_ship_for_two_to_eight_players():
     # and every deck option at each table size its pack serves
     served = sum(len(load_variant(name).deck.players) for name in deck_option_names())
     assert len(options) == served
+
+
+def test_fine_tables_ship_beside_every_coarse_file():
+    """expected-score's ``<variant>-<players>p-fine.npz`` ships for every max-ev file: every
+    shipped variant at 2 to 8 players and every deck option at the sizes its pack serves."""
+    data = ROOT / "simkit" / "data"
+    coarse = {p.name.removesuffix(".npz") for p in data.glob("*p.npz")}
+    fine = {p.name.removesuffix("-fine.npz") for p in data.glob("*p-fine.npz")}
+    assert fine == coarse
+    served = sum(len(load_variant(name).deck.players) for name in deck_option_names())
+    assert len(fine) == N_VARIANTS * len(PLAYERS) + served
+
+
+def _served():
+    """Every (variant or deck option, players) tables are trained for."""
+    return _train_tables_script().selected(None, None)
+
+
+@pytest.mark.parametrize(("variant", "players"), _served())
+def test_expected_score_reads_fine_tables_of_its_own(variant, players):
+    """``default_fine_tables`` finds the variant's (or deck option's) own fine file at every
+    table size it serves: no fallback to another variant, another size or max-ev's coarse
+    tables, and no warning; trained under today's rules, monotone, converged."""
+    v = load_variant(variant)
+    if not shipped_table_path(variant, players, fine=True).exists():
+        pytest.fail(f"{variant}-{players}p-fine.npz does not ship")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a fallback warning fails the test
+        tables = default_fine_tables(v, players)
+    meta = tables.meta
+    assert meta["file"] == f"{variant}-{players}p-fine.npz"
+    assert (meta["variant"], meta["n_players"]) == (variant, players)
+    assert meta["strategy"] == "expected-score"
+    assert meta["variant_key"] == v.key, f"{meta['file']} is stale"
+    assert tables.win.shape[1] == n_fine_classes()  # the classes the trainer makes today
+    assert (np.diff(tables.win, axis=1) >= -1e-6).all()
+    changes = meta["change_per_iteration"]
+    assert changes[-1] < 0.02 and changes[-1] < changes[0]
 
 
 @pytest.mark.parametrize("variant", variant_names())
@@ -150,29 +189,66 @@ def test_train_tables_selection_and_check(monkeypatch):
         script.selected(["nope"], None)
     with pytest.raises(SystemExit):
         script.selected(None, [9])
-    # the stored files are current: trained under today's rules and the trainer's defaults
+    # the stored files are current: trained under today's rules and the trainer's defaults,
+    # max-ev's coarse ones and expected-score's fine ones
     assert script.check(script.selected(None, None), 0, retrain=False) == []
+    everything = script.selected(None, None)
+    assert script.check(everything, 0, retrain=False, strategy="expected-score") == []
     assert script.check([("taiwan", 5)], 1, retrain=False)  # another seed: not these files
     monkeypatch.setattr(script, "DATA", ROOT / "nowhere")
     assert script.check([("taiwan", 5)], 0, retrain=False, readme=False) == [
         "taiwan-5p.npz: missing"
     ]
+    assert script.check(
+        [("guangxi-jokers", 3)], 0, retrain=False, readme=False, strategy="expected-score"
+    ) == ["guangxi-jokers-3p-fine.npz: missing"]
 
 
-def test_train_tables_reproduces_a_file_exactly(tmp_path, monkeypatch):
+def test_train_tables_flags_a_fine_file_of_another_class_numbering(tmp_path, monkeypatch):
+    """A fine file whose columns are not the trainer's classes cannot be reproduced."""
+    script = _train_tables_script()
+    source = shipped_table_path("guangxi-jokers", 2, fine=True)
+    tables = WinTables.load(source)
+    short = WinTables(
+        win=tables.win[:, :3396],
+        tie=tables.tie[:, :3396],
+        lose_pay=tables.lose_pay[:, :3396],
+        count=tables.count[:, :3396],
+        scoop_rate=tables.scoop_rate,
+        meta=tables.meta,
+    )
+    short.save(tmp_path / "guangxi-jokers-2p-fine.npz")
+    monkeypatch.setattr(script, "DATA", tmp_path)
+    problems = script.check(
+        [("guangxi-jokers", 2)], 0, retrain=False, readme=False, strategy="expected-score"
+    )
+    assert problems == [
+        f"guangxi-jokers-2p-fine.npz: 3,396 classes, the trainer makes {n_fine_classes():,} "
+        "(an earlier class numbering: retrain it)"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("variant", "strategy", "name"),
+    [
+        ("western-2-4", "max-ev", "western-2-4-5p.npz"),
+        ("guangxi-five-suits", "expected-score", "guangxi-five-suits-5p-fine.npz"),
+    ],
+)
+def test_train_tables_reproduces_a_file_exactly(tmp_path, monkeypatch, variant, strategy, name):
     """A table written by the script equals, array for array, a fresh training of it."""
     trainer = importlib.import_module("simkit.train")  # the package's `train` is the function
     script = _train_tables_script()
     small = trainer.train
 
-    def quick(variant, players, *, seed):
-        return small(variant, players, seed=seed, n_games=300, iterations=1)
+    def quick(variant, players, *, seed, strategy):
+        return small(variant, players, seed=seed, n_games=300, iterations=1, strategy=strategy)
 
     monkeypatch.setattr(trainer, "train", quick)
-    meta = script.train_one("western-2-4", 5, 3, str(tmp_path))
-    assert meta["file"] == "western-2-4-5p.npz" and meta["seed"] == 3
-    stored = script._arrays(tmp_path / "western-2-4-5p.npz")
-    fresh = script.trained_arrays("western-2-4", 5, 3)
+    meta = script.train_one(variant, 5, 3, str(tmp_path), strategy)
+    assert meta["file"] == name and meta["seed"] == 3 and meta["strategy"] == strategy
+    stored = script._arrays(tmp_path / name)
+    fresh = script.trained_arrays(variant, 5, 3, strategy)
     assert stored.keys() == fresh.keys()
     for name in stored:
         assert stored[name].tobytes() == fresh[name].tobytes(), name

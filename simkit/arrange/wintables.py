@@ -1,5 +1,7 @@
-"""Per-dun win tables of the ``max-ev`` strategy: the trained ones shipped in ``simkit/data``,
-the nearest shipped ones when none fit, and untrained (uniform) ones."""
+"""Per-dun win tables: ``max-ev``'s by coarse class and ``expected-score``'s by fine class,
+the trained ones shipped in ``simkit/data`` (both kinds for every shipped variant at 2 to 8
+players and every deck option at the table sizes its pack serves; ``simkit/data/README.md``
+lists them), the nearest shipped ones when none fit, and untrained (uniform) ones."""
 
 from __future__ import annotations
 
@@ -82,7 +84,7 @@ def shipped_table_path(variant_name: str, n_players: int, *, fine: bool = False)
     )
 
 
-@lru_cache(maxsize=128)
+@lru_cache(maxsize=512)  # both kinds of every shipped file, and the lookups that miss
 def _load_shipped(variant_name: str, n_players: int, fine: bool = False) -> WinTables | None:
     path = shipped_table_path(variant_name, n_players, fine=fine)
     if not path.exists():
@@ -91,8 +93,12 @@ def _load_shipped(variant_name: str, n_players: int, fine: bool = False) -> WinT
 
 
 def default_fine_tables(variant: Variant, n_players: int) -> WinTables:
-    """The shipped fine-class tables of ``variant`` at ``n_players`` (``expected-score``'s);
-    where none ship, the coarse ones of :func:`default_tables` (read on fine classes through
+    """The shipped fine-class tables of ``variant`` at ``n_players`` (``expected-score``'s).
+
+    They ship wherever max-ev's do: every shipped variant at 2 to 8 players, every deck
+    option at the table sizes its pack serves.  Where none ship (a variant of one's own, a
+    file not trained yet), a derived variant reads its origin's fine tables with a warning;
+    otherwise the coarse ones of :func:`default_tables` are read on fine classes (through
     :func:`~simkit.arrange.classes.coarse_of_fine`), with its warnings."""
     tables = _load_shipped(variant.name, n_players, True)
     if tables is not None:
