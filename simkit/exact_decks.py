@@ -807,6 +807,57 @@ def contains_counts(shape: DeckShape, five_suit_straight: bool = False) -> dict[
 
 
 @nb.njit(cache=True)
+def _one_suited_hands(row, covered, held, parent, choose, one_suit, n_suits):
+    """The hands of rank-count ``row`` whose cards on the ranks ``held[k]`` of every window
+    ``k`` in the bit set ``covered`` are all of one suit, the same suit over windows sharing a
+    held rank (components by union-find on the windows, ``parent`` its scratch array); the
+    ranks outside every covered window are free."""
+    n_windows = held.shape[0]
+    for k in range(n_windows):
+        parent[k] = k
+    for a in range(n_windows):
+        if not (covered >> a) & 1:
+            continue
+        for b in range(a):
+            if (covered >> b) & 1 and held[a] & held[b]:
+                ra = a
+                while parent[ra] != ra:
+                    ra = parent[ra]
+                rb = b
+                while parent[rb] != rb:
+                    rb = parent[rb]
+                parent[ra] = rb
+    union = np.int64(0)
+    f = np.int64(1)
+    for a in range(n_windows):
+        if not (covered >> a) & 1:
+            continue
+        root = a
+        while parent[root] != root:
+            root = parent[root]
+        if root != a:
+            continue
+        ranks = np.int64(0)
+        for b in range(n_windows):
+            if (covered >> b) & 1:
+                rb = b
+                while parent[rb] != rb:
+                    rb = parent[rb]
+                if rb == a:
+                    ranks |= held[b]
+        union |= ranks
+        part = np.int64(n_suits)
+        for r in range(13):
+            if (ranks >> r) & 1:
+                part *= one_suit[row[r]]
+        f *= part
+    for r in range(13):
+        if not (union >> r) & 1:
+            f *= choose[row[r]]
+    return f
+
+
+@nb.njit(cache=True)
 def _contains_features(vectors, choose, one_suit, n_suits):
     """Per rank-count vector: its hands (prod C(per_rank, c_r)), and of those the hands whose
     every covered straight window has all its cards in one suit (no plain straight; the
@@ -826,53 +877,12 @@ def _contains_features(vectors, choose, one_suit, n_suits):
         weights[i] = w
         covered = 0
         for k in range(10):
-            parent[k] = k
             if present & windows[k] == windows[k]:
                 covered |= 1 << k
         if covered == 0:
             fail[i] = w
             continue
-        # Components of covered windows sharing a rank (union-find on ten windows).
-        for a in range(10):
-            if not (covered >> a) & 1:
-                continue
-            for b in range(a):
-                if (covered >> b) & 1 and windows[a] & windows[b]:
-                    ra = a
-                    while parent[ra] != ra:
-                        ra = parent[ra]
-                    rb = b
-                    while parent[rb] != rb:
-                        rb = parent[rb]
-                    parent[ra] = rb
-        union = np.int64(0)
-        f = np.int64(1)
-        for a in range(10):
-            if not (covered >> a) & 1:
-                continue
-            root = a
-            while parent[root] != root:
-                root = parent[root]
-            if root != a:
-                continue
-            ranks = np.int64(0)
-            for b in range(10):
-                if (covered >> b) & 1:
-                    rb = b
-                    while parent[rb] != rb:
-                        rb = parent[rb]
-                    if rb == a:
-                        ranks |= windows[b]
-            union |= ranks
-            part = np.int64(n_suits)
-            for r in range(13):
-                if (ranks >> r) & 1:
-                    part *= one_suit[vectors[i, r]]
-            f *= part
-        for r in range(13):
-            if not (union >> r) & 1:
-                f *= choose[vectors[i, r]]
-        fail[i] = f
+        fail[i] = _one_suited_hands(vectors[i], covered, windows, parent, choose, one_suit, n_suits)
     return weights, fail
 
 
@@ -1058,53 +1068,13 @@ def _straight_fails(vectors, choose, one_suit, n_suits, need, windows):
                 present |= np.int64(1) << r
         covered = 0
         for k in range(n_windows):
-            parent[k] = k
             held[k] = present & windows[k]
             bits = 0
             for r in range(13):
                 bits += (held[k] >> r) & 1
             if bits >= need:
                 covered |= 1 << k
-        for a in range(n_windows):
-            if not (covered >> a) & 1:
-                continue
-            for b in range(a):
-                if (covered >> b) & 1 and held[a] & held[b]:
-                    ra = a
-                    while parent[ra] != ra:
-                        ra = parent[ra]
-                    rb = b
-                    while parent[rb] != rb:
-                        rb = parent[rb]
-                    parent[ra] = rb
-        union = np.int64(0)
-        f = np.int64(1)
-        for a in range(n_windows):
-            if not (covered >> a) & 1:
-                continue
-            root = a
-            while parent[root] != root:
-                root = parent[root]
-            if root != a:
-                continue
-            ranks = np.int64(0)
-            for b in range(n_windows):
-                if (covered >> b) & 1:
-                    rb = b
-                    while parent[rb] != rb:
-                        rb = parent[rb]
-                    if rb == a:
-                        ranks |= held[b]
-            union |= ranks
-            part = np.int64(n_suits)
-            for r in range(13):
-                if (ranks >> r) & 1:
-                    part *= one_suit[vectors[i, r]]
-            f *= part
-        for r in range(13):
-            if not (union >> r) & 1:
-                f *= choose[vectors[i, r]]
-        fail[i] = f
+        fail[i] = _one_suited_hands(vectors[i], covered, held, parent, choose, one_suit, n_suits)
     return fail
 
 
