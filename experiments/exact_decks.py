@@ -19,24 +19,11 @@ from pathlib import Path
 import polars as pl
 
 from simkit.exact import exact_tables
-from simkit.exact_decks import DeckShape, contains_counts
+from simkit.exact_decks import DECK_SHAPES, DeckShape, contains_counts
 from simkit.variants import resolve_variant
 
 ROOT = Path(__file__).resolve().parents[1]
-DECKS = {
-    "1d": DeckShape(),
-    "2d": DeckShape(decks=2),
-    "1d-5s": DeckShape(n_suits=5),
-    "1d-1j": DeckShape(jokers=1),
-    "1d-2j": DeckShape(jokers=2),
-    "1d-5s-1j": DeckShape(n_suits=5, jokers=1),
-    "1d-5s-2j": DeckShape(n_suits=5, jokers=2),
-    "2d-1j": DeckShape(decks=2, jokers=1),
-    "2d-2j": DeckShape(decks=2, jokers=2),
-    "2d-5s": DeckShape(decks=2, n_suits=5),
-    "2d-5s-1j": DeckShape(decks=2, n_suits=5, jokers=1),
-    "2d-5s-2j": DeckShape(decks=2, n_suits=5, jokers=2),
-}
+DECKS = DECK_SHAPES
 # Who each deck serves (the deal's player counts; jokers are an option of any game).
 SERVES = {
     "1d": "2-4 players",

@@ -27,6 +27,7 @@ from scipy import stats
 
 from simkit.evaluate import Category, rank5
 from simkit.exact_decks import (
+    DECK_SHAPES,
     DeckShape,
     category_names,
     engine_cards,
@@ -40,20 +41,7 @@ from simkit.variants import resolve_variant
 
 ROOT = Path(__file__).resolve().parents[1]
 P_VALUE_FLOOR = 6.3e-5
-DECKS = {
-    "1d": DeckShape(),
-    "2d": DeckShape(decks=2),
-    "1d-5s": DeckShape(n_suits=5),
-    "1d-1j": DeckShape(jokers=1),
-    "1d-2j": DeckShape(jokers=2),
-    "1d-5s-1j": DeckShape(n_suits=5, jokers=1),
-    "1d-5s-2j": DeckShape(n_suits=5, jokers=2),
-    "2d-1j": DeckShape(decks=2, jokers=1),
-    "2d-2j": DeckShape(decks=2, jokers=2),
-    "2d-5s": DeckShape(decks=2, n_suits=5),
-    "2d-5s-1j": DeckShape(decks=2, n_suits=5, jokers=1),
-    "2d-5s-2j": DeckShape(decks=2, n_suits=5, jokers=2),
-}
+DECKS = DECK_SHAPES
 
 
 def dealt_masks(hands: np.ndarray, specials, shape: DeckShape) -> np.ndarray:

@@ -166,6 +166,27 @@ class DeckShape:
 
 ONE_DECK = DeckShape()
 
+#: Every pack ``[deck]`` accepts, by :attr:`DeckShape.key`, the packs counted first (one deck, two
+#: decks, the fifth suit, jokers) before their combinations: the experiments number the packs
+#: in this order.
+DECK_SHAPES: dict[str, DeckShape] = {
+    shape.key: shape
+    for shape in (
+        ONE_DECK,
+        DeckShape(decks=2),
+        DeckShape(n_suits=5),
+        DeckShape(jokers=1),
+        DeckShape(jokers=2),
+        DeckShape(n_suits=5, jokers=1),
+        DeckShape(n_suits=5, jokers=2),
+        DeckShape(decks=2, jokers=1),
+        DeckShape(decks=2, jokers=2),
+        DeckShape(decks=2, n_suits=5),
+        DeckShape(decks=2, n_suits=5, jokers=1),
+        DeckShape(decks=2, n_suits=5, jokers=2),
+    )
+}
+
 
 def deck_of(variant: Any) -> DeckShape:
     """The deck a variant plays (its ``deck`` attribute), one plain deck if it names none."""
@@ -1342,6 +1363,7 @@ def reference_contains(hands: np.ndarray, shape: DeckShape) -> np.ndarray:
 
 
 __all__ = [
+    "DECK_SHAPES",
     "ONE_DECK",
     "DeckShape",
     "contains_counts",
