@@ -112,14 +112,15 @@ def test_help_texts_print_their_percent_signs_once(capsys):
 
 def test_library_defaults_are_read_when_help_is_shown(capsys):
     from simkit.report import DEFAULT_GAMES
-    from simkit.train import DEFAULT_ITERATIONS
+    from simkit.train import DEFAULT_ITERATIONS, FINE_ITERATIONS
 
     with pytest.raises(SystemExit):
         main(["report", "--help"])
     assert f"(default: {DEFAULT_GAMES:,})" in capsys.readouterr().out
     with pytest.raises(SystemExit):
         main(["train", "--help"])
-    assert f"(default: {DEFAULT_ITERATIONS})" in capsys.readouterr().out
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert f"(default: {DEFAULT_ITERATIONS}; expected-score {FINE_ITERATIONS})" in help_text
 
 
 @pytest.mark.parametrize(

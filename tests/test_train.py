@@ -12,8 +12,12 @@ from simkit.cli import main
 from simkit.deal import deal
 from simkit.evaluate import dun_ranks
 from simkit.train import (
+    LINEAR,
+    OutcomeCounts,
     duplicate_match,
+    fictitious_play,
     isotonic_increasing,
+    schedule,
     tabulate,
     train,
 )
@@ -99,6 +103,62 @@ def test_training_is_reproducible_and_monotone():
     assert (np.diff(lose, axis=1) <= 1e-12).all()
     assert len(a.meta["change_per_iteration"]) == 2
     assert "--seed 5" in a.meta["command"]
+
+
+def _iteration_counts(variant, seeds, n_games):
+    """What each iteration of :func:`fictitious_play` counts when every hand plays greedy."""
+    from simkit.arrange import P_SCOOP_TIES, Greedy, payout_model
+    from simkit.deal import as_generator
+
+    model = payout_model(variant, 2)
+    scoop_ties = bool(model.params[P_SCOOP_TIES] > 0)
+    out = []
+    for seed in seeds:
+        gen = as_generator(seed)
+        hands = deal(n_games, 2, rng=gen)
+        arranged, declared = arrange(hands, variant, Greedy(), n_players=2, rng=gen)
+        ranks = dun_ranks(arranged, variant)
+        out.append(tabulate(ranks, declared < 0, model.win_points, scoop_ties))
+    return out
+
+
+def test_linear_schedule_drops_the_greedy_start_and_weighs_iteration_j_by_j():
+    """``blend="linear"``: after k iterations played with tables the counts are
+    sum_j j * counts_j / k over those iterations, the greedy start's (iteration 0) left out;
+    a share blend keeps iteration 0 at weight (1 - blend)**k."""
+    from simkit.arrange import Greedy
+
+    v = load_variant("western-2-4")
+    seeds = np.random.SeedSequence(9).spawn(4)
+    per_iteration = _iteration_counts(v, seeds, 300)
+
+    def play(hands, tables, gen):  # the same greedy play whether or not tables exist
+        return arrange(hands, v, Greedy(), n_players=2, rng=gen)
+
+    def expected(weights):
+        total = [sum(w * np.asarray(c[i], dtype=float) for w, c in zip(weights, per_iteration))
+                 for i in range(6)]  # fmt: skip
+        return OutcomeCounts(*total[:4], scoops=total[4], pairs=total[5]).tables()
+
+    linear, _ = fictitious_play(v, 2, play, seeds, n_games=300, blend=LINEAR)
+    want = expected([0.0, 1 / 3, 2 / 3, 3 / 3])
+    np.testing.assert_allclose(linear.win, want.win, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(linear.lose_pay, want.lose_pay, rtol=0, atol=1e-12)
+    assert linear.scoop_rate == pytest.approx(want.scoop_rate, abs=1e-15)
+    halves, _ = fictitious_play(v, 2, play, seeds, n_games=300, blend=0.5)
+    np.testing.assert_allclose(halves.win, expected([0.125, 0.25, 0.5, 1.0]).win, atol=1e-12)
+    assert np.abs(halves.win - linear.win).max() > 1e-3  # the control: the schedules differ
+
+
+def test_each_strategy_trains_on_its_own_schedule():
+    fine = train("western-2-4", 2, seed=2, n_games=200, iterations=2, strategy="expected-score")
+    assert fine.meta["blend"] == LINEAR == schedule("expected-score")[2]
+    assert train("western-2-4", 2, seed=2, n_games=200, iterations=1).meta["blend"] == 0.5
+    hands, iterations, _ = schedule("expected-score")
+    assert (hands, iterations) == (60_000, 20)
+    for bad in (0.0, 1.5, "half", True):
+        with pytest.raises(ValueError, match="blend must be in"):
+            train("western-2-4", 2, n_games=10, iterations=1, blend=bad)
 
 
 @pytest.mark.parametrize("variant", variant_names())

@@ -31,21 +31,24 @@ def register(subparsers: Any) -> None:
         "--games",
         type=int,
         default=None,
-        help="games per iteration (default: {simkit.train.DEFAULT_GAMES:,} hands / players)",
+        help="games per iteration (default: {simkit.train.DEFAULT_GAMES:,} hands / players; "
+        "expected-score {simkit.train.FINE_GAMES:,})",
     )
     parser.add_argument(
         "--iterations",
         type=int,
         default=None,
         help="fictitious-play iterations after the greedy start "
-        "(default: {simkit.train.DEFAULT_ITERATIONS})",
+        "(default: {simkit.train.DEFAULT_ITERATIONS}; expected-score "
+        "{simkit.train.FINE_ITERATIONS})",
     )
     parser.add_argument(
         "--blend",
-        type=float,
+        type=_blend,
         default=None,
-        help="share of the running counts each iteration replaces: old × (1 - blend) + new "
-        "(default: {simkit.train.DEFAULT_BLEND})",
+        help="share of the running counts each iteration replaces: old × (1 - blend) + new; "
+        "or 'linear': the greedy start's counts dropped, iteration j weighing j "
+        "(default: {simkit.train.DEFAULT_BLEND}; expected-score '{simkit.train.FINE_BLEND}')",
     )
     parser.add_argument(
         "--strategy",
@@ -60,6 +63,16 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(func=handle)
 
 
+def _blend(text: str) -> float | str:
+    """``--blend``: a share, or the word ``linear``."""
+    if text == "linear":
+        return text
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a share in (0, 1] or 'linear', got {text!r}") from None
+
+
 def handle(args: argparse.Namespace) -> int:
     import os
     import sys
@@ -69,7 +82,7 @@ def handle(args: argparse.Namespace) -> int:
     from simkit.arrange import table_name
     from simkit.files import check_output_file
     from simkit.kernel_cache import notice_if_cold
-    from simkit.train import DEFAULT_ITERATIONS, train
+    from simkit.train import schedule, train
     from simkit.variants import resolve_variant
 
     variant = resolve_variant(chosen_variant(args))
@@ -83,7 +96,7 @@ def handle(args: argparse.Namespace) -> int:
     shown = not args.quiet and sys.stderr.isatty() and not os.environ.get("CI")
     # options not given leave the library's defaults in place
     given = {"iterations": args.iterations, "blend": args.blend}
-    iterations = DEFAULT_ITERATIONS if args.iterations is None else args.iterations
+    iterations = schedule(args.strategy)[1] if args.iterations is None else args.iterations
     with tqdm(total=iterations, desc="train", unit="iteration", disable=not shown) as bar:
 
         def progress(message: str) -> None:
