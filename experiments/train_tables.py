@@ -232,7 +232,8 @@ summed).
 {_header(FINE_COLUMNS)}
 {chr(10).join(rows)}
 
-Commands (all `--seed 0` with the defaults `--iterations {trainer.FINE_ITERATIONS} --blend {trainer.FINE_BLEND}`):
+Commands (all `--seed 0` with the defaults
+`--iterations {trainer.FINE_ITERATIONS} --blend {trainer.FINE_BLEND}`):
 
 {_commands(metas)}
 """

@@ -21,9 +21,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import time
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from simkit.arrange import ExpectedScore, default_fine_tables
 from simkit.errors import SimkitError
@@ -45,7 +48,9 @@ def parse_schedule(text: str) -> tuple[int, int, float | str]:
         hands, iterations, blend = text.split("x")
         return int(hands), int(iterations), blend if blend == LINEAR else float(blend)
     except ValueError:
-        raise SystemExit(f"a schedule is HANDSxITERATIONSxBLEND (e.g. 60000x20xlinear): {text!r}")
+        raise SystemExit(
+            f"a schedule is HANDSxITERATIONSxBLEND (e.g. 60000x20xlinear): {text!r}"
+        ) from None
 
 
 def schedule_name(hands: int, iterations: int, blend: float | str) -> str:
@@ -58,7 +63,9 @@ def parse_row(text: str) -> tuple[str, int, str]:
         resolve_variant(name)
         return name, int(players), seat
     except (ValueError, SimkitError) as err:
-        raise SystemExit(f"a row is VARIANT:PLAYERS:SEAT (e.g. taiwan:4:banker): {text!r} ({err})")
+        raise SystemExit(
+            f"a row is VARIANT:PLAYERS:SEAT (e.g. taiwan:4:banker): {text!r} ({err})"
+        ) from None
 
 
 def tables_for(name: str, players: int, plan: tuple[int, int, float | str]) -> tuple[Any, float]:
@@ -76,6 +83,22 @@ def tables_for(name: str, players: int, plan: tuple[int, int, float | str]) -> t
     tables = train(name, players, seed=0, n_games=hands // players, iterations=iterations,
                    blend=blend, strategy=ExpectedScore.name)  # fmt: skip
     return tables, time.perf_counter() - started
+
+
+SAME = ("variant", "players", "seat", "hands", "rollouts", "seed")
+
+
+def _paired(row: dict[str, Any], rows: list[dict[str, Any]]) -> str:
+    """The row's per-hand regret minus the previous schedule's on the same hands: mean and
+    95% CI ("" for the previous schedule itself or without per-hand figures)."""
+    if row["schedule"] == PREVIOUS or "per_hand" not in row:
+        return ""
+    base = [r for r in rows if r["schedule"] == PREVIOUS and all(r[k] == row[k] for k in SAME)]
+    if not base or "per_hand" not in base[0]:
+        return ""
+    d = np.asarray(row["per_hand"]) - np.asarray(base[0]["per_hand"])
+    half = Z95 * d.std(ddof=1) / math.sqrt(d.size)
+    return f"{d.mean():+.4f} ({d.mean() - half:+.4f} to {d.mean() + half:+.4f})"
 
 
 def render(rows: list[dict[str, Any]], command: str) -> str:
@@ -97,9 +120,12 @@ def render(rows: list[dict[str, Any]], command: str) -> str:
         "",
         f"Reproduce: `{command}`",
         "",
-        "| variant | players | seat | schedule | hands | regret | 95% CI | best differs | "
-        "last change per iteration | train s |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "`paired` is the row's per-hand regret minus the previous schedule's on the same hands "
+        "and rollouts, mean and 95% CI over hands.",
+        "",
+        "| variant | players | seat | schedule | hands | regret | 95% CI | paired vs previous | "
+        "best differs | last change per iteration | train s |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     key = {p: i for i, p in enumerate(plans)}
     for r in sorted(rows, key=lambda r: (r["variant"], r["players"], r["seat"],
@@ -108,7 +134,8 @@ def render(rows: list[dict[str, Any]], command: str) -> str:
         lines.append(
             f"| {r['variant']} | {r['players']} | {r['seat']} | `{r['schedule']}`{mark} | "
             f"{r['hands']} | {r['mean']:.4f} | {r['ci_low']:.4f} to {r['ci_high']:.4f} | "
-            f"{r['differs']:.0%} | {r['last_change']:.4f} | {r['train_s']:.0f} |"
+            f"{_paired(r, rows)} | {r['differs']:.0%} | {r['last_change']:.4f} | "
+            f"{r['train_s']:.0f} |"
         )
     return "\n".join(lines) + "\n"
 
@@ -147,10 +174,9 @@ def main() -> None:
                 "mean": r.mean, "ci_low": r.mean - Z95 * r.se, "ci_high": r.mean + Z95 * r.se,
                 "differs": r.share_differs,
                 "last_change": float(tables.meta["change_per_iteration"][-1]),
-                "train_s": seconds,
+                "train_s": seconds, "per_hand": [float(x) for x in r.per_hand],
             }  # fmt: skip
-            same = ("variant", "players", "seat", "schedule", "hands", "rollouts", "seed")
-            done = [d for d in done if any(d[k] != row[k] for k in same)] + [row]
+            done = [d for d in done if any(d[k] != row[k] for k in (*SAME, "schedule"))] + [row]
             print(f"{name} {players}p {seat} {row['schedule']}: {r.mean:.4f} "
                   f"± {Z95 * r.se:.4f} (train {seconds:.0f} s)", flush=True)  # fmt: skip
             args.out.mkdir(parents=True, exist_ok=True)

@@ -261,9 +261,10 @@ def fictitious_play(
     replace none) and fits new tables.  ``blend="linear"``: the counts of the first iteration
     played with tables replace those before it (the greedy start's), and from then on the
     ``k``-th such iteration keeps ``1 - 1/k`` of the running counts, so that iteration ``j``
-    weighs ``j``: the later, closer-to-converged play counts more, every iteration counts.  ``scoop_rate``: a fixed rate for the tables (None:
-    the counts' own).  ``fine``: tables by fine class, a loss to a winning dun that holds
-    the 马牌 paying its extra (expected-score's); else by coarse class (max-ev's).
+    weighs ``j``: the later, closer-to-converged play counts more, every iteration counts.
+    ``scoop_rate``: a fixed rate for the tables (None: the counts' own).  ``fine``: tables by
+    fine class, a loss to a winning dun that holds the 马牌 paying its extra
+    (expected-score's); else by coarse class (max-ev's).
     """
     model = payout_model(variant, n_players)
     scoop_ties = bool(model.params[P_SCOOP_TIES] > 0)

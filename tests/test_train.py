@@ -136,7 +136,7 @@ def test_linear_schedule_drops_the_greedy_start_and_weighs_iteration_j_by_j():
         return arrange(hands, v, Greedy(), n_players=2, rng=gen)
 
     def expected(weights):
-        total = [sum(w * np.asarray(c[i], dtype=float) for w, c in zip(weights, per_iteration))
+        total = [sum(w * np.asarray(c[i], dtype=float) for w, c in zip(weights, per_iteration, strict=True))
                  for i in range(6)]  # fmt: skip
         return OutcomeCounts(*total[:4], scoops=total[4], pairs=total[5]).tables()
 

@@ -1,4 +1,4 @@
-"""``simkit train``: win tables of the max-ev strategy by fictitious play."""
+"""``simkit train``: win tables of the max-ev or expected-score strategy by fictitious play."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from simkit.errors import SimkitError
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "train",
-        help="train max-ev win tables by fictitious play",
+        help="train win tables (max-ev's or expected-score's) by fictitious play",
         description="Deal, arrange with the current strategy, count how often each dun class "
         "wins, blend, repeat; prints the change per iteration and saves an .npz table. "
         "The shipped tables in simkit/data/ were made with the defaults and --seed 0.",
