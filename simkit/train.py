@@ -1,4 +1,4 @@
-"""Training the win tables of the ``max-ev`` strategy by fictitious play.
+"""Training the win tables of ``max-ev`` and ``expected-score`` by fictitious play.
 
 Each iteration deals ``n_games`` games, sets every hand with the current strategy (greedy for
 the first), ranks the duns, and counts for every dun class how often it wins, ties and loses
@@ -6,10 +6,10 @@ against the same dun of every other player in the same game (so card removal is 
 what it pays when it loses.  The counts are blended into the running counts (old counts are
 multiplied by ``1 - blend`` first; or, the fine tables' schedule ``blend="linear"``, the greedy
 start's counts are dropped and iteration ``j`` of the strategy's own play weighs ``j``), turned
-into rates (a rarely seen class pulled toward the
-chance that a random opponent's dun ranks below it), made monotone in the class order (a
-stronger dun cannot win less often: weighted isotonic regression), and the next iteration
-plays ``max-ev`` with the new tables.  The change per iteration (count-weighted mean absolute
+into rates (a rarely seen class pulled toward the chance that a random opponent's dun ranks
+below it), made monotone in the class order (a stronger dun cannot win less often: weighted
+isotonic regression), and the next iteration plays the strategy (``max-ev`` or
+``expected-score``) with the new tables.  The change per iteration (count-weighted mean absolute
 change of the win chance) is recorded in the tables' ``meta``.  That loop is
 :func:`fictitious_play`; :func:`train` runs it from a greedy start, and a best response (one
 seat learning against frozen tables, ``experiments/best_response.py``) from frozen counts.
@@ -286,7 +286,7 @@ def fictitious_play(
             ranks, declared < 0, model.win_points, scoop_ties, seats, fine=fine, horse_extra=extra
         )
         played += with_tables
-        if counts is None or (linear and played == 1 and with_tables):
+        if counts is None or (linear and played == 1):  # the linear schedule drops greedy's
             counts = OutcomeCounts(*new[:4], scoops=new[4], pairs=float(new[5]))
         else:
             keep = 1.0 - (1.0 / max(played, 1) if linear else float(blend))
