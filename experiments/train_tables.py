@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 
 from simkit.arrange import table_name
+from simkit.arrange.wintables import WEIGHTS_KEY
 from simkit.variants import deck_option_names, load_variant, variant_names
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -174,6 +175,37 @@ def _commands(metas: Sequence[dict[str, Any]]) -> str:
     return "\n".join(f"    {m['command']} --out simkit/data/{m['file']}" for m in metas)
 
 
+def _weights_section(metas: Sequence[dict[str, Any]]) -> str:
+    """The files whose ``meta`` carries expected-score's fitted objective weights."""
+    weighted = [m for m in metas if WEIGHTS_KEY in m]
+    if not weighted:
+        return ""
+
+    def ci(lo_hi: Sequence[float], fmt: str) -> str:
+        return f"{lo_hi[0]:{fmt}} to {lo_hi[1]:{fmt}}"
+
+    rows = "\n".join(
+        f"| {m['file']} | {w['scoop']:.3f} ({ci(w['scoop_ci95'], '.3f')}) "
+        f"| {w['home_run']:.3f} ({ci(w['home_run_ci95'], '.3f')}) "
+        f"| {w['held_out_gain']:+.4f} ({ci(w['held_out_ci95'], '+.4f')}) |"
+        for m in weighted
+        for w in [m[WEIGHTS_KEY]]
+    )
+    return f"""
+{len(weighted)} of these files also carry `meta["{WEIGHTS_KEY}"]`: the weights of the
+scoop and home-run terms of `expected-score`'s value, fitted to rollouts of the full rules by
+`python experiments/fit_objective.py --write` (`simkit.objective`; the table, with every row
+fitted, is `results/strategy/objective-weights.md`).  They are written after training (the
+training plays the unweighted model, so `--check --retrain` is unaffected) and only where the
+fitted weighting's held-out gain is positive beyond its 95% CI; a retrained file loses them
+until they are fitted again.
+
+| file | scoop weight (95% CI) | home-run weight | held-out gain, points per hand |
+|---|---|---|---|
+{rows}
+"""
+
+
 def _fine_section() -> str:
     """The README's section on expected-score's fine tables."""
     metas = [read_meta(p) for p in _files(FINE)]
@@ -231,7 +263,7 @@ summed).
 {numbering}
 {_header(FINE_COLUMNS)}
 {chr(10).join(rows)}
-
+{_weights_section(metas)}
 Commands (all `--seed 0` with the defaults
 `--iterations {trainer.FINE_ITERATIONS} --blend {trainer.FINE_BLEND}`):
 

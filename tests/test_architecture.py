@@ -20,7 +20,7 @@ STAGES = [
     {"score"},
     {"phases"},
     {"statistics", "regret", "train", "describe", "setting_scores"},
-    {"rollout"},
+    {"rollout", "objective"},
     {"tables", "plots", "parallel", "locks", "kernel_cache"},
     {"simulate"},
     {"report"},

@@ -19,6 +19,7 @@ all 72,072 splits, ties broken the same way (stronger back, middle, front, then 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -32,6 +33,8 @@ from simkit.arrange.value import (
     P_HORSE,
     P_N_OPP,
     P_SCOOP_RATE,
+    P_W_HOME,
+    P_W_SCOOP,
     Q_LE,
     Q_LOSE,
     Q_VW,
@@ -530,13 +533,16 @@ def make_solver(
     horse: bool = False,
     front_first: bool = False,
     dtype: type = np.float64,
+    weights: tuple[float, float] = (1.0, 1.0),
 ) -> Solver:
     """A :class:`Solver` for ``variant`` (shipped tables unless ``tables`` is given).
 
     ``horse``: price the 马牌 (:func:`~simkit.arrange.value.horse_model`); ``front_first``:
-    the tie-break of equal values (:class:`Solver`); ``dtype``: of the quantities the kernels
-    read (``float32`` halves them, so that fine classes stay in a core's L2 cache: 1.2-1.5×
-    faster; the value is still computed in float64 from them).
+    the tie-break of equal values (:class:`Solver`); ``weights``: (scoop, home run), the
+    weights of those terms of the value (``P_W_SCOOP``, ``P_W_HOME``; finite and ≥ 0, so the
+    value still rises with every win chance); ``dtype``: of the quantities the kernels read
+    (``float32`` halves them, so that fine classes stay in a core's L2 cache: 1.2-1.5× faster;
+    the value is still computed in float64 from them).
     """
     v = resolve_variant(variant)
     check_players(n_players)
@@ -544,6 +550,11 @@ def make_solver(
         tables = default_tables(v, n_players)
     model = payout_model(v, n_players, horse=horse)
     model.params[P_SCOOP_RATE] = tables.scoop_rate  # a fresh model: its own params array
+    w_scoop, w_home = (float(w) for w in weights)
+    if not (math.isfinite(w_scoop) and math.isfinite(w_home) and w_scoop >= 0 and w_home >= 0):
+        # negative weights would break the search's bounds (the value must rise with wins)
+        raise ValueError(f"objective weights must be finite and ≥ 0, got {weights!r}")
+    model.params[P_W_SCOOP], model.params[P_W_HOME] = w_scoop, w_home
     q = ev_quantities(tables, model)
     fav = favourable_quantities(q)
     return Solver(v, n_players, tables, model, q.astype(dtype), fav.astype(dtype), front_first)

@@ -33,7 +33,7 @@ from simkit.arrange.search import (
 )
 from simkit.arrange.subsets import rank_tables_of
 from simkit.arrange.value import foul_strict
-from simkit.arrange.wintables import WinTables, default_fine_tables
+from simkit.arrange.wintables import WinTables, default_fine_tables, objective_weights
 from simkit.deal import RngLike, as_generator
 from simkit.errors import SimkitError
 from simkit.splits import BACK_REST, SPLIT_IDS
@@ -103,15 +103,25 @@ class ExpectedScore(MaxEV):
     front.
 
     ``tables``: fine-class win tables (``simkit train --strategy expected-score``); None takes
-    the shipped ones (:func:`~simkit.arrange.wintables.default_fine_tables`).
+    the shipped ones (:func:`~simkit.arrange.wintables.default_fine_tables`).  ``weights``:
+    (scoop, home run), the weights of those terms of the value; None takes the ones fitted to
+    rollouts for the tables (:func:`~simkit.arrange.wintables.objective_weights`, 1 and 1
+    where none were fitted).
     """
 
+    weights: tuple[float, float] | None = None
     name: ClassVar[str] = "expected-score"
 
     def solver(self, variant: str | Variant | None, n_players: int) -> Solver:
         v = resolve_variant(variant)
         tables = self.tables if self.tables is not None else default_fine_tables(v, n_players)
-        return make_solver(v, n_players, tables, horse=True, front_first=True, dtype=np.float32)
+        weights = self.weights if self.weights is not None else objective_weights(tables)
+        return make_solver(
+            v, n_players, tables, horse=True, front_first=True, dtype=np.float32, weights=weights
+        )
+
+    def with_tables(self, tables: WinTables | None) -> ExpectedScore:
+        return type(self)(tables, self.weights)
 
 
 @dataclass(frozen=True)

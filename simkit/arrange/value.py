@@ -62,8 +62,10 @@ Q_WIN, Q_LOSE, Q_VW, Q_LE = range(4)
     P_SCOOP_RATE,  # chance a player scoops a given opponent (from training)
     P_HOME_BASE,  # > 0: the home run multiplies only the dun count, this many points a pair
     P_HORSE,  # the 马牌 multiplier of a winning dun that holds it (1: none; expected-score)
+    P_W_SCOOP,  # weight of the scoop terms in a pair's value (1: as the model prices them)
+    P_W_HOME,  # weight of the home-run terms (1: as the model prices them)
     N_PARAMS,
-) = range(13)
+) = range(15)
 
 
 @dataclass(frozen=True)
@@ -99,6 +101,7 @@ def payout_model(variant: Variant, n_players: int, *, horse: bool = False) -> Pa
     params = np.zeros(N_PARAMS, dtype=np.float64)
     params[P_N_OPP] = rules.n_players - 1
     params[P_HORSE] = 1.0
+    params[P_W_SCOOP] = params[P_W_HOME] = 1.0
     if rules.majority:
         params[P_MAJORITY] = rules.majority_points
         params[P_MAJORITY_TWO] = rules.majority_two_wins
@@ -240,15 +243,15 @@ def expected_points(w0, w1, w2, l0, l1, l2, v0, v1, v2, e0, e1, e2, p):
         won += p[P_MAJORITY]
         paid += p[P_MAJORITY]
     if p[P_SCOOP_DOUBLE] == 1.0:  # a scoop doubles the pair's points
-        pair += s_for * won - s_against * paid
+        pair += p[P_W_SCOOP] * (s_for * won - s_against * paid)
         won *= 2.0
         paid *= 2.0
     elif p[P_SCOOP_DOUBLE] == 2.0:  # a scoop doubles the dun count (3)
-        pair += 3.0 * (s_for - s_against)
+        pair += p[P_W_SCOOP] * (3.0 * (s_for - s_against))
         won += 3.0
         paid += 3.0
     if p[P_SCOOP_ADD] != 0.0:
-        pair += p[P_SCOOP_ADD] * (s_for - s_against)
+        pair += p[P_W_SCOOP] * (p[P_SCOOP_ADD] * (s_for - s_against))
         won += p[P_SCOOP_ADD]
         paid += p[P_SCOOP_ADD]
     n_opp = p[P_N_OPP]
@@ -260,12 +263,16 @@ def expected_points(w0, w1, w2, l0, l1, l2, v0, v1, v2, e0, e1, e2, p):
         for _ in range(int(n_opp) - 1):  # integer powers: far cheaper than ``**``
             home_for *= s_for
             home_against *= p[P_SCOOP_RATE]
-        total += n_opp * p[P_HOME_ADD] * (home_for - home_against)
+        w_home = p[P_W_HOME]
+        total += w_home * (n_opp * p[P_HOME_ADD] * (home_for - home_against))
         if p[P_HOME_BASE] > 0.0:  # only the dun count is multiplied
-            total += (p[P_HOME_FACTOR] - 1.0) * p[P_HOME_BASE] * (n_opp * home_for - home_against)
+            total += w_home * (
+                (p[P_HOME_FACTOR] - 1.0) * p[P_HOME_BASE] * (n_opp * home_for - home_against)
+            )
         else:
-            total += (p[P_HOME_FACTOR] - 1.0) * (
-                n_opp * home_for * (won + p[P_HOME_ADD]) - home_against * (paid + p[P_HOME_ADD])
+            total += w_home * (
+                (p[P_HOME_FACTOR] - 1.0)
+                * (n_opp * home_for * (won + p[P_HOME_ADD]) - home_against * (paid + p[P_HOME_ADD]))
             )
     return total
 

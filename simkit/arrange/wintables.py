@@ -115,6 +115,20 @@ def default_fine_tables(variant: Variant, n_players: int) -> WinTables:
     return default_tables(variant, n_players)
 
 
+#: The key of a fine table file's ``meta`` that holds expected-score's fitted objective weights.
+WEIGHTS_KEY = "objective_weights"
+
+
+def objective_weights(tables: WinTables) -> tuple[float, float]:
+    """The (scoop, home run) weights of expected-score's value with ``tables``: those fitted to
+    rollouts of the full rules and stored with the tables (``meta["objective_weights"]``,
+    :mod:`simkit.objective`), else ``(1.0, 1.0)``, the model as priced."""
+    entry = tables.meta.get(WEIGHTS_KEY)
+    if entry is None:
+        return 1.0, 1.0
+    return float(entry["scoop"]), float(entry["home_run"])
+
+
 #: The player counts tables ship for: 2 to 4 players (one deck) and 5 to 8 (two decks).
 SHIPPED_PLAYERS = tuple(range(2, 9))
 

@@ -1,0 +1,307 @@
+"""The weights of expected-score's scoop and home-run terms, fitted to rollouts of the score.
+
+The model's value of a split (:mod:`simkit.arrange.value`) is ``B + S + H``: ``B`` its dun
+points, bonuses, majority and 马牌, ``S`` its scoop (打枪) terms and ``H`` its home-run (全垒打)
+terms, all priced from the win tables as if the three duns were independent and the duns' points
+were paid as they are.  Where the scorer pays the round otherwise (the t-formula pays places
+ranked by those points, and multiplies a home run's places, not its duns) the model's scale for
+``S`` and ``H`` is off: in guangxi at 4 players it prices a sure home run at 162 points where the
+scorer pays 72.  Only the order of one hand's splits matters, so the weights are measured on
+that order:
+
+* ``hands`` dealt hands of one seat are set by the default; for each, the ``top`` splits of its
+  Pareto front by the model's value are scored on the same ``rollouts`` deals of the other
+  cards to opponents who play the default (:func:`simkit.regret.rollout_values`' protocol, every
+  rule the scorer applies in force);
+* within each hand (its means subtracted) the rollout mean is regressed on ``B``, ``S`` and
+  ``H`` by least squares; the weights are ``S``'s and ``H``'s coefficients over ``B``'s (0 at
+  least: a negative weight would break the search's bounds), so that
+  ``B + w_S·S + w_H·H`` orders a hand's splits as the rollouts do, as nearly as three terms can;
+* a bootstrap over hands gives their 95% CIs; on the hands of a second, independent stream the
+  split each weighting picks among the candidates is valued on their rollouts, and the paired
+  difference (fitted minus unweighted) with its 95% CI is the held-out gain.
+
+The weights ship in the ``meta`` of a fine table file (``"objective_weights"``) only where the
+held-out gain is positive beyond its CI (:func:`worth_shipping`); elsewhere the model is
+unweighted.  :func:`simkit.arrange.objective_weights` reads them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from simkit.arrange import (
+    P_W_HOME,
+    P_W_SCOOP,
+    ExpectedScore,
+    Solver,
+    arrange,
+    fine_classes,
+    horse_copies,
+    split_values,
+)
+from simkit.deal import as_generator, check_players, deal
+from simkit.errors import SimkitError
+from simkit.evaluate import dun_ranks
+from simkit.regret import Z95, _banker_seat, _candidates, _points_on_rollouts, _rollout_hands
+from simkit.variants import Variant, resolve_variant
+
+#: Columns of :func:`components`: the three terms the kernel weighs, then a diagnostic split.
+B, S, H = 0, 1, 2
+#: What :func:`fit_weights` measures by default: hands, rollouts, candidates per hand, seed.
+HANDS, ROLLOUTS, TOP, SEED = 4000, 100, 10, 21
+#: Held-out hands: half as many, on the stream of ``seed + HELD_OUT_OFFSET``.
+HELD_OUT_OFFSET = 1000
+BOOTSTRAP = 200
+
+
+def components(cand: np.ndarray, solver: Solver) -> np.ndarray:
+    """``float64 (c, 5)`` for arranged splits ``cand (c, 13)``: ``B``, ``S``, ``H`` (the value
+    is ``B + w_S·S + w_H·H``, exactly linear in the two weights), then the split's biggest dun
+    worth and its separable points per opponent (diagnostics)."""
+    ranks = dun_ranks(cand, solver.variant)
+    horse = horse_copies(cand, solver.horse_card) if solver.horse_card >= 0 else None
+    p = solver.model.params
+    keep = p[P_W_SCOOP], p[P_W_HOME]
+    values = []
+    try:
+        for w_scoop, w_home in ((0.0, 0.0), (1.0, 0.0), (0.0, 1.0)):
+            p[P_W_SCOOP], p[P_W_HOME] = w_scoop, w_home
+            values.append(split_values(ranks, solver, horse))
+    finally:
+        p[P_W_SCOOP], p[P_W_HOME] = keep
+    base, with_scoop, with_home = values
+    cls = fine_classes(ranks).astype(np.int64)
+    worth = np.stack([solver.model.win_points[d, cls[:, d]] for d in range(3)], axis=1).max(1)
+    sep = sum(solver.sep[d, cls[:, d]] for d in range(3))
+    return np.stack([base, with_scoop - base, with_home - base, worth, sep], axis=1)
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One hand's candidates: their :func:`components` and per-rollout points ``(c, R)``."""
+
+    features: np.ndarray
+    points: np.ndarray
+
+    @property
+    def means(self) -> np.ndarray:
+        return self.points.mean(axis=1)
+
+
+def collect(
+    v: Variant,
+    n_players: int,
+    seat: str,
+    hands: int,
+    rollouts: int,
+    top: int,
+    seed: int,
+    *,
+    batch: int = 8,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[Sample]:
+    """The samples of :func:`fit_weights`: hands the default plays (not declaring), their
+    ``top`` splits by the unweighted model, scored on common rollouts against the default."""
+    strat = ExpectedScore(weights=(1.0, 1.0))
+    solver = strat.solver(v, n_players)
+    deal_seed, roll_seed = np.random.SeedSequence(seed).spawn(2)
+    dealt = deal(hands, n_players, rng=as_generator(deal_seed))[:, 0]
+    _own, declared = arrange(dealt, v, strat, n_players=n_players, rng=0)
+    seeds = roll_seed.spawn(hands)
+    banker = _banker_seat(v, seat)
+    played = np.flatnonzero(declared < 0)
+    out: list[Sample] = []
+    for lo in range(0, played.size, batch):
+        idx = played[lo : lo + batch]
+        settings, feats = [], []
+        for h in idx:
+            cand = _candidates(dealt[h], v)
+            f = components(cand, solver)
+            order = np.argsort(-(f[:, B] + f[:, S] + f[:, H]), kind="stable")[:top]
+            settings.append((cand[order], np.full(order.size, -1)))
+            feats.append(f[order])
+        deals = np.stack(
+            [
+                _rollout_hands(dealt[h], n_players, rollouts, np.random.default_rng(seeds[h]))
+                for h in idx
+            ]
+        )
+        points = _points_on_rollouts(settings, deals, v, strat, n_players, banker)
+        out.extend(Sample(f, pts) for f, pts in zip(feats, points, strict=True))
+        if progress is not None:
+            progress(min(lo + batch, played.size), played.size)
+    return out
+
+
+def within_hand_fit(samples: Sequence[Sample], columns: Sequence[int] = (B, S, H)) -> np.ndarray:
+    """Least-squares coefficients of the rollout means on ``columns`` of the features, each
+    hand's means subtracted (only the order within a hand is fitted)."""
+    xs, ys = [], []
+    for s in samples:
+        if len(s.features) < 2:
+            continue
+        f = s.features[:, list(columns)]
+        xs.append(f - f.mean(axis=0))
+        ys.append(s.means - s.means.mean())
+    if not xs:
+        raise SimkitError("no hand has two candidates to compare")
+    coef, *_ = np.linalg.lstsq(np.concatenate(xs), np.concatenate(ys), rcond=None)
+    return coef
+
+
+def weights_of(coef: np.ndarray) -> tuple[float, float]:
+    """``(w_S, w_H)`` from the coefficients of ``B``, ``S``, ``H`` (0 at least)."""
+    if not coef[0] > 0:
+        raise SimkitError(f"the dun points' coefficient is {coef[0]:.4f}: no weights to fit")
+    return float(max(coef[1] / coef[0], 0.0)), float(max(coef[2] / coef[0], 0.0))
+
+
+def picked_points(samples: Sequence[Sample], weights: tuple[float, float]) -> np.ndarray:
+    """Per hand, the rollout mean of the candidate that ``B + w_S·S + w_H·H`` ranks first."""
+    w_scoop, w_home = weights
+    out = np.empty(len(samples))
+    for i, s in enumerate(samples):
+        f = s.features
+        out[i] = s.means[int(np.argmax(f[:, B] + w_scoop * f[:, S] + w_home * f[:, H]))]
+    return out
+
+
+@dataclass(frozen=True)
+class WeightFit:
+    """What :func:`fit_weights` measured (points per game; CIs 95%)."""
+
+    variant: str
+    n_players: int
+    seat: str
+    hands: int
+    rollouts: int
+    top: int
+    seed: int
+    coefficients: tuple[float, float, float]
+    weights: tuple[float, float]
+    weights_ci: tuple[tuple[float, float], tuple[float, float]]
+    held_out_hands: int
+    held_out_gain: float
+    held_out_ci: tuple[float, float]
+    picks_differ: float
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def trivial(self) -> bool:
+        """True where the variant has no scoop or home-run term to weigh."""
+        return self.coefficients[1] == 0.0 and self.coefficients[2] == 0.0
+
+    def as_meta(self) -> dict[str, Any]:
+        """The ``meta["objective_weights"]`` entry of a fine table file."""
+        return {
+            "scoop": round(self.weights[0], 4),
+            "home_run": round(self.weights[1], 4),
+            "scoop_ci95": [round(x, 4) for x in self.weights_ci[0]],
+            "home_run_ci95": [round(x, 4) for x in self.weights_ci[1]],
+            "held_out_gain": round(self.held_out_gain, 5),
+            "held_out_ci95": [round(x, 5) for x in self.held_out_ci],
+            "seat": self.seat,
+            "command": (
+                f"python experiments/fit_objective.py --variant {self.variant} --players "
+                f"{self.n_players} --seat {self.seat} --hands {self.hands} --rollouts "
+                f"{self.rollouts} --top {self.top} --seed {self.seed}"
+            ),
+        }
+
+
+def worth_shipping(fit: WeightFit) -> bool:
+    """Ship a fit's weights only where its held-out gain is positive beyond its 95% CI."""
+    return not fit.trivial and fit.held_out_ci[0] > 0.0
+
+
+def _seat_samples(
+    v: Variant,
+    n_players: int,
+    seat: str,
+    hands: int,
+    rollouts: int,
+    top: int,
+    seed: int,
+    progress: Callable[[int, int], None] | None,
+) -> list[Sample]:
+    """:func:`collect` for one seat, or ``"table"``: in a banker variant the banker's and the
+    players' hands as often as they sit at a table (1 to p - 1, each on its own stream)."""
+    if seat != TABLE:
+        return collect(v, n_players, seat, hands, rollouts, top, seed, progress=progress)
+    if v.scoring.topology != "banker":
+        return collect(v, n_players, "player", hands, rollouts, top, seed, progress=progress)
+    n_banker = max(hands // n_players, 1)
+    return collect(v, n_players, "banker", n_banker, rollouts, top, seed) + collect(
+        v, n_players, "player", hands - n_banker, rollouts, top, seed + 1, progress=progress
+    )
+
+
+#: The seat :func:`fit_weights` measures by default: every seat as often as it occurs (the
+#: strategy is not told its seat, so one weighting serves them all).
+TABLE = "table"
+
+
+def fit_weights(
+    variant: str | Variant | None,
+    n_players: int = 4,
+    *,
+    seat: str = TABLE,
+    hands: int = HANDS,
+    rollouts: int = ROLLOUTS,
+    top: int = TOP,
+    seed: int = SEED,
+    progress: Callable[[int, int], None] | None = None,
+) -> WeightFit:
+    """Fit ``(w_S, w_H)`` for ``variant`` at ``n_players`` by the protocol of this module."""
+    v = resolve_variant(variant)
+    check_players(n_players)
+    if n_players > 4:
+        raise SimkitError(f"rollouts deal one deck (2-4 players), got {n_players}")
+    for what, value, least in (("hands", hands, 4), ("rollouts", rollouts, 2), ("top", top, 2)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < least:
+            raise SimkitError(f"{what} must be an integer ≥ {least}, got {value!r}")
+    if seat != TABLE:
+        _banker_seat(v, seat)
+    samples = _seat_samples(v, n_players, seat, hands, rollouts, top, seed, progress)
+    coef = within_hand_fit(samples)
+    if coef[S] == 0.0 and coef[H] == 0.0:  # nothing to weigh: no scoop, no home run
+        weights, ci = (1.0, 1.0), ((1.0, 1.0), (1.0, 1.0))
+    else:
+        weights = weights_of(coef)
+        gen = np.random.default_rng(seed)
+        boots = np.full((BOOTSTRAP, 2), np.nan)
+        for k in range(BOOTSTRAP):
+            pick = gen.integers(0, len(samples), len(samples))
+            c = within_hand_fit([samples[i] for i in pick])
+            if c[B] > 0:  # a resample of a few hands may order none by its dun points
+                boots[k] = weights_of(c)
+        lo, hi = np.nanpercentile(boots, [2.5, 97.5], axis=0)
+        ci = ((float(lo[0]), float(hi[0])), (float(lo[1]), float(hi[1])))
+    test = _seat_samples(
+        v, n_players, seat, hands // 2, rollouts, top, seed + HELD_OUT_OFFSET, None
+    )
+    diff = picked_points(test, weights) - picked_points(test, (1.0, 1.0))
+    se = float(diff.std(ddof=1) / math.sqrt(diff.size)) if diff.size > 1 else math.nan
+    gain = float(diff.mean())
+    return WeightFit(
+        variant=v.name,
+        n_players=n_players,
+        seat=seat,
+        hands=hands,
+        rollouts=rollouts,
+        top=top,
+        seed=seed,
+        coefficients=(float(coef[B]), float(coef[S]), float(coef[H])),
+        weights=weights,
+        weights_ci=ci,
+        held_out_hands=len(test),
+        held_out_gain=gain,
+        held_out_ci=(gain - Z95 * se, gain + Z95 * se),
+        picks_differ=float((diff != 0).mean()),
+    )
