@@ -3,6 +3,8 @@
     PYTHONPATH=. python experiments/fit_objective.py [--rows guangxi:4 fujian:4 ...] \
         [--seat table] [--hands 4000] [--rollouts 100] [--top 10] [--seed 21] [--write]
 
+    PYTHONPATH=. python experiments/fit_objective.py --regret 1000 [--rows guangxi:4 ...]
+
 Every row (default: every shipped variant at 2, 3 and 4 players whose model has a scoop or a
 home run) is fitted by :func:`simkit.objective.fit_weights`; the table goes to
 ``results/strategy/objective-weights.md`` and ``.json``.  ``--write`` stores the weights in
@@ -11,19 +13,34 @@ arrays unchanged, checked after writing) where :func:`simkit.objective.worth_shi
 removes them where not, so the file says what was measured either way.  A variant without a
 scoop or home run has nothing to weigh and is left out.  Each row takes 2-4 minutes on one
 core.
+
+``--regret N`` instead measures, for every row whose shipped file carries weights, the regret
+(:func:`simkit.regret.regret`, N hands, 300 + 300 rollouts, seed 1, each strategy in every
+seat) of the unweighted model and of the shipped weights on the same hands and rollout seeds,
+with the paired difference: ``results/strategy/objective-weights-regret.md`` and ``.json``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-from simkit.arrange import P_HOME, P_SCOOP_ADD, P_SCOOP_DOUBLE, payout_model, shipped_table_path
+from simkit.arrange import (
+    P_HOME,
+    P_SCOOP_ADD,
+    P_SCOOP_DOUBLE,
+    ExpectedScore,
+    default_fine_tables,
+    objective_weights,
+    payout_model,
+    shipped_table_path,
+)
 from simkit.arrange.wintables import WEIGHTS_KEY
 from simkit.files import atomic_write
 from simkit.objective import (
@@ -36,6 +53,7 @@ from simkit.objective import (
     fit_weights,
     worth_shipping,
 )
+from simkit.regret import Z95, regret
 from simkit.variants import load_variant, variant_names
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -120,6 +138,55 @@ def render(fits: list[dict], args: argparse.Namespace) -> str:
     return "\n".join(lines) + "\n"
 
 
+def paired_regret(variant: str, players: int, seat: str, hands: int, seed: int) -> dict:
+    """Regret of the unweighted model and of the shipped weights, paired on the same hands."""
+    v = load_variant(variant)
+    weights = objective_weights(default_fine_tables(v, players))
+    plain = regret(
+        ExpectedScore(weights=(1.0, 1.0)), v, players, seat=seat, hands=hands,
+        rollouts=(300, 300), seed=seed,
+    )  # fmt: skip
+    fitted = regret(
+        ExpectedScore(), v, players, seat=seat, hands=hands, rollouts=(300, 300), seed=seed
+    )
+    d = fitted.per_hand - plain.per_hand
+    return {
+        "variant": variant, "players": players, "seat": seat, "hands": hands, "seed": seed,
+        "weights": list(weights), "unweighted": plain.mean, "unweighted_ci": Z95 * plain.se,
+        "weighted": fitted.mean, "weighted_ci": Z95 * fitted.se, "diff": float(d.mean()),
+        "diff_ci": float(Z95 * d.std(ddof=1) / math.sqrt(d.size)),
+        "differs": [plain.share_differs, fitted.share_differs],
+        "seconds": plain.seconds + fitted.seconds,
+    }  # fmt: skip
+
+
+def render_regret(rows: list[dict]) -> str:
+    lines = [
+        "# Regret of expected-score with and without its fitted weights",
+        "",
+        "`simkit.regret` (the protocol of `results/strategy/regret.md`), each strategy in every "
+        "seat, on the same hands and rollout seeds: the unweighted model (`ExpectedScore("
+        "weights=(1, 1))`) against the shipped weights (`results/strategy/objective-weights.md`)"
+        "; points per hand, 95% CI; the paired difference is per hand.",
+        "",
+        "    PYTHONPATH=. python experiments/fit_objective.py --regret "
+        + (str(rows[0]["hands"]) if rows else "N"),
+        "",
+        "| variant | players | seat | hands | weights (scoop, home run) | unweighted | weighted "
+        "| paired difference |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        lines.append(
+            f"| {r['variant']} | {r['players']} | {r['seat']} | {r['hands']:,} "
+            f"| {r['weights'][0]:.3f}, {r['weights'][1]:.3f} "
+            f"| {r['unweighted']:.4f} ± {r['unweighted_ci']:.4f} "
+            f"| {r['weighted']:.4f} ± {r['weighted_ci']:.4f} "
+            f"| {r['diff']:+.4f} ± {r['diff_ci']:.4f} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rows", nargs="+", default=None, help="VARIANT:PLAYERS (default: all)")
@@ -130,6 +197,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=SEED)
     ap.add_argument("--write", action="store_true", help="store the weights in simkit/data")
     ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument(
+        "--regret",
+        type=int,
+        default=None,
+        metavar="HANDS",
+        help="measure the shipped weights' paired regret instead",
+    )
     args = ap.parse_args(argv)
     rows = default_rows()
     if args.rows is not None:
@@ -141,6 +215,21 @@ def main(argv: list[str] | None = None) -> int:
                 raise SystemExit(f"--rows: {spec!r} is not VARIANT:PLAYERS with 2-4 players")
             rows.append((name, int(players)))
     args.out.mkdir(parents=True, exist_ok=True)
+    if args.regret is not None:
+        measured = []
+        for name, players in rows:
+            tables = default_fine_tables(load_variant(name), players)
+            if WEIGHTS_KEY not in tables.meta:
+                continue
+            seat = "banker" if load_variant(name).scoring.topology == "banker" else "player"
+            r = paired_regret(name, players, seat, args.regret, 1)
+            print(json.dumps(r), flush=True)
+            measured.append(r)
+        (args.out / "objective-weights-regret.json").write_text(
+            json.dumps(measured, indent=1) + "\n"
+        )
+        (args.out / "objective-weights-regret.md").write_text(render_regret(measured))
+        return 0
     fits = []
     for name, players in rows:
         if not has_terms(name, players):
