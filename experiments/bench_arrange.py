@@ -29,6 +29,8 @@ from _timing import best_of  # experiments/ is on sys.path when run as a script
 
 import simkit
 from simkit.arrange import (
+    P_W_HOME,
+    P_W_SCOOP,
     ExpectedScore,
     arrange,
     exhaustive_ids,
@@ -119,6 +121,33 @@ def bench(variant: str, players: int, n_hands: int, n_exhaustive: int, n_counts:
     }
 
 
+#: The rows whose shipped fine tables carry fitted objective weights (results/strategy/
+#: objective-weights.md): expected-score with them against the unweighted model, same hands.
+WEIGHTED = (("guangxi", 4), ("guangxi-regional", 4), ("wiki-points", 4))
+
+
+def bench_weights(n_hands: int) -> list[dict]:
+    """Expected-score with its shipped weights against ``weights=(1, 1)``, in one process."""
+    out = []
+    for variant, players in WEIGHTED:
+        hands = deal(n_hands // players + 1, players, rng=SEED + 2).reshape(-1, 13)[:n_hands]
+        plain = ExpectedScore(weights=(1.0, 1.0)).solver(variant, players)
+        fitted = ExpectedScore().solver(variant, players)
+        max_ev_ids(hands[:4], plain)  # compile
+        rate_plain = cpu_rate(lambda s=plain, h=hands: max_ev_ids(h, s), n_hands)
+        rate_fitted = cpu_rate(lambda s=fitted, h=hands: max_ev_ids(h, s), n_hands)
+        out.append({
+            "variant": variant, "players": players, "hands": n_hands,
+            "weights": [float(fitted.model.params[i]) for i in (P_W_SCOOP, P_W_HOME)],
+            "unweighted_hands_per_s": round(rate_plain),
+            "weighted_hands_per_s": round(rate_fitted),
+            "ratio": round(rate_fitted / rate_plain, 2),
+            "unweighted_scored": float(max_ev_ids(hands, plain)[2].mean()),
+            "weighted_scored": float(max_ev_ids(hands, fitted)[2].mean()),
+        })  # fmt: skip
+    return out
+
+
 def bench_shared(n_hands: int) -> dict:
     """One pass over the hands for all of SHARED against one search per variant."""
     solvers = [make_solver(v, 4) for v in SHARED]
@@ -154,6 +183,7 @@ def main() -> None:
     started = time.time()
     rows = [bench(v, p, args.hands, args.exhaustive_hands, args.count_hands) for v, p in CONFIGS]
     shared = bench_shared(args.hands // 2)
+    weighted = bench_weights(args.hands // 2)
     meta = {
         "command": "python experiments/bench_arrange.py "
         f"--hands {args.hands} --exhaustive-hands {args.exhaustive_hands} "
@@ -171,7 +201,7 @@ def main() -> None:
     }
     load = tuple(round(x, 1) for x in meta["load_average"])
     args.out.mkdir(parents=True, exist_ok=True)
-    record = {"meta": meta, "rows": rows, "shared": shared}
+    record = {"meta": meta, "rows": rows, "shared": shared, "weighted": weighted}
     (args.out / "arrange.json").write_text(json.dumps(record, indent=2))
     lines = [
         "# Arrangement benchmark: expected-score and max-ev vs the exhaustive 72,072-split search",
@@ -223,7 +253,21 @@ def main() -> None:
         f"| one search per variant | {shared['one_search_per_variant_variant_hands_per_s']:,} | |",
         f"| one pass for all ({shared['speedup']}×) | {shared['one_pass_variant_hands_per_s']:,} "
         f"| {'yes' if shared['same_answers'] else 'NO'} |",
+        "",
+        "expected-score with its fitted scoop and home-run weights (the shipped files'; "
+        "`results/strategy/objective-weights.md`) against the unweighted model, the same "
+        f"{weighted[0]['hands']:,} hands in one process (splits scored: the search's work):",
+        "",
+        "| variant | players | weights | unweighted hands/s | weighted hands/s | ratio "
+        "| splits scored, unweighted → weighted |",
+        "|---|---|---|---|---|---|---|",
     ]
+    for w in weighted:
+        lines.append(
+            f"| {w['variant']} | {w['players']} | {w['weights'][0]:.3f}, {w['weights'][1]:.3f} "
+            f"| {w['unweighted_hands_per_s']:,} | {w['weighted_hands_per_s']:,} | {w['ratio']}× "
+            f"| {w['unweighted_scored']:.1f} → {w['weighted_scored']:.1f} |"
+        )
     (args.out / "arrange.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
 

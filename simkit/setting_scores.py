@@ -6,8 +6,8 @@ others' specials left out or approximated.  On western-2-4 heads-up it runs abou
 high, at four players under the t-formula (guangxi) or a banker (taiwan) it is not on the
 score's scale at all.  A calibration of it is not accurate per hand either: the 32-bin monotone
 maps of :mod:`simkit.phases.expected` (fitted on 16,384 deals, by seat role) miss 20,000-deal
-rollout means of single hands by 1.15 points on average at guangxi 4 players (RMS 1.60),
-0.65 for the taiwan banker, 5.2 in qiantang, 0.11 at western-2-4 heads-up, because hands of one
+rollout means of single hands by 0.81 points on average at guangxi 4 players (RMS 1.01),
+0.69 for the taiwan banker, 5.2 in qiantang, 0.12 at western-2-4 heads-up, because hands of one
 value score differently (``results/arrange/setting-scores.md``,
 ``experiments/setting_scores_error.py``; qiantang's maps are fitted on hands after 换牌, which
 the rollouts do not play).  This module's figure misses them by 0.03-0.09 on average, the

@@ -22,6 +22,13 @@ scoops the rest at the table's average scoop rate.  With win and lose chances 0 
 formula is exactly :func:`simkit.score.pair_points` (tested for every shipped variant).  The
 t-formula, the horse card and the banker topology rank or multiply net waters and are left
 out; specials of opponents add a constant that cannot change the best split.
+
+The scoop terms (of every pair) and the home-run terms are multiplied by two weights,
+``P_W_SCOOP`` and ``P_W_HOME`` (1 and 1: the formula above, to the last bit).  Where the
+scorer pays the round otherwise than the duns' points say (guangxi's t-formula replaces them by
+places and multiplies a home run's places), expected-score reads weights fitted to rollouts of
+the full rules from its tables (:mod:`simkit.objective`); nonnegative weights keep the value
+monotone in every win chance and payout, which the search's bounds need.
 """
 
 from __future__ import annotations
