@@ -41,7 +41,6 @@ from simkit.arrange import (
     ExpectedScore,
     Solver,
     arrange,
-    fine_classes,
     horse_copies,
     split_values,
 )
@@ -51,7 +50,7 @@ from simkit.evaluate import dun_ranks
 from simkit.regret import Z95, _banker_seat, _candidates, _points_on_rollouts, _rollout_hands
 from simkit.variants import Variant, resolve_variant
 
-#: Columns of :func:`components`: the three terms the kernel weighs, then a diagnostic split.
+#: Columns of :func:`components`: the three terms of the value the kernel weighs.
 B, S, H = 0, 1, 2
 #: What :func:`fit_weights` measures by default: hands, rollouts, candidates per hand, seed.
 HANDS, ROLLOUTS, TOP, SEED = 4000, 100, 10, 21
@@ -61,9 +60,8 @@ BOOTSTRAP = 200
 
 
 def components(cand: np.ndarray, solver: Solver) -> np.ndarray:
-    """``float64 (c, 5)`` for arranged splits ``cand (c, 13)``: ``B``, ``S``, ``H`` (the value
-    is ``B + w_S·S + w_H·H``, exactly linear in the two weights), then the split's biggest dun
-    worth and its separable points per opponent (diagnostics)."""
+    """``float64 (c, 3)`` for arranged splits ``cand (c, 13)``: ``B``, ``S`` and ``H`` (the
+    value is ``B + w_S·S + w_H·H``, exactly linear in the two weights)."""
     ranks = dun_ranks(cand, solver.variant)
     horse = horse_copies(cand, solver.horse_card) if solver.horse_card >= 0 else None
     p = solver.model.params
@@ -76,10 +74,7 @@ def components(cand: np.ndarray, solver: Solver) -> np.ndarray:
     finally:
         p[P_W_SCOOP], p[P_W_HOME] = keep
     base, with_scoop, with_home = values
-    cls = fine_classes(ranks).astype(np.int64)
-    worth = np.stack([solver.model.win_points[d, cls[:, d]] for d in range(3)], axis=1).max(1)
-    sep = sum(solver.sep[d, cls[:, d]] for d in range(3))
-    return np.stack([base, with_scoop - base, with_home - base, worth, sep], axis=1)
+    return np.stack([base, with_scoop - base, with_home - base], axis=1)
 
 
 @dataclass(frozen=True)

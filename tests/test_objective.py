@@ -98,7 +98,7 @@ def test_the_within_hand_fit_recovers_known_weights():
     gen = np.random.default_rng(3)
     samples = []
     for _ in range(400):
-        f = np.zeros((8, 5))
+        f = np.zeros((8, 3))
         f[:, B] = gen.normal(0, 2, 8)
         f[:, S] = gen.normal(0, 1, 8)
         f[:, H] = gen.normal(0, 3, 8)
