@@ -30,6 +30,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from restamp_tables import write_meta  # experiments/ is on sys.path when run as a script
 
 from simkit.arrange import (
     P_HOME,
@@ -42,7 +43,6 @@ from simkit.arrange import (
     shipped_table_path,
 )
 from simkit.arrange.wintables import WEIGHTS_KEY
-from simkit.files import atomic_write
 from simkit.objective import (
     HANDS,
     ROLLOUTS,
@@ -83,20 +83,7 @@ def write_weights(fit: WeightFit) -> str:
         del meta[WEIGHTS_KEY]
     else:
         return "unweighted"
-    arrays["meta"] = np.array(json.dumps(meta, ensure_ascii=False))
-
-    def save(tmp: Path) -> None:
-        with open(tmp, "wb") as f:  # a file object: savez would add ".npz" to a bare path
-            np.savez_compressed(f, **arrays)
-
-    atomic_write(path, save)
-    with np.load(path, allow_pickle=False) as z:
-        for name, before in arrays.items():
-            after = z[name]
-            if name != "meta" and (
-                after.dtype != before.dtype or after.tobytes() != before.tobytes()
-            ):
-                raise AssertionError(f"{path.name}: array {name} changed")
+    write_meta(path, arrays, meta)
     return "weights written" if ship else "weights removed"
 
 

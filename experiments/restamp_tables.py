@@ -44,16 +44,22 @@ def restamp(path: Path, *, write: bool) -> bool:
     print(f"{path.name}: {meta['variant_key']} -> {key}")
     if write:
         meta["variant_key"] = key
-        arrays["meta"] = np.array(json.dumps(meta, ensure_ascii=False))
-        atomic_write(path, lambda tmp: _save(tmp, arrays))
-        with np.load(path, allow_pickle=False) as z:
-            for name, before in arrays.items():
-                after = z[name]
-                if name != "meta" and (
-                    after.dtype != before.dtype or after.tobytes() != before.tobytes()
-                ):
-                    raise AssertionError(f"{path.name}: array {name} changed")
+        write_meta(path, arrays, meta)
     return True
+
+
+def write_meta(path: Path, arrays: dict[str, np.ndarray], meta: dict) -> None:
+    """Rewrite the table file ``path`` with ``meta`` and its other arrays unchanged (checked
+    after writing: same names, dtypes and bytes)."""
+    arrays = {**arrays, "meta": np.array(json.dumps(meta, ensure_ascii=False))}
+    atomic_write(path, lambda tmp: _save(tmp, arrays))
+    with np.load(path, allow_pickle=False) as z:
+        for name, before in arrays.items():
+            after = z[name]
+            if name != "meta" and (
+                after.dtype != before.dtype or after.tobytes() != before.tobytes()
+            ):
+                raise AssertionError(f"{path.name}: array {name} changed")
 
 
 def main(argv: list[str] | None = None) -> int:
