@@ -57,6 +57,9 @@ HANDS, ROLLOUTS, TOP, SEED = 4000, 100, 10, 21
 #: Held-out hands: half as many, on the stream of ``seed + HELD_OUT_OFFSET``.
 HELD_OUT_OFFSET = 1000
 BOOTSTRAP = 200
+#: The seat :func:`fit_weights` measures by default: every seat as often as it occurs (the
+#: strategy is not told its seat, so one weighting serves them all).
+TABLE = "table"
 
 
 def components(cand: np.ndarray, solver: Solver) -> np.ndarray:
@@ -134,15 +137,14 @@ def collect(
     return out
 
 
-def within_hand_fit(samples: Sequence[Sample], columns: Sequence[int] = (B, S, H)) -> np.ndarray:
-    """Least-squares coefficients of the rollout means on ``columns`` of the features, each
-    hand's means subtracted (only the order within a hand is fitted)."""
+def within_hand_fit(samples: Sequence[Sample]) -> np.ndarray:
+    """Least-squares coefficients of the rollout means on B, S and H, each hand's means
+    subtracted (only the order within a hand is fitted)."""
     xs, ys = [], []
     for s in samples:
         if len(s.features) < 2:
             continue
-        f = s.features[:, list(columns)]
-        xs.append(f - f.mean(axis=0))
+        xs.append(s.features - s.features.mean(axis=0))
         ys.append(s.means - s.means.mean())
     if not xs:
         raise SimkitError("no hand has two candidates to compare")
@@ -235,11 +237,6 @@ def _seat_samples(
     return collect(v, n_players, "banker", n_banker, rollouts, top, seed) + collect(
         v, n_players, "player", hands - n_banker, rollouts, top, seed + 1, progress=progress
     )
-
-
-#: The seat :func:`fit_weights` measures by default: every seat as often as it occurs (the
-#: strategy is not told its seat, so one weighting serves them all).
-TABLE = "table"
 
 
 def fit_weights(
