@@ -205,9 +205,9 @@ class WeightFit:
             "held_out_ci95": [round(x, 5) for x in self.held_out_ci],
             "seat": self.seat,
             "command": (
-                f"python experiments/fit_objective.py --variant {self.variant} --players "
-                f"{self.n_players} --seat {self.seat} --hands {self.hands} --rollouts "
-                f"{self.rollouts} --top {self.top} --seed {self.seed}"
+                f"python experiments/fit_objective.py --rows {self.variant}:{self.n_players} "
+                f"--seat {self.seat} --hands {self.hands} --rollouts {self.rollouts} "
+                f"--top {self.top} --seed {self.seed} --write"
             ),
         }
 
