@@ -1,4 +1,4 @@
-"""How much of the regret is card removal: the model fed each hand's own win chances.
+"""How much of the regret is card removal, and how much the duns' joint outcome: oracles.
 
     PYTHONPATH=. python experiments/removal_oracle.py --variant fujian --players 4 \
         [--seat player] [--hands 150] [--rollouts 200 200] [--seed 11]
@@ -7,19 +7,26 @@
 
 expected-score's win chances are a dun class's average over every hand that holds it; the
 hand at hand changes the opponents' cards (holding A-A-A, its K-K middle meets fewer pairs of
-aces).  For every hand, every candidate of the regret protocol (the Pareto front and the
-strategy's own split) is scored on the same selection deals, and three picks are valued on
+aces).  And its formula treats an opponent's three duns as independent, so a scoop's chance is
+the product of three win chances, where an opponent's duns are in fact strong or weak
+together.  For every hand, every candidate of the regret protocol (the Pareto front and the
+strategy's own split) is scored on the same selection deals, and these picks are valued on
 independent evaluation deals, each against the strategy's own split:
 
 * ``rollouts``: the best candidate on the selection deals (the regret protocol's pick);
-* ``removal oracle``: the model's formula (duns independent, its scoop, home run, weights and
+* ``removal``: the model's formula (duns independent, its scoop, home run, weights and
   payouts) with each dun's win and lose chances counted on the selection deals for this hand,
   in place of the tables' class averages;
-* ``model``: the strategy itself (0 by construction).
+* ``pair``: ``removal`` with the joint chances within a pair counted too (scoop, scooped,
+  the majority match), the duns' correlation included;
+* ``table``: ``pair`` with the chance of scooping every opponent of a deal counted (the home
+  run's correlation across opponents);
+* the strategy itself is the reference (0 by construction).
 
-What the removal oracle recovers is what win chances conditioned on the whole hand could buy;
-the rest of the regret is the model's formula (the duns' correlation, the t-formula, the
-seat's role).  Points per hand, 95% CI over hands.
+What an oracle recovers is what its counted chances could buy a model; "leaves" is the
+regret it does not recover, paired per hand.  The rest is the model's formula beyond these
+terms (the t-formula, the seat's role) and the rollouts' selection noise.  Points per hand,
+95% CI over hands.
 """
 
 from __future__ import annotations
@@ -30,7 +37,26 @@ import math
 import numpy as np
 
 from simkit.arrange import ExpectedScore, arrange, fine_classes, horse_copies
-from simkit.arrange.value import P_HORSE, P_N_OPP, Q_LE, Q_VW, _horse_points, expected_points
+from simkit.arrange.value import (
+    P_HOME,
+    P_HOME_ADD,
+    P_HOME_BASE,
+    P_HOME_FACTOR,
+    P_HORSE,
+    P_MAJORITY,
+    P_MAJORITY_TWO,
+    P_N_OPP,
+    P_SCOOP_ADD,
+    P_SCOOP_DOUBLE,
+    P_SCOOP_RATE,
+    P_SCOOP_TIES,
+    P_W_HOME,
+    P_W_SCOOP,
+    Q_LE,
+    Q_VW,
+    _horse_points,
+    expected_points,
+)
 from simkit.cards import parse_cards
 from simkit.deal import as_generator, deal
 from simkit.evaluate import dun_ranks
@@ -38,27 +64,123 @@ from simkit.regret import Z95, _banker_seat, _candidates, _points_on_rollouts, _
 from simkit.variants import resolve_variant
 
 
+def _model_value(w, l_, v, e, p, s_for=None, s_against=None, maj=None, home_for=None):
+    """:func:`~simkit.arrange.value.expected_points` in plain Python, with the joint chances
+    the formula builds from independent duns optionally replaced by counted ones: ``s_for``,
+    ``s_against`` (scoop and scooped, one opponent), ``maj`` (majority won, lost) and
+    ``home_for`` (every opponent scooped).  Without them it is the kernel's value (checked)."""
+    t = [1.0 - w[d] - l_[d] for d in range(3)]
+    base = sum(w[d] * v[d] - l_[d] * e[d] for d in range(3))
+    if s_for is None:
+        if p[P_SCOOP_TIES] > 0.0:
+            tt = t[0] * t[1] * t[2]
+            s_for = (1 - l_[0]) * (1 - l_[1]) * (1 - l_[2]) - tt
+            s_against = (1 - w[0]) * (1 - w[1]) * (1 - w[2]) - tt
+        else:
+            s_for, s_against = w[0] * w[1] * w[2], l_[0] * l_[1] * l_[2]
+    pair, won, paid = base, v[0] + v[1] + v[2], e[0] + e[1] + e[2]
+    if p[P_MAJORITY] != 0.0:
+        if maj is None:
+            if p[P_MAJORITY_TWO] > 0.0:
+                mw = w[0] * w[1] + w[0] * w[2] + w[1] * w[2] - 2 * w[0] * w[1] * w[2]
+                ml = l_[0] * l_[1] + l_[0] * l_[2] + l_[1] * l_[2] - 2 * l_[0] * l_[1] * l_[2]
+            else:
+                a_m2, a_m1 = l_[0] * l_[1], l_[0] * t[1] + t[0] * l_[1]
+                a_0 = t[0] * t[1] + w[0] * l_[1] + l_[0] * w[1]
+                a_1, a_2 = w[0] * t[1] + t[0] * w[1], w[0] * w[1]
+                mw = a_2 + a_1 * (1 - l_[2]) + a_0 * w[2]
+                ml = a_m2 + a_m1 * (1 - w[2]) + a_0 * l_[2]
+            maj = (mw, ml)
+        pair += p[P_MAJORITY] * (maj[0] - maj[1])
+        won += p[P_MAJORITY]
+        paid += p[P_MAJORITY]
+    ws = p[P_W_SCOOP]
+    if p[P_SCOOP_DOUBLE] == 1.0:
+        pair += ws * (s_for * won - s_against * paid)
+        won, paid = 2 * won, 2 * paid
+    elif p[P_SCOOP_DOUBLE] == 2.0:
+        pair += ws * 3.0 * (s_for - s_against)
+        won, paid = won + 3, paid + 3
+    if p[P_SCOOP_ADD] != 0.0:
+        pair += ws * p[P_SCOOP_ADD] * (s_for - s_against)
+        won, paid = won + p[P_SCOOP_ADD], paid + p[P_SCOOP_ADD]
+    n_opp = p[P_N_OPP]
+    total = n_opp * pair
+    if p[P_HOME] > 0.0:
+        k = int(n_opp) - 1
+        if home_for is None:
+            home_for = s_for ** (k + 1)
+        home_against = s_against * p[P_SCOOP_RATE] ** k
+        wh = p[P_W_HOME]
+        total += wh * n_opp * p[P_HOME_ADD] * (home_for - home_against)
+        if p[P_HOME_BASE] > 0.0:
+            total += (
+                wh * (p[P_HOME_FACTOR] - 1) * p[P_HOME_BASE] * (n_opp * home_for - home_against)
+            )
+        else:
+            total += (
+                wh
+                * (p[P_HOME_FACTOR] - 1)
+                * (n_opp * home_for * (won + p[P_HOME_ADD]) - home_against * (paid + p[P_HOME_ADD]))
+            )
+    return total
+
+
+def _majority_counted(wins, loses, p):
+    """Counted chances of winning and losing the majority match, ``wins``/``loses`` (n, 3)."""
+    nw, nl = wins.sum(axis=1), loses.sum(axis=1)
+    if p[P_MAJORITY_TWO] > 0.0:
+        return (nw >= 2).mean(), (nl >= 2).mean()
+    return (nw > nl).mean(), (nl > nw).mean()
+
+
+ORACLES = ("removal", "pair", "table")
+
+
 def oracle_values(cand, opp_ranks, opp_declared, solver):
-    """The model's value of each candidate with its per-dun win and lose chances counted
-    against ``opp_ranks`` ``(R, p - 1, 3)`` (opponents who declared are not compared)."""
+    """The model's value of each candidate with chances counted against ``opp_ranks``
+    ``(R, p - 1, 3)`` (opponents who declared are not compared), ``{oracle: (c,)}``:
+
+    * ``removal``: each dun's win and lose chances counted, the duns independent;
+    * ``pair``: also the joint chances within a pair (scoop, scooped, majority) counted;
+    * ``table``: also the chance of scooping every opponent of the deal (the home run).
+    """
     mine = dun_ranks(cand, solver.variant)  # (c, 3)
     cls = fine_classes(mine).astype(np.int64)
     ok = opp_declared < 0  # (R, p - 1)
     q = solver.q.astype(np.float64)
     p = solver.model.params
     horse = horse_copies(cand, solver.horse_card) if solver.horse_card >= 0 else None
-    out = np.empty(len(cand))
+    out = {name: np.empty(len(cand)) for name in ORACLES}
     for i in range(len(cand)):
-        wins = (mine[i][None, None, :] > opp_ranks)[ok]  # (n, 3)
-        loses = (mine[i][None, None, :] < opp_ranks)[ok]
+        won_all = mine[i][None, None, :] > opp_ranks  # (R, p - 1, 3)
+        lost_all = mine[i][None, None, :] < opp_ranks
+        wins, loses = won_all[ok], lost_all[ok]  # (n, 3)
         w = wins.mean(axis=0) if wins.size else np.zeros(3)
         l_ = loses.mean(axis=0) if loses.size else np.zeros(3)
         v = [q[d, cls[i, d], Q_VW] for d in range(3)]
         e = [q[d, cls[i, d], Q_LE] for d in range(3)]
-        out[i] = expected_points(w[0], w[1], w[2], l_[0], l_[1], l_[2], *v, *e, p)
+        out["removal"][i] = _model_value(w, l_, v, e, p)
+        kernel = expected_points(*w, *l_, *v, *e, p)  # the replica is the kernel's formula
+        assert math.isclose(out["removal"][i], kernel, rel_tol=1e-9, abs_tol=1e-9)
+        if wins.size:
+            if p[P_SCOOP_TIES] > 0.0:  # no dun lost and one won (ties do not prevent it)
+                s_for = ((~loses).all(axis=1) & wins.any(axis=1)).mean()
+                s_against = ((~wins).all(axis=1) & loses.any(axis=1)).mean()
+            else:
+                s_for, s_against = wins.all(axis=1).mean(), loses.all(axis=1).mean()
+            maj = _majority_counted(wins, loses, p)
+        else:
+            s_for = s_against = 0.0
+            maj = (0.0, 0.0)
+        out["pair"][i] = _model_value(w, l_, v, e, p, s_for, s_against, maj)
+        home_for = (won_all.all(axis=2) & ok).all(axis=1).mean()
+        out["table"][i] = _model_value(w, l_, v, e, p, s_for, s_against, maj, home_for)
         if horse is not None:
             extra = p[P_HORSE] ** horse[i] - 1.0
-            out[i] += p[P_N_OPP] * _horse_points(q, cls[i, 0], cls[i, 1], cls[i, 2], *extra)
+            h_pts = p[P_N_OPP] * _horse_points(q, cls[i, 0], cls[i, 1], cls[i, 2], *extra)
+            for name in ORACLES:
+                out[name][i] += h_pts
     return out
 
 
@@ -126,7 +248,7 @@ def main() -> None:
     seeds = roll_seed.spawn(a.hands)
     banker = _banker_seat(v, a.seat)
     r_sel, r_eval = a.rollouts
-    gain_roll, gain_oracle = [], []
+    gains = {name: [] for name in ("rollouts (the regret)", *ORACLES)}
     for h in range(a.hands):
         if own_decl[h] >= 0:
             continue
@@ -145,12 +267,20 @@ def main() -> None:
             od = od.reshape(r_sel, p - 1)
         oracle = oracle_values(cand, o_ranks, od, solver)
         evaluation = pts[:, r_sel:].mean(axis=1)
-        gain_roll.append(evaluation[int(np.argmax(pts[:, :r_sel].mean(axis=1)))] - evaluation[0])
-        gain_oracle.append(evaluation[int(np.argmax(oracle))] - evaluation[0])
-    for name, g in (("rollouts (the regret)", gain_roll), ("removal oracle", gain_oracle)):
+        picks = {"rollouts (the regret)": int(np.argmax(pts[:, :r_sel].mean(axis=1)))}
+        picks.update({name: int(np.argmax(oracle[name])) for name in ORACLES})
+        for name, i in picks.items():
+            gains[name].append(evaluation[i] - evaluation[0])
+    regret = np.asarray(gains["rollouts (the regret)"])
+    for name, g in gains.items():
         g = np.asarray(g)
         se = g.std(ddof=1) / math.sqrt(g.size)
-        print(f"{v.name} {p}p {a.seat}: {name}: {g.mean():+.4f} ± {Z95 * se:.4f} ({g.size} hands)")
+        line = f"{v.name} {p}p {a.seat}: {name}: {g.mean():+.4f} ± {Z95 * se:.4f}"
+        if name in ORACLES:  # what this pick leaves of the regret, paired per hand
+            left = regret - g
+            left_se = left.std(ddof=1) / math.sqrt(left.size)
+            line += f", leaves {left.mean():+.4f} ± {Z95 * left_se:.4f}"
+        print(f"{line} ({g.size} hands)")
 
 
 if __name__ == "__main__":
