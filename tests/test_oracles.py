@@ -1,0 +1,74 @@
+"""The oracles of ``experiments/removal_oracle.py``: its plain-Python copy of the model's formula
+is the kernel's, and fed chances counted on deals it is exactly the scorer's mean over those
+deals where the formula has no other approximation (no home run, no dun bonuses)."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from simkit.arrange import ExpectedScore, arrange
+from simkit.arrange.value import expected_points
+from simkit.evaluate import dun_ranks
+from simkit.regret import _candidates, _rollout_hands
+from simkit.score import score
+from simkit.variants import resolve_variant
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _script():
+    spec = importlib.util.spec_from_file_location(
+        "removal_oracle", ROOT / "experiments" / "removal_oracle.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize(
+    ("variant", "players"),
+    [("guangxi", 4), ("taiwan", 4), ("wiki-points", 3), ("western-2-4", 4), ("fujian", 4)],
+)
+def test_the_copy_of_the_formula_is_the_kernels(variant: str, players: int) -> None:
+    oracle = _script()
+    p = ExpectedScore().solver(variant, players).model.params
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        w = rng.uniform(0, 1, 3)
+        l_ = rng.uniform(0, 1, 3) * (1 - w)
+        v, e = rng.uniform(1, 6, 3), rng.uniform(1, 6, 3)
+        assert oracle._model_value(w, l_, v, e, p) == pytest.approx(
+            expected_points(*w, *l_, *v, *e, p), rel=1e-12, abs=1e-12
+        )
+
+
+@pytest.mark.parametrize(("variant", "players"), [("western-2-4", 4), ("fujian", 2)])
+def test_the_pair_oracle_is_the_scorers_mean_on_its_deals(variant: str, players: int) -> None:
+    """western-2-4 (duns and a majority point) and fujian heads-up (duns and a scoop, no home
+    run below 3 players), neither with dun bonuses: every term of the pair is counted, so the
+    oracle's value of a split is the mean score of that split on the deals it counted."""
+    oracle = _script()
+    v = resolve_variant(variant)
+    strat = ExpectedScore()
+    solver = strat.solver(v, players)
+    hand = np.sort(np.random.default_rng(3).permutation(52)[:13]).astype(np.int8)
+    deals = _rollout_hands(hand, players, 60, np.random.default_rng(4))
+    opp, _ = arrange(deals.reshape(-1, 13), v, strat, n_players=players, rng=0)
+    opp = opp.reshape(60, players - 1, 13)
+    nobody = np.full((60, players - 1), -1)
+    cand = _candidates(hand, v)[:12]
+    values = oracle.oracle_values(cand, dun_ranks(opp, v), nobody, solver)
+    games = np.empty((len(cand), 60, players, 13), dtype=np.int8)
+    games[:, :, 0] = cand[:, None]
+    games[:, :, 1:] = opp[None]
+    points = score(
+        games.reshape(-1, players, 13), v, declared=np.full((len(cand) * 60, players), -1)
+    )[:, 0].reshape(len(cand), 60)
+    np.testing.assert_allclose(values["pair"], points.mean(axis=1), atol=1e-9)
+    # the removal oracle (independent duns) is not: the check can fail
+    assert not np.allclose(values["removal"], points.mean(axis=1), atol=1e-3)
