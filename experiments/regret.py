@@ -67,15 +67,21 @@ def main() -> None:
                 print(r, flush=True)
     elapsed = time.perf_counter() - start
 
+    command = (
+        f"experiments/regret.py --strategy {args.strategy} --hands {args.hands} "
+        f"--rollouts {args.rollouts[0]} {args.rollouts[1]} --seed {args.seed}"
+    )
+    if args.variants:  # the rows this run measured, so that the command reproduces them
+        command += " --variants " + " ".join(args.variants)
+    if args.players != [2, 3, 4]:
+        command += " --players " + " ".join(str(n) for n in args.players)
     meta = {
         "strategy": args.strategy,
         "hands": args.hands,
         "rollouts": list(args.rollouts),
         "seed": args.seed,
         "seconds": round(elapsed, 1),
-        "command": "experiments/regret.py "
-        f"--strategy {args.strategy} --hands {args.hands} "
-        f"--rollouts {args.rollouts[0]} {args.rollouts[1]} --seed {args.seed}",
+        "command": command,
     }
     (args.out / "regret.json").write_text(
         json.dumps({"meta": meta, "rows": rows}, indent=2, ensure_ascii=False) + "\n",

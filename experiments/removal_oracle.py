@@ -14,9 +14,12 @@ strategy's own split) is scored on the same selection deals, and these picks are
 independent evaluation deals, each against the strategy's own split:
 
 * ``rollouts``: the best candidate on the selection deals (the regret protocol's pick);
-* ``removal``: the model's formula (duns independent, its scoop, home run, weights and
-  payouts) with each dun's win and lose chances counted on the selection deals for this hand,
-  in place of the tables' class averages;
+* ``resolution``: the model's formula (duns independent, its scoop, home run, weights and
+  payouts) with each dun's win and lose chances counted for the split's exact dun ranks
+  against ``--population`` opponents dealt from the whole deck (not this hand's deals): the
+  tables without their classes' averaging over ranks, card removal left out;
+* ``removal``: the same chances counted on this hand's own selection deals (card removal
+  in);
 * ``pair``: ``removal`` with the joint chances within a pair counted too (scoop, scooped,
   the majority match), the duns' correlation included;
 * ``table``: ``pair`` with the chance of scooping every opponent of a deal counted (the home
@@ -134,13 +137,16 @@ def _majority_counted(wins, loses, p):
     return (nw > nl).mean(), (nl > nw).mean()
 
 
-ORACLES = ("removal", "pair", "table")
+ORACLES = ("resolution", "removal", "pair", "table")
 
 
-def oracle_values(cand, opp_ranks, opp_declared, solver):
+def oracle_values(cand, opp_ranks, opp_declared, solver, population=None):
     """The model's value of each candidate with chances counted against ``opp_ranks``
     ``(R, p - 1, 3)`` (opponents who declared are not compared), ``{oracle: (c,)}``:
 
+    * ``resolution`` (with ``population``, the dun ranks ``(N, 3)`` of opponents dealt
+      without regard to this hand): each dun's chances counted for its exact rank against
+      them, the duns independent: the tables without their classes' averaging over ranks;
     * ``removal``: each dun's win and lose chances counted, the duns independent;
     * ``pair``: also the joint chances within a pair (scoop, scooped, majority) counted;
     * ``table``: also the chance of scooping every opponent of the deal (the home run).
@@ -151,7 +157,16 @@ def oracle_values(cand, opp_ranks, opp_declared, solver):
     q = solver.q.astype(np.float64)
     p = solver.model.params
     horse = horse_copies(cand, solver.horse_card) if solver.horse_card >= 0 else None
-    out = {name: np.empty(len(cand)) for name in ORACLES}
+    out = {name: np.full(len(cand), np.nan) for name in ORACLES}
+    if population is not None:
+        pop = np.sort(population, axis=0)
+        n_pop = pop.shape[0]
+        for i in range(len(cand)):
+            w = [np.searchsorted(pop[:, d], mine[i, d], "left") / n_pop for d in range(3)]
+            l_ = [1.0 - np.searchsorted(pop[:, d], mine[i, d], "right") / n_pop for d in range(3)]
+            v = [q[d, cls[i, d], Q_VW] for d in range(3)]
+            e = [q[d, cls[i, d], Q_LE] for d in range(3)]
+            out["resolution"][i] = _model_value(w, l_, v, e, p)
     for i in range(len(cand)):
         won_all = mine[i][None, None, :] > opp_ranks  # (R, p - 1, 3)
         lost_all = mine[i][None, None, :] < opp_ranks
@@ -180,7 +195,7 @@ def oracle_values(cand, opp_ranks, opp_declared, solver):
             extra = p[P_HORSE] ** horse[i] - 1.0
             h_pts = p[P_N_OPP] * _horse_points(q, cls[i, 0], cls[i, 1], cls[i, 2], *extra)
             for name in ORACLES:
-                out[name][i] += h_pts
+                out[name][i] += h_pts  # (nan stays nan: an oracle not computed)
     return out
 
 
@@ -227,6 +242,12 @@ def main() -> None:
     ap.add_argument("--rollouts", type=int, nargs=2, default=(200, 200))
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument(
+        "--population",
+        type=int,
+        default=20000,
+        help="opponents dealt without regard to the hand, for the resolution oracle",
+    )
+    ap.add_argument(
         "--show",
         nargs="+",
         default=None,
@@ -246,6 +267,11 @@ def main() -> None:
     dealt = deal(a.hands, p, rng=as_generator(deal_seed))[:, 0]
     own, own_decl = arrange(dealt, v, strat, n_players=p, rng=0)
     seeds = roll_seed.spawn(a.hands)
+    # the resolution oracle's opponents: dealt from the whole deck, set by the default
+    pop_seed = np.random.SeedSequence([a.seed, 1])
+    pop_hands = deal(a.population, p, rng=as_generator(pop_seed))[:, 0]
+    pop_cards, pop_decl = arrange(pop_hands, v, strat, n_players=p, rng=0)
+    population = dun_ranks(pop_cards[pop_decl < 0], v)
     banker = _banker_seat(v, a.seat)
     r_sel, r_eval = a.rollouts
     gains = {name: [] for name in ("rollouts (the regret)", *ORACLES)}
@@ -265,7 +291,7 @@ def main() -> None:
             o_ranks, od = o_ranks[:, keep], od.reshape(r_sel, p - 1)[:, keep]
         else:
             od = od.reshape(r_sel, p - 1)
-        oracle = oracle_values(cand, o_ranks, od, solver)
+        oracle = oracle_values(cand, o_ranks, od, solver, population)
         evaluation = pts[:, r_sel:].mean(axis=1)
         picks = {"rollouts (the regret)": int(np.argmax(pts[:, :r_sel].mean(axis=1)))}
         picks.update({name: int(np.argmax(oracle[name])) for name in ORACLES})
