@@ -62,7 +62,8 @@ def test_the_pair_oracle_is_the_scorers_mean_on_its_deals(variant: str, players:
     opp = opp.reshape(60, players - 1, 13)
     nobody = np.full((60, players - 1), -1)
     cand = _candidates(hand, v)[:12]
-    values = oracle.oracle_values(cand, dun_ranks(opp, v), nobody, solver)
+    opp_ranks = dun_ranks(opp, v)
+    values = oracle.oracle_values(cand, opp_ranks, nobody, solver, opp_ranks.reshape(-1, 3))
     games = np.empty((len(cand), 60, players, 13), dtype=np.int8)
     games[:, :, 0] = cand[:, None]
     games[:, :, 1:] = opp[None]
@@ -70,5 +71,7 @@ def test_the_pair_oracle_is_the_scorers_mean_on_its_deals(variant: str, players:
         games.reshape(-1, players, 13), v, declared=np.full((len(cand) * 60, players), -1)
     )[:, 0].reshape(len(cand), 60)
     np.testing.assert_allclose(values["pair"], points.mean(axis=1), atol=1e-9)
-    # the removal oracle (independent duns) is not: the check can fail
+    # counted against the same opponents as a population, the resolution oracle is removal's
+    np.testing.assert_allclose(values["resolution"], values["removal"], atol=1e-12)
+    # the removal oracle (independent duns) is not the mean: the check can fail
     assert not np.allclose(values["removal"], points.mean(axis=1), atol=1e-3)
