@@ -1,8 +1,11 @@
 """Shared test settings: hypothesis profiles sized for a 2-core CI machine, the number of
-shipped variants (a test asserts it, so that a variant cannot drop out silently), and the
-clause tests' way of writing one game's hands."""
+shipped variants (a test asserts it, so that a variant cannot drop out silently), the
+clause tests' way of writing one game's hands, and the loading of an experiment script."""
 
+import importlib.util
 import os
+from pathlib import Path
+from types import ModuleType
 
 import numpy as np
 import pytest
@@ -40,3 +43,13 @@ def table(*hands: str, decks: int = 1) -> np.ndarray:
     if decks == 1:
         assert len(np.unique(out)) == out.size, "a card is dealt twice"
     return out
+
+
+def experiment(name: str) -> ModuleType:
+    """The script ``experiments/<name>.py`` as a module (experiments are not a package)."""
+    path = Path(__file__).resolve().parents[1] / "experiments" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

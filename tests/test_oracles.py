@@ -4,11 +4,9 @@ deals where the formula has no other approximation (no home run, no dun bonuses)
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pytest
+from conftest import experiment
 
 from simkit.arrange import ExpectedScore, arrange
 from simkit.arrange.value import expected_points
@@ -17,17 +15,9 @@ from simkit.regret import _candidates, _rollout_hands
 from simkit.score import score
 from simkit.variants import resolve_variant
 
-ROOT = Path(__file__).resolve().parents[1]
-
 
 def _script():
-    spec = importlib.util.spec_from_file_location(
-        "removal_oracle", ROOT / "experiments" / "removal_oracle.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return experiment("removal_oracle")
 
 
 @pytest.mark.parametrize(

@@ -3,29 +3,21 @@ shows them (read from a tiny fake results file)."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
 from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import experiment
 
 from simkit.report import SECTIONS, Page, regret_section, strategy_matters_section
 from simkit.simulate import SimulationResult
 from simkit.variants import load_variant
 
-ROOT = Path(__file__).resolve().parents[1]
-
 
 def _script():
-    spec = importlib.util.spec_from_file_location(
-        "strategy_matters", ROOT / "experiments" / "strategy_matters.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return experiment("strategy_matters")
 
 
 def _page(strategy: str = "max-ev", players: int = 4) -> Page:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import N_VARIANTS, table
+from conftest import N_VARIANTS, experiment, table
 
 from simkit.arrange import (
     WinTables,
@@ -36,13 +36,7 @@ PLAYERS = range(2, 9)
 
 
 def _train_tables_script():
-    spec = importlib.util.spec_from_file_location(
-        "train_tables", ROOT / "experiments" / "train_tables.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return experiment("train_tables")
 
 
 def test_tables_ship_for_two_to_eight_players():
