@@ -41,92 +41,21 @@ import numpy as np
 
 from simkit.arrange import ExpectedScore, arrange, fine_classes, horse_copies
 from simkit.arrange.value import (
-    P_HOME,
-    P_HOME_ADD,
-    P_HOME_BASE,
-    P_HOME_FACTOR,
     P_HORSE,
-    P_MAJORITY,
     P_MAJORITY_TWO,
     P_N_OPP,
-    P_SCOOP_ADD,
-    P_SCOOP_DOUBLE,
-    P_SCOOP_RATE,
     P_SCOOP_TIES,
-    P_W_HOME,
-    P_W_SCOOP,
     Q_LE,
     Q_VW,
     _horse_points,
     expected_points,
+    points_of_chances,
 )
 from simkit.cards import parse_cards
 from simkit.deal import as_generator, deal
 from simkit.evaluate import dun_ranks
 from simkit.regret import Z95, _banker_seat, _candidates, _points_on_rollouts, _rollout_hands
 from simkit.variants import resolve_variant
-
-
-def _model_value(w, l_, v, e, p, s_for=None, s_against=None, maj=None, home_for=None):
-    """:func:`~simkit.arrange.value.expected_points` in plain Python, with the joint chances
-    the formula builds from independent duns optionally replaced by counted ones: ``s_for``,
-    ``s_against`` (scoop and scooped, one opponent), ``maj`` (majority won, lost) and
-    ``home_for`` (every opponent scooped).  Without them it is the kernel's value (checked)."""
-    t = [1.0 - w[d] - l_[d] for d in range(3)]
-    base = sum(w[d] * v[d] - l_[d] * e[d] for d in range(3))
-    if s_for is None:
-        if p[P_SCOOP_TIES] > 0.0:
-            tt = t[0] * t[1] * t[2]
-            s_for = (1 - l_[0]) * (1 - l_[1]) * (1 - l_[2]) - tt
-            s_against = (1 - w[0]) * (1 - w[1]) * (1 - w[2]) - tt
-        else:
-            s_for, s_against = w[0] * w[1] * w[2], l_[0] * l_[1] * l_[2]
-    pair, won, paid = base, v[0] + v[1] + v[2], e[0] + e[1] + e[2]
-    if p[P_MAJORITY] != 0.0:
-        if maj is None:
-            if p[P_MAJORITY_TWO] > 0.0:
-                mw = w[0] * w[1] + w[0] * w[2] + w[1] * w[2] - 2 * w[0] * w[1] * w[2]
-                ml = l_[0] * l_[1] + l_[0] * l_[2] + l_[1] * l_[2] - 2 * l_[0] * l_[1] * l_[2]
-            else:
-                a_m2, a_m1 = l_[0] * l_[1], l_[0] * t[1] + t[0] * l_[1]
-                a_0 = t[0] * t[1] + w[0] * l_[1] + l_[0] * w[1]
-                a_1, a_2 = w[0] * t[1] + t[0] * w[1], w[0] * w[1]
-                mw = a_2 + a_1 * (1 - l_[2]) + a_0 * w[2]
-                ml = a_m2 + a_m1 * (1 - w[2]) + a_0 * l_[2]
-            maj = (mw, ml)
-        pair += p[P_MAJORITY] * (maj[0] - maj[1])
-        won += p[P_MAJORITY]
-        paid += p[P_MAJORITY]
-    ws = p[P_W_SCOOP]
-    if p[P_SCOOP_DOUBLE] == 1.0:
-        pair += ws * (s_for * won - s_against * paid)
-        won, paid = 2 * won, 2 * paid
-    elif p[P_SCOOP_DOUBLE] == 2.0:
-        pair += ws * 3.0 * (s_for - s_against)
-        won, paid = won + 3, paid + 3
-    if p[P_SCOOP_ADD] != 0.0:
-        pair += ws * p[P_SCOOP_ADD] * (s_for - s_against)
-        won, paid = won + p[P_SCOOP_ADD], paid + p[P_SCOOP_ADD]
-    n_opp = p[P_N_OPP]
-    total = n_opp * pair
-    if p[P_HOME] > 0.0:
-        k = int(n_opp) - 1
-        if home_for is None:
-            home_for = s_for ** (k + 1)
-        home_against = s_against * p[P_SCOOP_RATE] ** k
-        wh = p[P_W_HOME]
-        total += wh * n_opp * p[P_HOME_ADD] * (home_for - home_against)
-        if p[P_HOME_BASE] > 0.0:
-            total += (
-                wh * (p[P_HOME_FACTOR] - 1) * p[P_HOME_BASE] * (n_opp * home_for - home_against)
-            )
-        else:
-            total += (
-                wh
-                * (p[P_HOME_FACTOR] - 1)
-                * (n_opp * home_for * (won + p[P_HOME_ADD]) - home_against * (paid + p[P_HOME_ADD]))
-            )
-    return total
 
 
 def _majority_counted(wins, loses, p):
@@ -158,26 +87,23 @@ def oracle_values(cand, opp_ranks, opp_declared, solver, population=None):
     p = solver.model.params
     horse = horse_copies(cand, solver.horse_card) if solver.horse_card >= 0 else None
     out = {name: np.full(len(cand), np.nan) for name in ORACLES}
+    win_points = np.stack([q[d, cls[:, d], Q_VW] for d in range(3)], axis=1)  # (c, 3)
+    lose_pay = np.stack([q[d, cls[:, d], Q_LE] for d in range(3)], axis=1)
     if population is not None:
         pop = np.sort(population, axis=0)
         n_pop = pop.shape[0]
         for i in range(len(cand)):
             w = [np.searchsorted(pop[:, d], mine[i, d], "left") / n_pop for d in range(3)]
             l_ = [1.0 - np.searchsorted(pop[:, d], mine[i, d], "right") / n_pop for d in range(3)]
-            v = [q[d, cls[i, d], Q_VW] for d in range(3)]
-            e = [q[d, cls[i, d], Q_LE] for d in range(3)]
-            out["resolution"][i] = _model_value(w, l_, v, e, p)
+            out["resolution"][i] = expected_points(*w, *l_, *win_points[i], *lose_pay[i], p)
     for i in range(len(cand)):
         won_all = mine[i][None, None, :] > opp_ranks  # (R, p - 1, 3)
         lost_all = mine[i][None, None, :] < opp_ranks
         wins, loses = won_all[ok], lost_all[ok]  # (n, 3)
         w = wins.mean(axis=0) if wins.size else np.zeros(3)
         l_ = loses.mean(axis=0) if loses.size else np.zeros(3)
-        v = [q[d, cls[i, d], Q_VW] for d in range(3)]
-        e = [q[d, cls[i, d], Q_LE] for d in range(3)]
-        out["removal"][i] = _model_value(w, l_, v, e, p)
-        kernel = expected_points(*w, *l_, *v, *e, p)  # the replica is the kernel's formula
-        assert math.isclose(out["removal"][i], kernel, rel_tol=1e-9, abs_tol=1e-9)
+        v, e = win_points[i], lose_pay[i]
+        out["removal"][i] = expected_points(*w, *l_, *v, *e, p)
         if wins.size:
             if p[P_SCOOP_TIES] > 0.0:  # no dun lost and one won (ties do not prevent it)
                 s_for = ((~loses).all(axis=1) & wins.any(axis=1)).mean()
@@ -188,9 +114,12 @@ def oracle_values(cand, opp_ranks, opp_declared, solver, population=None):
         else:
             s_for = s_against = 0.0
             maj = (0.0, 0.0)
-        out["pair"][i] = _model_value(w, l_, v, e, p, s_for, s_against, maj)
+        # the kernel's payout of these chances (the home run: every opponent independent)
+        base = float(np.dot(w, v) - np.dot(l_, e))
+        pair_args = (base, v.sum(), e.sum(), s_for, s_against, *maj)
+        out["pair"][i] = points_of_chances(*pair_args, s_for ** p[P_N_OPP], p)
         home_for = (won_all.all(axis=2) & ok).all(axis=1).mean()
-        out["table"][i] = _model_value(w, l_, v, e, p, s_for, s_against, maj, home_for)
+        out["table"][i] = points_of_chances(*pair_args, home_for, p)
         if horse is not None:
             extra = p[P_HORSE] ** horse[i] - 1.0
             h_pts = p[P_N_OPP] * _horse_points(q, cls[i, 0], cls[i, 1], cls[i, 2], *extra)

@@ -1,6 +1,6 @@
-"""The oracles of ``experiments/removal_oracle.py``: its plain-Python copy of the model's formula
-is the kernel's, and fed chances counted on deals it is exactly the scorer's mean over those
-deals where the formula has no other approximation (no home run, no dun bonuses)."""
+"""The oracles of ``experiments/removal_oracle.py``: they pay chances as the model's kernel does,
+and fed chances counted on deals they are exactly the scorer's mean over those deals where the
+formula has no other approximation (no home run, no dun bonuses)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,13 @@ import pytest
 from conftest import experiment
 
 from simkit.arrange import ExpectedScore, arrange
-from simkit.arrange.value import expected_points
+from simkit.arrange.value import (
+    P_MAJORITY_TWO,
+    P_N_OPP,
+    P_SCOOP_TIES,
+    expected_points,
+    points_of_chances,
+)
 from simkit.evaluate import dun_ranks
 from simkit.regret import _candidates, _rollout_hands
 from simkit.score import score
@@ -24,17 +30,33 @@ def _script():
     ("variant", "players"),
     [("guangxi", 4), ("taiwan", 4), ("wiki-points", 3), ("western-2-4", 4), ("fujian", 4)],
 )
-def test_the_copy_of_the_formula_is_the_kernels(variant: str, players: int) -> None:
-    oracle = _script()
+def test_the_oracles_pay_chances_as_the_kernel_does(variant: str, players: int) -> None:
+    """Fed the chances of independent duns, the payout the oracles call
+    (:func:`points_of_chances`, with their arguments) is the model's value."""
     p = ExpectedScore().solver(variant, players).model.params
     rng = np.random.default_rng(5)
     for _ in range(200):
         w = rng.uniform(0, 1, 3)
         l_ = rng.uniform(0, 1, 3) * (1 - w)
         v, e = rng.uniform(1, 6, 3), rng.uniform(1, 6, 3)
-        assert oracle._model_value(w, l_, v, e, p) == pytest.approx(
-            expected_points(*w, *l_, *v, *e, p), rel=1e-12, abs=1e-12
+        t = 1 - w - l_
+        if p[P_SCOOP_TIES] > 0:
+            s_for, s_against = np.prod(1 - l_) - np.prod(t), np.prod(1 - w) - np.prod(t)
+        else:
+            s_for, s_against = np.prod(w), np.prod(l_)
+        # the majority match of independent duns, by enumerating the 27 outcomes
+        outcomes = np.stack(np.meshgrid(*[range(3)] * 3, indexing="ij"), -1).reshape(-1, 3)
+        chance = np.prod(np.stack([w, t, l_], 1)[np.arange(3), outcomes], axis=1)
+        n_won, n_lost = (outcomes == 0).sum(1), (outcomes == 2).sum(1)
+        if p[P_MAJORITY_TWO] > 0:
+            maj = chance[n_won >= 2].sum(), chance[n_lost >= 2].sum()
+        else:
+            maj = chance[n_won > n_lost].sum(), chance[n_lost > n_won].sum()
+        base = float(np.dot(w, v) - np.dot(l_, e))
+        paid = points_of_chances(
+            base, v.sum(), e.sum(), s_for, s_against, *maj, s_for ** p[P_N_OPP], p
         )
+        assert paid == pytest.approx(expected_points(*w, *l_, *v, *e, p), rel=1e-9, abs=1e-9)
 
 
 @pytest.mark.parametrize(("variant", "players"), [("western-2-4", 4), ("fujian", 2)])

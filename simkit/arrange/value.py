@@ -218,6 +218,9 @@ def expected_points(w0, w1, w2, l0, l1, l2, v0, v1, v2, e0, e1, e2, p):
     computed in float64 whatever the inputs' type (float32 quantities would otherwise be
     multiplied in float32, and the search's bounds, computed in float64, could then fall
     below the value they bound).
+
+    The joint chances (scoop, scooped, the majority match, the home run) are those of
+    independent duns, and :func:`points_of_chances` pays them.
     """
     w0, w1, w2 = np.float64(w0), np.float64(w1), np.float64(w2)
     l0, l1, l2 = np.float64(l0), np.float64(l1), np.float64(l2)
@@ -231,9 +234,7 @@ def expected_points(w0, w1, w2, l0, l1, l2, v0, v1, v2, e0, e1, e2, p):
     else:
         s_for = w0 * w1 * w2
         s_against = l0 * l1 * l2
-    pair = base
-    won = v0 + v1 + v2  # a scoop's points before the scoop rule
-    paid = e0 + e1 + e2
+    maj_win = maj_lose = 0.0
     if p[P_MAJORITY] != 0.0:
         if p[P_MAJORITY_TWO] > 0.0:  # the match needs two duns won
             maj_win = w0 * w1 + w0 * w2 + w1 * w2 - 2.0 * w0 * w1 * w2
@@ -246,6 +247,28 @@ def expected_points(w0, w1, w2, l0, l1, l2, v0, v1, v2, e0, e1, e2, p):
             a_2 = w0 * w1
             maj_win = a_2 + a_1 * (1.0 - l2) + a_0 * w2
             maj_lose = a_m2 + a_m1 * (1.0 - w2) + a_0 * l2
+    home_for = s_for  # I scoop every opponent
+    if p[P_HOME] > 0.0:
+        for _ in range(int(p[P_N_OPP]) - 1):  # integer powers: far cheaper than ``**``
+            home_for *= s_for
+    return points_of_chances(
+        base, v0 + v1 + v2, e0 + e1 + e2, s_for, s_against, maj_win, maj_lose, home_for, p
+    )
+
+
+@nb.njit(cache=True, inline="always")
+def points_of_chances(base, won, paid, s_for, s_against, maj_win, maj_lose, home_for, p):
+    """The model's expected score from one opponent's chances, however they were found.
+
+    ``base``: the duns' expected points against one opponent (Σ W·VW − L·LE); ``won``,
+    ``paid``: the duns' points of a scoop won and lost, before the scoop rule; ``s_for``,
+    ``s_against``: the chances of scooping and being scooped; ``maj_win``, ``maj_lose``: of
+    the majority match (read only when the variant pays one); ``home_for``: of scooping every
+    opponent (read only with home runs).  :func:`expected_points` passes those of independent
+    duns; an oracle may pass counted ones (``experiments/removal_oracle.py``).
+    """
+    pair = base
+    if p[P_MAJORITY] != 0.0:
         pair += p[P_MAJORITY] * (maj_win - maj_lose)
         won += p[P_MAJORITY]
         paid += p[P_MAJORITY]
@@ -265,10 +288,8 @@ def expected_points(w0, w1, w2, l0, l1, l2, v0, v1, v2, e0, e1, e2, p):
     total = n_opp * pair
     if p[P_HOME] > 0.0:
         # I scoop everyone; or an opponent scoops me and (at the table's scoop rate) the rest.
-        home_for = s_for
         home_against = s_against
-        for _ in range(int(n_opp) - 1):  # integer powers: far cheaper than ``**``
-            home_for *= s_for
+        for _ in range(int(n_opp) - 1):
             home_against *= p[P_SCOOP_RATE]
         w_home = p[P_W_HOME]
         total += w_home * (n_opp * p[P_HOME_ADD] * (home_for - home_against))
