@@ -30,6 +30,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from joblib import Parallel, delayed
 from restamp_tables import write_meta  # experiments/ is on sys.path when run as a script
 
 from simkit.arrange import (
@@ -183,6 +184,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--top", type=int, default=TOP)
     ap.add_argument("--seed", type=int, default=SEED)
     ap.add_argument("--write", action="store_true", help="store the weights in simkit/data")
+    ap.add_argument("--jobs", type=int, default=1, help="rows fitted at once (processes)")
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument(
         "--regret",
@@ -217,21 +219,34 @@ def main(argv: list[str] | None = None) -> int:
         )
         (args.out / "objective-weights-regret.md").write_text(render_regret(measured))
         return 0
-    fits = []
+    if args.jobs < 1:
+        raise SystemExit(f"--jobs must be at least 1, got {args.jobs}")
+    weighed = []
     for name, players in rows:
         if not has_terms(name, players):
             print(f"{name} {players}p: no scoop or home run to weigh; skipped")
-            continue
+        else:
+            weighed.append((name, players))
+
+    def fit_row(name: str, players: int) -> tuple[WeightFit, float]:
         start = time.perf_counter()
         fit = fit_weights(
             name, players, seat=args.seat, hands=args.hands, rollouts=args.rollouts,
             top=args.top, seed=args.seed,
         )  # fmt: skip
-        done = write_weights(fit) if args.write else "not written"
+        return fit, time.perf_counter() - start
+
+    # each row is its own seeded fit: the same figures in any number of processes
+    results = Parallel(n_jobs=args.jobs, return_as="generator")(
+        delayed(fit_row)(name, players) for name, players in weighed
+    )
+    fits = []
+    for fit, seconds in results:
+        done = write_weights(fit) if args.write else "not written"  # files written here only
         print(
-            f"{name} {players}p: weights scoop {fit.weights[0]:.3f}, home run "
+            f"{fit.variant} {fit.n_players}p: weights scoop {fit.weights[0]:.3f}, home run "
             f"{fit.weights[1]:.3f}; held-out gain {fit.held_out_gain:+.4f} "
-            f"({_ci(fit.held_out_ci, 4)}); {done}; {time.perf_counter() - start:.0f} s",
+            f"({_ci(fit.held_out_ci, 4)}); {done}; {seconds:.0f} s",
             flush=True,
         )
         fits.append({**fit.__dict__, "shipped": worth_shipping(fit)})

@@ -5,7 +5,7 @@ the mean points per hand the strategy gives away against the best setting of the
 picked on selection rollouts and valued on independent evaluation rollouts, with a 95% CI.
 
     .venv/bin/python experiments/regret.py [--strategy max-ev] [--hands 200]
-        [--rollouts 300 300] [--variants guangxi ...] [--players 2 3 4]
+        [--rollouts 300 300] [--variants guangxi ...] [--players 2 3 4] [--jobs 2]
 
 Writes results/strategy/regret.md and regret.json.
 """
@@ -16,6 +16,9 @@ import argparse
 import json
 import time
 from pathlib import Path
+from typing import Any
+
+from joblib import Parallel, delayed
 
 from simkit.regret import regret
 from simkit.variants import resolve_variant, variant_names
@@ -41,30 +44,42 @@ def main() -> None:
     parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4])
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     parser.add_argument("--out", type=Path, default=ROOT / "results" / "strategy")
+    parser.add_argument(
+        "--jobs", type=int, default=1, help="rows measured at once (processes; same figures)"
+    )
     args = parser.parse_args()
+    if args.jobs < 1:
+        raise SystemExit(f"--jobs must be at least 1, got {args.jobs}")
     names = args.variants or variant_names()
     for name in names:
         resolve_variant(name)  # bad names fail before any work
     args.out.mkdir(parents=True, exist_ok=True)
 
-    rows = []
     start = time.perf_counter()
+    todo = []
     for name in names:
         v = resolve_variant(name)
         seats = ("banker", "player") if v.scoring.topology == "banker" else ("player",)
-        for players in args.players:
-            for seat in seats:
-                r = regret(
-                    args.strategy,
-                    v,
-                    players,
-                    seat=seat,
-                    hands=args.hands,
-                    rollouts=tuple(args.rollouts),
-                    seed=args.seed,
-                )
-                rows.append(r.row())
-                print(r, flush=True)
+        todo += [(name, players, seat) for players in args.players for seat in seats]
+
+    def measure(name: str, players: int, seat: str) -> Any:
+        return regret(
+            args.strategy,
+            name,
+            players,
+            seat=seat,
+            hands=args.hands,
+            rollouts=tuple(args.rollouts),
+            seed=args.seed,
+        )
+
+    # every row is seeded on its own: the same figures in any number of processes, in order
+    rows = []
+    for r in Parallel(n_jobs=args.jobs, return_as="generator")(
+        delayed(measure)(*row) for row in todo
+    ):
+        rows.append(r.row())
+        print(r, flush=True)
     elapsed = time.perf_counter() - start
 
     command = (

@@ -18,12 +18,23 @@ independent evaluation deals, each against the strategy's own split:
   payouts) with each dun's win and lose chances counted for the split's exact dun ranks
   against ``--population`` opponents dealt from the whole deck (not this hand's deals): the
   tables without their classes' averaging over ranks, card removal left out;
+* ``resolution-class``: the ``resolution`` chances of the population's own duns averaged
+  by fine class (a class table free of training noise and of the card removal of the hands
+  that play a class; a class the population does not hold keeps the tables' figures): the
+  same as ``resolution`` to within 0.001 (western-2-4 and the taiwan banker at 4 players),
+  so the classes' averaging over ranks costs nothing; what the tables lose is in how they
+  are counted (``simkit.train.FINE_OTHER_DEALS``);
 * ``removal``: the same chances counted on this hand's own selection deals (card removal
   in);
 * ``pair``: ``removal`` with the joint chances within a pair counted too (scoop, scooped,
   the majority match), the duns' correlation included;
 * ``table``: ``pair`` with the chance of scooping every opponent of a deal counted (the home
   run's correlation across opponents);
+* ``factor``: the tables' win and lose chances with the duns' joint chances of a one-factor
+  model (dun d's latent ``a_d X + sqrt(1 - a_d^2) e_d``, X the opponent's strength,
+  integrated by Gauss-Hermite), the loadings fitted to the population's pairs: the duns'
+  correlation as a function of their chances alone, a model a kernel could price;
+* ``factor-removal``: the same joint model on the ``removal`` oracle's counted chances;
 * the strategy itself is the reference (0 by construction).
 
 What an oracle recovers is what its counted chances could buy a model; "leaves" is the
@@ -66,10 +77,98 @@ def _majority_counted(wins, loses, p):
     return (nw > nl).mean(), (nl > nw).mean()
 
 
-ORACLES = ("resolution", "removal", "pair", "table")
+ORACLES = ("resolution", "resolution-class", "removal", "pair", "table", "factor", "factor-removal")
+
+#: Gauss-Hermite nodes and weights of the one-factor model (a standard normal factor).
+N_NODES = 7
+GH_X, GH_W = np.polynomial.hermite_e.hermegauss(N_NODES)
+GH_W = GH_W / GH_W.sum()
 
 
-def oracle_values(cand, opp_ranks, opp_declared, solver, population=None):
+def independent_chances(w, l_, p):
+    """(s_for, s_against, maj_win, maj_lose) of independent duns, arrays ``(..., 3)``."""
+    w0, w1, w2 = w[..., 0], w[..., 1], w[..., 2]
+    l0, l1, l2 = l_[..., 0], l_[..., 1], l_[..., 2]
+    t0, t1, t2 = 1 - w0 - l0, 1 - w1 - l1, 1 - w2 - l2
+    if p[P_SCOOP_TIES] > 0.0:
+        s_for = (1 - l0) * (1 - l1) * (1 - l2) - t0 * t1 * t2
+        s_against = (1 - w0) * (1 - w1) * (1 - w2) - t0 * t1 * t2
+    else:
+        s_for, s_against = w0 * w1 * w2, l0 * l1 * l2
+    if p[P_MAJORITY_TWO] > 0.0:
+        maj_win = w0 * w1 + w0 * w2 + w1 * w2 - 2 * w0 * w1 * w2
+        maj_lose = l0 * l1 + l0 * l2 + l1 * l2 - 2 * l0 * l1 * l2
+    else:
+        a_m2, a_m1 = l0 * l1, l0 * t1 + t0 * l1
+        a_0, a_1, a_2 = t0 * t1 + w0 * l1 + l0 * w1, w0 * t1 + t0 * w1, w0 * w1
+        maj_win = a_2 + a_1 * (1 - l2) + a_0 * w2
+        maj_lose = a_m2 + a_m1 * (1 - w2) + a_0 * l2
+    return s_for, s_against, maj_win, maj_lose
+
+
+def conditional_chances(w, l_, loading):
+    """Per-node win and lose chances ``(..., K, 3)`` of the one-factor model: dun d's latent
+    ``a_d X + sqrt(1 - a_d^2) e_d`` (X the opponent's strength) below ``ndtri(w)`` wins, above
+    ``ndtri(1 - l)`` loses; the marginals are ``w``, ``l`` and the duns independent given X."""
+    from scipy.special import ndtr, ndtri
+
+    eps = 1e-9
+    zw = ndtri(np.clip(w, eps, 1 - eps))[..., None, :]
+    zl = ndtri(np.clip(1 - l_, eps, 1 - eps))[..., None, :]
+    a = np.asarray(loading)
+    s = np.sqrt(1 - a**2)
+    x = GH_X[:, None] * a
+    wk = ndtr((zw - x) / s)
+    lk = 1 - ndtr((zl - x) / s)
+    return wk, lk
+
+
+def factor_chances(w, l_, loading, p):
+    """:func:`independent_chances` under the one-factor model, averaged over the factor."""
+    wk, lk = conditional_chances(w, l_, loading)
+    parts = independent_chances(wk, lk, p)
+    return tuple((c * GH_W).sum(axis=-1) for c in parts)
+
+
+def fit_loadings(population, n_mine=1500):
+    """Loadings ``(3,)`` of the one-factor model, fitted to the population's own pairs: the
+    first ``n_mine`` hands against the rest, each dun pair's joint win and joint loss chances
+    matched (least squares over the hands) by a grid of correlations, then a_i a_j = rho_ij."""
+    from scipy.special import ndtr, ndtri
+
+    mine, opp = population[:n_mine], population[n_mine:]
+    won = mine[:, None, :] > opp[None]
+    lost = mine[:, None, :] < opp[None]
+    w, l_ = won.mean(axis=1), lost.mean(axis=1)
+    eps = 1e-9
+    zw, zl = ndtri(np.clip(w, eps, 1 - eps)), ndtri(np.clip(1 - l_, eps, 1 - eps))
+    grid = np.linspace(-0.5, 0.8, 131)
+    rho = {}
+    for i, j in ((0, 1), (0, 2), (1, 2)):
+        jw = (won[..., i] & won[..., j]).mean(axis=1)
+        jl = (lost[..., i] & lost[..., j]).mean(axis=1)
+        best, err_best = 0.0, np.inf
+        for r in grid:
+            a, s = math.sqrt(abs(r)), math.sqrt(1 - abs(r))
+            xi, xj = GH_X[:, None] * a, GH_X[:, None] * a * np.sign(r)
+            pw = (ndtr((zw[None, :, i] - xi) / s) * ndtr((zw[None, :, j] - xj) / s)).T @ GH_W
+            pl = (1 - ndtr((zl[None, :, i] - xi) / s)) * (1 - ndtr((zl[None, :, j] - xj) / s))
+            pl = pl.T @ GH_W
+            err = ((pw - jw) ** 2).sum() + ((pl - jl) ** 2).sum()
+            if err < err_best:
+                best, err_best = r, err
+        rho[(i, j)] = float(best) if abs(best) > 1e-4 else 1e-4
+    r01, r02, r12 = rho[(0, 1)], rho[(0, 2)], rho[(1, 2)]
+    # a_i a_j = rho_ij; the middle and back load positively (their correlation is positive)
+    a1 = math.sqrt(abs(r01 * r12 / r02))
+    a2 = math.sqrt(abs(r02 * r12 / r01))
+    a0 = (r01 / a1 + r02 / a2) / 2
+    loading = np.clip([a0, a1, a2], -0.95, 0.95)
+    print(f"pairwise correlations {rho}; loadings {np.round(loading, 3)}")
+    return loading
+
+
+def oracle_values(cand, opp_ranks, opp_declared, solver, population=None, loading=None):
     """The model's value of each candidate with chances counted against ``opp_ranks``
     ``(R, p - 1, 3)`` (opponents who declared are not compared), ``{oracle: (c,)}``:
 
@@ -92,10 +191,37 @@ def oracle_values(cand, opp_ranks, opp_declared, solver, population=None):
     if population is not None:
         pop = np.sort(population, axis=0)
         n_pop = pop.shape[0]
+        # the population's exact-rank chances averaged by fine class (a class table free of
+        # training noise); classes the population does not hold keep the tables' figures
+        below = [np.searchsorted(pop[:, d], population[:, d], "left") for d in range(3)]
+        at_most = [np.searchsorted(pop[:, d], population[:, d], "right") for d in range(3)]
+        pw = np.stack(below, axis=1) / n_pop
+        pl = 1.0 - np.stack(at_most, axis=1) / n_pop
+        pc = fine_classes(population).astype(np.int64)
+        cw, cl = q[..., 0].copy(), q[..., 1].copy()
+        for d in range(3):
+            n = np.bincount(pc[:, d], minlength=cw.shape[1])
+            sw = np.bincount(pc[:, d], weights=pw[:, d], minlength=cw.shape[1])
+            sl = np.bincount(pc[:, d], weights=pl[:, d], minlength=cw.shape[1])
+            seen = n > 0
+            cw[d, seen], cl[d, seen] = sw[seen] / n[seen], sl[seen] / n[seen]
+        for i in range(len(cand)):
+            w = [cw[d, cls[i, d]] for d in range(3)]
+            l_ = [cl[d, cls[i, d]] for d in range(3)]
+            out["resolution-class"][i] = expected_points(*w, *l_, *win_points[i], *lose_pay[i], p)
         for i in range(len(cand)):
             w = [np.searchsorted(pop[:, d], mine[i, d], "left") / n_pop for d in range(3)]
             l_ = [1.0 - np.searchsorted(pop[:, d], mine[i, d], "right") / n_pop for d in range(3)]
             out["resolution"][i] = expected_points(*w, *l_, *win_points[i], *lose_pay[i], p)
+    if loading is not None:  # the tables' chances, the factor model's joint chances
+        tw = np.stack([q[d, cls[:, d], 0] for d in range(3)], axis=1)
+        tl = np.stack([q[d, cls[:, d], 1] for d in range(3)], axis=1)
+        joint = factor_chances(tw, tl, loading, p)
+        base = (tw * win_points).sum(axis=1) - (tl * lose_pay).sum(axis=1)
+        for i in range(len(cand)):
+            sf, sa, mw, ml = (float(c[i]) for c in joint)
+            args = (base[i], win_points[i].sum(), lose_pay[i].sum(), sf, sa, mw, ml)
+            out["factor"][i] = points_of_chances(*args, sf ** p[P_N_OPP], p)
     for i in range(len(cand)):
         won_all = mine[i][None, None, :] > opp_ranks  # (R, p - 1, 3)
         lost_all = mine[i][None, None, :] < opp_ranks
@@ -118,6 +244,10 @@ def oracle_values(cand, opp_ranks, opp_declared, solver, population=None):
         base = float(np.dot(w, v) - np.dot(l_, e))
         pair_args = (base, v.sum(), e.sum(), s_for, s_against, *maj)
         out["pair"][i] = points_of_chances(*pair_args, s_for ** p[P_N_OPP], p)
+        if loading is not None:
+            sf, sa, mw, ml = (float(c) for c in factor_chances(w, l_, loading, p))
+            args = (base, v.sum(), e.sum(), sf, sa, mw, ml)
+            out["factor-removal"][i] = points_of_chances(*args, sf ** p[P_N_OPP], p)
         home_for = (won_all.all(axis=2) & ok).all(axis=1).mean()
         out["table"][i] = points_of_chances(*pair_args, home_for, p)
         if horse is not None:
@@ -201,6 +331,7 @@ def main() -> None:
     pop_hands = deal(a.population, p, rng=as_generator(pop_seed))[:, 0]
     pop_cards, pop_decl = arrange(pop_hands, v, strat, n_players=p, rng=0)
     population = dun_ranks(pop_cards[pop_decl < 0], v)
+    loading = fit_loadings(population)
     banker = _banker_seat(v, a.seat)
     r_sel, r_eval = a.rollouts
     gains = {name: [] for name in ("rollouts (the regret)", *ORACLES)}
@@ -220,7 +351,7 @@ def main() -> None:
             o_ranks, od = o_ranks[:, keep], od.reshape(r_sel, p - 1)[:, keep]
         else:
             od = od.reshape(r_sel, p - 1)
-        oracle = oracle_values(cand, o_ranks, od, solver, population)
+        oracle = oracle_values(cand, o_ranks, od, solver, population, loading)
         evaluation = pts[:, r_sel:].mean(axis=1)
         picks = {"rollouts (the regret)": int(np.argmax(pts[:, :r_sel].mean(axis=1)))}
         picks.update({name: int(np.argmax(oracle[name])) for name in ORACLES})

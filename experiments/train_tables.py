@@ -147,6 +147,7 @@ def _expected_settings(
     }
     if strategy == FINE:  # max-ev's files from before the trainer knew two strategies say none
         settings["strategy"] = strategy
+        settings["other_deals"] = trainer.other_deals_of(strategy)
     return settings
 
 
@@ -256,16 +257,21 @@ divided by the players: the games per iteration below), and the counts are avera
 iteration j of the strategy's own play weighs j.  Blending half of every iteration (max-ev's
 schedule) kept the greedy start's counts in the classes the strategy rarely plays and left
 the tables a step behind the play; the regret measured on the 4-player tables is about
-halved by this schedule (`results/strategy/training.md`).  The change per iteration falls
-to {min(last):.4f}-{max(last):.4f} at the last iteration over these files (the columns
-below list the first five and the last).  `wall s` as above ({total_s / 60:.1f} minutes
+halved by this schedule (`results/strategy/training.md`).  Each hand is counted against the
+hands of the next {trainer.FINE_OTHER_DEALS} games, not its own game's (`--other-deals
+{trainer.FINE_OTHER_DEALS}`, `simkit.train.FINE_OTHER_DEALS`): counted within its game, a
+class's chances carry the card removal of the hands that happen to play it, which misprices
+the class in a hand that would not (`results/strategy/other-deals.md`).  The change per
+iteration falls to {min(last):.4f}-{max(last):.4f} at the last iteration over these files (the
+columns below list the first five and the last).  `wall s` as above ({total_s / 60:.1f} minutes
 summed).
 {numbering}
 {_header(FINE_COLUMNS)}
 {chr(10).join(rows)}
 {_weights_section(metas)}
 Commands (all `--seed 0` with the defaults
-`--iterations {trainer.FINE_ITERATIONS} --blend {trainer.FINE_BLEND}`):
+`--iterations {trainer.FINE_ITERATIONS} --blend {trainer.FINE_BLEND}
+--other-deals {trainer.FINE_OTHER_DEALS}`):
 
 {_commands(metas)}
 """

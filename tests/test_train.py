@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from simkit.arrange import N_CLASSES, WinTables, arrange, dun_classes, shipped_table_path
 from simkit.cli import main
 from simkit.deal import deal
+from simkit.errors import SimkitError
 from simkit.evaluate import dun_ranks
 from simkit.train import (
     LINEAR,
@@ -90,6 +91,57 @@ def test_tabulate_counts_every_ordered_pair_of_normal_hands():
     for got, w in zip((count, wins, ties, paid), want, strict=True):
         np.testing.assert_allclose(got, w)
     assert (scoops, pairs) == (want_scoops, want_pairs)
+
+
+def test_tabulate_other_deals_counts_each_hand_against_the_next_games():
+    """``other_deals=k``: hand i of game g against hand j != i of games g+1..g+k (cyclically),
+    checked against a plain loop; the scoops are still those within each game."""
+    v = load_variant("guangxi")
+    n_games, k = 30, 2
+    hands = deal(n_games, 3, rng=4)
+    arranged, _ = arrange(hands, v, "random-legal", rng=5)
+    ranks = dun_ranks(arranged, v)
+    normal = np.random.default_rng(6).random((n_games, 3)) > 0.2
+    worth = np.arange(3 * N_CLASSES, dtype=np.float64).reshape(3, N_CLASSES) % 5 + 1
+    count, wins, ties, paid, scoops, pairs = tabulate(
+        ranks, normal, worth, scoop_ties=False, other_deals=k
+    )
+    want = np.zeros((4, 3, N_CLASSES))
+    classes = dun_classes(ranks)
+    for g in range(n_games):
+        for shift in range(1, k + 1):
+            h = (g + shift) % n_games
+            for i in range(3):
+                for j in range(3):
+                    if i == j or not (normal[g, i] and normal[h, j]):
+                        continue
+                    for d in range(3):
+                        c = classes[g, i, d]
+                        want[0, d, c] += 1
+                        want[1, d, c] += ranks[g, i, d] > ranks[h, j, d]
+                        want[2, d, c] += ranks[g, i, d] == ranks[h, j, d]
+                        if ranks[g, i, d] < ranks[h, j, d]:
+                            want[3, d, c] += worth[d, classes[h, j, d]]
+    for got, w in zip((count, wins, ties, paid), want, strict=True):
+        np.testing.assert_allclose(got, w)
+    own = tabulate(ranks, normal, worth, scoop_ties=False)
+    assert (scoops, pairs) == own[4:]
+    assert not np.array_equal(wins, own[1])  # the opponents did change
+
+
+def test_fine_tables_count_other_deals_by_default():
+    fine = train("western-2-4", 2, seed=2, n_games=200, iterations=1, strategy="expected-score")
+    assert fine.meta["other_deals"] == 3 and "--other-deals 3" in fine.meta["command"]
+    coarse = train("western-2-4", 2, seed=2, n_games=200, iterations=1)
+    assert coarse.meta["other_deals"] == 0 and "--other-deals" not in coarse.meta["command"]
+    own = train(
+        "western-2-4", 2, seed=2, n_games=200, iterations=1, strategy="expected-score",
+        other_deals=0,
+    )  # fmt: skip
+    assert not np.array_equal(own.win, fine.win)
+    for bad in (-1, 1.5, True):
+        with pytest.raises(SimkitError, match="other_deals"):
+            train("western-2-4", 2, n_games=10, iterations=1, other_deals=bad)
 
 
 def test_training_is_reproducible_and_monotone():

@@ -6,7 +6,9 @@ For one opponent and dun ``d`` the tables give, by the class of my dun rank (its
 top two rank digits, :func:`~simkit.arrange.classes.dun_class`, about 1,960 classes per dun),
 the chance ``W`` that I win it, ``T`` that we tie, ``L = 1 - W - T`` that I lose, and ``LE``
 the points I pay on that dun when I lose (1 plus the opponent's bonus, averaged over the hands
-that beat mine), all measured against opponents playing max-ev, card removal included.  ``VW``
+that beat mine), all measured against opponents playing the strategy (max-ev's tables count
+them within each game, card removal included; expected-score's against independent deals,
+:data:`simkit.train.FINE_OTHER_DEALS`).  ``VW``
 is what I collect when I win (the ``[scoring.duns]`` worth of my category there).  Duns are
 treated as independent, so the expected pairwise points (:func:`expected_points`) are
 

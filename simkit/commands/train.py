@@ -51,6 +51,14 @@ def register(subparsers: Any) -> None:
         "(default: {simkit.train.DEFAULT_BLEND}; expected-score '{simkit.train.FINE_BLEND}')",
     )
     parser.add_argument(
+        "--other-deals",
+        type=int,
+        default=None,
+        help="count each hand against the hands of the next K games instead of its own "
+        "game's (0: its own game, card removal in the counts; default: expected-score "
+        "{simkit.train.FINE_OTHER_DEALS}, max-ev 0)",
+    )
+    parser.add_argument(
         "--strategy",
         choices=("max-ev", "expected-score"),
         default="max-ev",
@@ -88,6 +96,8 @@ def handle(args: argparse.Namespace) -> int:
     variant = resolve_variant(chosen_variant(args))
     if args.games is not None and args.games < 1:
         raise SimkitError(f"--games must be at least 1, got {args.games}")
+    if args.other_deals is not None and args.other_deals < 0:
+        raise SimkitError(f"--other-deals must be at least 0, got {args.other_deals}")
     fine = args.strategy == "expected-score"
     default_out = Path(table_name(variant.name, args.players, fine=fine))
     out = args.out if args.out is not None else default_out
@@ -95,7 +105,7 @@ def handle(args: argparse.Namespace) -> int:
     notice_if_cold()
     shown = not args.quiet and sys.stderr.isatty() and not os.environ.get("CI")
     # options not given leave the library's defaults in place
-    given = {"iterations": args.iterations, "blend": args.blend}
+    given = {"iterations": args.iterations, "blend": args.blend, "other_deals": args.other_deals}
     iterations = schedule(args.strategy)[1] if args.iterations is None else args.iterations
     with tqdm(total=iterations, desc="train", unit="iteration", disable=not shown) as bar:
 
