@@ -25,10 +25,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from training_schedule import parse_row  # experiments/ is on sys.path when run as a script
 
 from simkit.arrange import ExpectedScore, default_fine_tables
 from simkit.arrange.wintables import WEIGHTS_KEY
-from simkit.errors import SimkitError
 from simkit.files import atomic_write
 from simkit.regret import Z95, regret
 from simkit.train import FINE_OTHER_DEALS, train
@@ -38,17 +38,6 @@ ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "results" / "strategy"
 ROWS = ("western-2-4:2:player", "western-2-4:4:player", "fujian:4:player",
         "taiwan:4:banker", "wiki-points:4:player", "guangxi:4:player")  # fmt: skip
-
-
-def parse_row(text: str) -> tuple[str, int, str]:
-    try:
-        name, players, seat = text.split(":")
-        resolve_variant(name)
-        return name, int(players), seat
-    except (ValueError, SimkitError) as err:
-        raise SystemExit(
-            f"a row is VARIANT:PLAYERS:SEAT (e.g. taiwan:4:banker): {text!r} ({err})"
-        ) from None
 
 
 def _ci(d: np.ndarray) -> tuple[float, float, float]:

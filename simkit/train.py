@@ -121,17 +121,20 @@ def tabulate(
     paid = np.zeros((N_DUNS, n_bins))
     scoops = 0.0
     pairs = 0
+    # the game each hand's opponents come from: its own, or each of the next other_deals games
+    games = np.arange(ranks.shape[0])
+    shifts = range(1, other_deals + 1) if other_deals else (0,)
+    opponent_games = [np.roll(games, -shift) for shift in shifts]
     for i in range(n_players) if seats is None else seats:
         for j in range(n_players):
             if i == j:
                 continue
             both = normal[:, i] & normal[:, j]
-            for shift in range(1, other_deals + 1) if other_deals else (0,):
-                # opponent j of game g + shift (0: the same game)
-                rolled = np.roll(np.arange(ranks.shape[0]), -shift)
+            for rolled in opponent_games:
                 mask = normal[:, i] & normal[rolled, j]
-                ri, rj = ranks[mask, i], ranks[rolled[mask], j]
-                ci, cj = bins[mask, i], classes[rolled[mask], j]
+                opp = rolled[mask]  # the game of each counted hand's opponent
+                ri, rj = ranks[mask, i], ranks[opp, j]
+                ci, cj = bins[mask, i], classes[opp, j]
                 won, lost, tied = ri > rj, ri < rj, ri == rj
                 for d in range(N_DUNS):
                     c = ci[:, d]
@@ -140,9 +143,10 @@ def tabulate(
                     ties[d] += np.bincount(c, weights=tied[:, d], minlength=n_bins)
                     worth = win_points[d, cj[:, d]]
                     if horse_extra is not None:
-                        worth = worth * (1.0 + horse_extra[rolled[mask], j, d])
+                        worth = worth * (1.0 + horse_extra[opp, j, d])
                     pay = np.where(lost[:, d], worth, 0.0)
                     paid[d] += np.bincount(c, weights=pay, minlength=n_bins)
+            # the scoops (the home run's scoop rate) within the game, whatever was counted
             ri, rj = ranks[both, i], ranks[both, j]
             won, lost = ri > rj, ri < rj
             if scoop_ties:

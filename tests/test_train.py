@@ -62,6 +62,26 @@ def test_isotonic_fit_equals_plain_pool_adjacent_violators(pairs):
     np.testing.assert_allclose(isotonic_increasing(values, weights), want, rtol=1e-12, atol=1e-14)
 
 
+def _plain_counts(ranks, normal, worth, games):
+    """(count, wins, ties, paid) by a plain loop: hand i of game g against hand j != i of game
+    h, for every (g, h) of ``games``."""
+    want = np.zeros((4, 3, N_CLASSES))
+    classes = dun_classes(ranks)
+    for g, h in games:
+        for i in range(3):
+            for j in range(3):
+                if i == j or not (normal[g, i] and normal[h, j]):
+                    continue
+                for d in range(3):
+                    c = classes[g, i, d]
+                    want[0, d, c] += 1
+                    want[1, d, c] += ranks[g, i, d] > ranks[h, j, d]
+                    want[2, d, c] += ranks[g, i, d] == ranks[h, j, d]
+                    if ranks[g, i, d] < ranks[h, j, d]:
+                        want[3, d, c] += worth[d, classes[h, j, d]]
+    return want
+
+
 def test_tabulate_counts_every_ordered_pair_of_normal_hands():
     """Checked against a plain loop over games, players and duns."""
     v = load_variant("guangxi")
@@ -71,23 +91,14 @@ def test_tabulate_counts_every_ordered_pair_of_normal_hands():
     normal = np.random.default_rng(3).random((40, 3)) > 0.2
     worth = np.arange(3 * N_CLASSES, dtype=np.float64).reshape(3, N_CLASSES) % 7 + 1
     count, wins, ties, paid, scoops, pairs = tabulate(ranks, normal, worth, scoop_ties=False)
-    want = np.zeros((4, 3, N_CLASSES))
+    want = _plain_counts(ranks, normal, worth, [(g, g) for g in range(40)])
     want_scoops = want_pairs = 0
-    classes = dun_classes(ranks)
     for g in range(40):
         for i in range(3):
             for j in range(3):
-                if i == j or not (normal[g, i] and normal[g, j]):
-                    continue
-                want_pairs += 1
-                want_scoops += all(ranks[g, i, d] > ranks[g, j, d] for d in range(3))
-                for d in range(3):
-                    c = classes[g, i, d]
-                    want[0, d, c] += 1
-                    want[1, d, c] += ranks[g, i, d] > ranks[g, j, d]
-                    want[2, d, c] += ranks[g, i, d] == ranks[g, j, d]
-                    if ranks[g, i, d] < ranks[g, j, d]:
-                        want[3, d, c] += worth[d, classes[g, j, d]]
+                if i != j and normal[g, i] and normal[g, j]:
+                    want_pairs += 1
+                    want_scoops += all(ranks[g, i, d] > ranks[g, j, d] for d in range(3))
     for got, w in zip((count, wins, ties, paid), want, strict=True):
         np.testing.assert_allclose(got, w)
     assert (scoops, pairs) == (want_scoops, want_pairs)
@@ -106,22 +117,8 @@ def test_tabulate_other_deals_counts_each_hand_against_the_next_games():
     count, wins, ties, paid, scoops, pairs = tabulate(
         ranks, normal, worth, scoop_ties=False, other_deals=k
     )
-    want = np.zeros((4, 3, N_CLASSES))
-    classes = dun_classes(ranks)
-    for g in range(n_games):
-        for shift in range(1, k + 1):
-            h = (g + shift) % n_games
-            for i in range(3):
-                for j in range(3):
-                    if i == j or not (normal[g, i] and normal[h, j]):
-                        continue
-                    for d in range(3):
-                        c = classes[g, i, d]
-                        want[0, d, c] += 1
-                        want[1, d, c] += ranks[g, i, d] > ranks[h, j, d]
-                        want[2, d, c] += ranks[g, i, d] == ranks[h, j, d]
-                        if ranks[g, i, d] < ranks[h, j, d]:
-                            want[3, d, c] += worth[d, classes[h, j, d]]
+    games = [(g, (g + shift) % n_games) for g in range(n_games) for shift in range(1, k + 1)]
+    want = _plain_counts(ranks, normal, worth, games)
     for got, w in zip((count, wins, ties, paid), want, strict=True):
         np.testing.assert_allclose(got, w)
     own = tabulate(ranks, normal, worth, scoop_ties=False)
