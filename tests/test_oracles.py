@@ -87,3 +87,31 @@ def test_the_pair_oracle_is_the_scorers_mean_on_its_deals(variant: str, players:
     np.testing.assert_allclose(values["resolution"], values["removal"], atol=1e-12)
     # the removal oracle (independent duns) is not the mean: the check can fail
     assert not np.allclose(values["removal"], points.mean(axis=1), atol=1e-3)
+
+
+@pytest.mark.parametrize(
+    ("variant", "players"), [("taiwan", 4), ("wiki-points", 3), ("western-2-4", 4)]
+)
+def test_the_factor_oracles_chances_are_the_kernels_at_zero_loading(variant, players) -> None:
+    """The factor oracle's numpy copy of the independent duns' chances, paid by the kernel,
+    gives the model's value; with zero loadings the factor model is those chances (its
+    Gauss-Hermite average of one node's value), and with nonzero loadings it is not."""
+    script = _script()
+    p = ExpectedScore().solver(variant, players).model.params
+    rng = np.random.default_rng(8)
+    w = rng.uniform(0.05, 0.9, (50, 3))
+    l_ = rng.uniform(0, 1, (50, 3)) * (1 - w)
+    v, e = rng.uniform(1, 6, 3), rng.uniform(1, 6, 3)
+    plain = script.independent_chances(w, l_, p)
+    flat = script.factor_chances(w, l_, np.zeros(3), p)
+    skewed = script.factor_chances(w, l_, np.array([-0.3, 0.3, 0.8]), p)
+    for a, b in zip(plain, flat, strict=True):
+        np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-9)
+    assert np.abs(plain[0] - skewed[0]).max() > 1e-3
+    for i in range(len(w)):
+        base = float(np.dot(w[i], v) - np.dot(l_[i], e))
+        s_for, s_against, mw, ml = (float(c[i]) for c in plain)
+        paid = points_of_chances(
+            base, v.sum(), e.sum(), s_for, s_against, mw, ml, s_for ** p[P_N_OPP], p
+        )
+        assert paid == pytest.approx(expected_points(*w[i], *l_[i], *v, *e, p), rel=1e-9)
