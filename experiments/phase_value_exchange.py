@@ -32,8 +32,9 @@ from pathlib import Path
 
 import numpy as np
 
-from simkit.arrange import make_solver
+from simkit.arrange import arrangements, make_solver
 from simkit.deal import deal
+from simkit.evaluate import CATEGORY_SHIFT, Category
 from simkit.phases.exchange import play_exchange
 from simkit.phases.passing import play_passing
 from simkit.simulate import DEFAULT_STRATEGY, simulate
@@ -138,6 +139,15 @@ def decisions(seed: int) -> list[str]:
     lines.append(
         "philippines, the banker's choice (4 players): "
         + ", ".join(f"{k} {v / 2048:.1%}" for k, v in sorted(counts.items()))
+    )
+    # what the chosen passes build: the backs the default strategy sets, before and after
+    before, after = arrangements([hands, passed.hands], [ph, ph], DEFAULT_STRATEGY, n_players=4)
+    quads = [float(np.mean(a.ranks[..., 2] >> CATEGORY_SHIFT >= Category.QUADS)) for a in
+             (before, after)]  # fmt: skip
+    lines.append(
+        f"philippines, a back of quads or better ({DEFAULT_STRATEGY} sets the hands, all "
+        f"seats, specials declared): {quads[0]:.1%} of hands without the pass, "
+        f"{quads[1]:.1%} after the chosen passes"
     )
     qt = load_variant("qiantang")
     three = deal(2048, 3, rng=rng)
