@@ -3,7 +3,7 @@
     PYTHONPATH=. python experiments/fit_objective.py [--rows guangxi:4 fujian:4 ...] \
         [--seat table] [--hands 4000] [--rollouts 100] [--top 10] [--seed 21] [--write]
 
-    PYTHONPATH=. python experiments/fit_objective.py --regret 1000 [--rows guangxi:4 ...]
+    PYTHONPATH=. python experiments/fit_objective.py --regret 1000 [--rows guangxi:4 ...] [--jobs 2]
 
 Every row (default: every shipped variant at 2, 3 and 4 players whose model has a scoop or a
 home run) is fitted by :func:`simkit.objective.fit_weights`; the table goes to
@@ -184,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--top", type=int, default=TOP)
     ap.add_argument("--seed", type=int, default=SEED)
     ap.add_argument("--write", action="store_true", help="store the weights in simkit/data")
-    ap.add_argument("--jobs", type=int, default=1, help="rows fitted at once (processes)")
+    ap.add_argument("--jobs", type=int, default=1, help="rows at once (processes)")
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument(
         "--regret",
@@ -203,15 +203,22 @@ def main(argv: list[str] | None = None) -> int:
             if not players.isdigit() or not 2 <= int(players) <= 4:
                 raise SystemExit(f"--rows: {spec!r} is not VARIANT:PLAYERS with 2-4 players")
             rows.append((name, int(players)))
+    if args.jobs < 1:
+        raise SystemExit(f"--jobs must be at least 1, got {args.jobs}")
     args.out.mkdir(parents=True, exist_ok=True)
     if args.regret is not None:
-        measured = []
+        weighted = []
         for name, players in rows:
             tables = default_fine_tables(load_variant(name), players)
-            if WEIGHTS_KEY not in tables.meta:
-                continue
-            seat = "banker" if load_variant(name).scoring.topology == "banker" else "player"
-            r = paired_regret(name, players, seat, args.regret, 1)
+            if WEIGHTS_KEY in tables.meta:
+                seat = "banker" if load_variant(name).scoring.topology == "banker" else "player"
+                weighted.append((name, players, seat))
+        # each row seeded on its own: the same figures in any number of processes
+        measured = []
+        for r in Parallel(n_jobs=args.jobs, return_as="generator")(
+            delayed(paired_regret)(name, players, seat, args.regret, 1)
+            for name, players, seat in weighted
+        ):
             print(json.dumps(r), flush=True)
             measured.append(r)
         (args.out / "objective-weights-regret.json").write_text(
@@ -219,8 +226,6 @@ def main(argv: list[str] | None = None) -> int:
         )
         (args.out / "objective-weights-regret.md").write_text(render_regret(measured))
         return 0
-    if args.jobs < 1:
-        raise SystemExit(f"--jobs must be at least 1, got {args.jobs}")
     weighed = []
     for name, players in rows:
         if not has_terms(name, players):
