@@ -24,6 +24,16 @@ independent evaluation deals, each against the strategy's own split:
   same as ``resolution`` to within 0.001 (western-2-4 and the taiwan banker at 4 players),
   so the classes' averaging over ranks costs nothing; what the tables lose is in how they
   are counted (``simkit.train.FINE_OTHER_DEALS``);
+* ``resolution-pair``: ``resolution`` with the joint chances within a pair counted against
+  the same population (scoop, scooped, the majority match): the duns' correlation without
+  card removal, the most a table of joint chances by exact ranks could buy;
+* ``copula``: the tables' win and lose chances, with the joint chances of the population's
+  own duns at those chances (its empirical copula): an opponent's dun d counts as beaten when
+  the share of the population strictly below it is under the table's win chance ``W_d``, and
+  as beating mine when the share strictly above it is under the lose chance ``L_d``; with the
+  population's own chances in place of the tables' this is ``resolution-pair`` exactly.  A
+  function of the duns' chances alone, so a kernel could price it from a table of the
+  copula;
 * ``removal``: the same chances counted on this hand's own selection deals (card removal
   in);
 * ``pair``: ``removal`` with the joint chances within a pair counted too (scoop, scooped,
@@ -77,7 +87,8 @@ def _majority_counted(wins, loses, p):
     return (nw > nl).mean(), (nl > nw).mean()
 
 
-ORACLES = ("resolution", "resolution-class", "removal", "pair", "table", "factor", "factor-removal")
+ORACLES = ("resolution", "resolution-class", "resolution-pair", "copula", "removal", "pair",
+           "table", "factor", "factor-removal")  # fmt: skip
 
 #: Gauss-Hermite nodes and weights of the one-factor model (a standard normal factor).
 N_NODES = 7
@@ -168,6 +179,38 @@ def fit_loadings(population, n_mine=1500):
     return loading
 
 
+def _pair_args(wins, loses, v, e, p):
+    """:func:`points_of_chances`'s arguments but the home run's, from comparisons ``wins``,
+    ``loses`` ``(n, 3)`` (n ≥ 1): each dun's chances and the pair's joint ones (scoop,
+    scooped, the majority match) counted."""
+    w, l_ = wins.mean(axis=0), loses.mean(axis=0)
+    if p[P_SCOOP_TIES] > 0.0:  # no dun lost and one won (ties do not prevent it)
+        s_for = ((~loses).all(axis=1) & wins.any(axis=1)).mean()
+        s_against = ((~wins).all(axis=1) & loses.any(axis=1)).mean()
+    else:
+        s_for, s_against = wins.all(axis=1).mean(), loses.all(axis=1).mean()
+    base = float(np.dot(w, v) - np.dot(l_, e))
+    return (base, v.sum(), e.sum(), s_for, s_against, *_majority_counted(wins, loses, p))
+
+
+def _pair_value(wins, loses, v, e, p):
+    """The model's payout of :func:`_pair_args`, the opponents independent of each other (the
+    home run: the scoop's chance to the opponents' power)."""
+    args = _pair_args(wins, loses, v, e, p)
+    return points_of_chances(*args, args[3] ** p[P_N_OPP], p)
+
+
+def copula_value(w, l_, below, above, v, e, p):
+    """The model's value of a split with dun chances ``w``, ``l_`` ``(3,)`` and the joint
+    chances of the population's copula: ``below``, ``above`` ``(N, 3)`` each population dun's
+    share of the population strictly below and strictly above it, an opponent's dun beaten
+    when its share below is under ``w`` and beating mine when its share above is under ``l_``
+    (the population's own chances of a rank give exactly its comparisons with that rank)."""
+    args = _pair_args(below < w, above < l_, v, e, p)
+    base = float(np.dot(w, v) - np.dot(l_, e))  # the duns' own terms from the given chances
+    return points_of_chances(base, *args[1:], args[3] ** p[P_N_OPP], p)
+
+
 def oracle_values(cand, opp_ranks, opp_declared, solver, population=None, loading=None):
     """The model's value of each candidate with chances counted against ``opp_ranks``
     ``(R, p - 1, 3)`` (opponents who declared are not compared), ``{oracle: (c,)}``:
@@ -175,6 +218,8 @@ def oracle_values(cand, opp_ranks, opp_declared, solver, population=None, loadin
     * ``resolution`` (with ``population``, the dun ranks ``(N, 3)`` of opponents dealt
       without regard to this hand): each dun's chances counted for its exact rank against
       them, the duns independent: the tables without their classes' averaging over ranks;
+    * ``resolution-pair``: also the joint chances within a pair counted against them;
+    * ``copula``: the tables' chances, the joint ones of the population's copula at them;
     * ``removal``: each dun's win and lose chances counted, the duns independent;
     * ``pair``: also the joint chances within a pair (scoop, scooped, majority) counted;
     * ``table``: also the chance of scooping every opponent of the deal (the home run).
@@ -213,6 +258,13 @@ def oracle_values(cand, opp_ranks, opp_declared, solver, population=None, loadin
             w = [np.searchsorted(pop[:, d], mine[i, d], "left") / n_pop for d in range(3)]
             l_ = [1.0 - np.searchsorted(pop[:, d], mine[i, d], "right") / n_pop for d in range(3)]
             out["resolution"][i] = expected_points(*w, *l_, *win_points[i], *lose_pay[i], p)
+            wins, loses = mine[i] > population, mine[i] < population  # (N, 3)
+            out["resolution-pair"][i] = _pair_value(wins, loses, win_points[i], lose_pay[i], p)
+        # pw, pl: each population dun's share of the population strictly below and above it
+        tw = np.stack([q[d, cls[:, d], 0] for d in range(3)], axis=1)
+        tl = np.stack([q[d, cls[:, d], 1] for d in range(3)], axis=1)
+        for i in range(len(cand)):
+            out["copula"][i] = copula_value(tw[i], tl[i], pw, pl, win_points[i], lose_pay[i], p)
     if loading is not None:  # the tables' chances, the factor model's joint chances
         tw = np.stack([q[d, cls[:, d], 0] for d in range(3)], axis=1)
         tl = np.stack([q[d, cls[:, d], 1] for d in range(3)], axis=1)
@@ -231,19 +283,12 @@ def oracle_values(cand, opp_ranks, opp_declared, solver, population=None, loadin
         v, e = win_points[i], lose_pay[i]
         out["removal"][i] = expected_points(*w, *l_, *v, *e, p)
         if wins.size:
-            if p[P_SCOOP_TIES] > 0.0:  # no dun lost and one won (ties do not prevent it)
-                s_for = ((~loses).all(axis=1) & wins.any(axis=1)).mean()
-                s_against = ((~wins).all(axis=1) & loses.any(axis=1)).mean()
-            else:
-                s_for, s_against = wins.all(axis=1).mean(), loses.all(axis=1).mean()
-            maj = _majority_counted(wins, loses, p)
+            pair_args = _pair_args(wins, loses, v, e, p)
         else:
-            s_for = s_against = 0.0
-            maj = (0.0, 0.0)
+            pair_args = (0.0, v.sum(), e.sum(), 0.0, 0.0, 0.0, 0.0)
+        base = pair_args[0]
         # the kernel's payout of these chances (the home run: every opponent independent)
-        base = float(np.dot(w, v) - np.dot(l_, e))
-        pair_args = (base, v.sum(), e.sum(), s_for, s_against, *maj)
-        out["pair"][i] = points_of_chances(*pair_args, s_for ** p[P_N_OPP], p)
+        out["pair"][i] = points_of_chances(*pair_args, pair_args[3] ** p[P_N_OPP], p)
         if loading is not None:
             sf, sa, mw, ml = (float(c) for c in factor_chances(w, l_, loading, p))
             args = (base, v.sum(), e.sum(), sf, sa, mw, ml)

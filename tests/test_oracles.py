@@ -8,11 +8,13 @@ import numpy as np
 import pytest
 from conftest import experiment
 
-from simkit.arrange import ExpectedScore, arrange
+from simkit.arrange import ExpectedScore, arrange, fine_classes
 from simkit.arrange.value import (
     P_MAJORITY_TWO,
     P_N_OPP,
     P_SCOOP_TIES,
+    Q_LE,
+    Q_VW,
     expected_points,
     points_of_chances,
 )
@@ -84,7 +86,23 @@ def test_the_pair_oracle_is_the_scorers_mean_on_its_deals(variant: str, players:
     )[:, 0].reshape(len(cand), 60)
     np.testing.assert_allclose(values["pair"], points.mean(axis=1), atol=1e-9)
     # counted against the same opponents as a population, the resolution oracle is removal's
+    # and the resolution-pair oracle (joint chances against the population) the pair's
     np.testing.assert_allclose(values["resolution"], values["removal"], atol=1e-12)
+    np.testing.assert_allclose(values["resolution-pair"], points.mean(axis=1), atol=1e-9)
+    # the copula oracle fed the population's own chances of each split's ranks is the same
+    pop = opp_ranks.reshape(-1, 3)
+    below = np.stack([(pop[:, d][None] < pop[:, d][:, None]).mean(1) for d in range(3)], 1)
+    above = np.stack([(pop[:, d][None] > pop[:, d][:, None]).mean(1) for d in range(3)], 1)
+    mine = dun_ranks(cand, v)
+    q = solver.q.astype(np.float64)
+    cls = fine_classes(mine).astype(np.int64)
+    for i in range(len(cand)):
+        w, l_ = (mine[i] > pop).mean(0), (mine[i] < pop).mean(0)
+        v_, e_ = q[np.arange(3), cls[i], Q_VW], q[np.arange(3), cls[i], Q_LE]
+        got = oracle.copula_value(w, l_, below, above, v_, e_, solver.model.params)
+        assert got == pytest.approx(points[i].mean(), abs=1e-9)
+    # fed the tables' chances it is not: the check can fail
+    assert not np.allclose(values["copula"], points.mean(axis=1), atol=1e-3)
     # the removal oracle (independent duns) is not the mean: the check can fail
     assert not np.allclose(values["removal"], points.mean(axis=1), atol=1e-3)
 
