@@ -67,7 +67,9 @@ from simkit.arrange.value import (
     P_N_OPP,
     P_SCOOP_TIES,
     Q_LE,
+    Q_LOSE,
     Q_VW,
+    Q_WIN,
     _horse_points,
     expected_points,
     points_of_chances,
@@ -233,6 +235,9 @@ def oracle_values(cand, opp_ranks, opp_declared, solver, population=None, loadin
     out = {name: np.full(len(cand), np.nan) for name in ORACLES}
     win_points = np.stack([q[d, cls[:, d], Q_VW] for d in range(3)], axis=1)  # (c, 3)
     lose_pay = np.stack([q[d, cls[:, d], Q_LE] for d in range(3)], axis=1)
+    # the tables' win and lose chances of each candidate's duns (c, 3)
+    tw = np.stack([q[d, cls[:, d], Q_WIN] for d in range(3)], axis=1)
+    tl = np.stack([q[d, cls[:, d], Q_LOSE] for d in range(3)], axis=1)
     if population is not None:
         pop = np.sort(population, axis=0)
         n_pop = pop.shape[0]
@@ -261,13 +266,9 @@ def oracle_values(cand, opp_ranks, opp_declared, solver, population=None, loadin
             wins, loses = mine[i] > population, mine[i] < population  # (N, 3)
             out["resolution-pair"][i] = _pair_value(wins, loses, win_points[i], lose_pay[i], p)
         # pw, pl: each population dun's share of the population strictly below and above it
-        tw = np.stack([q[d, cls[:, d], 0] for d in range(3)], axis=1)
-        tl = np.stack([q[d, cls[:, d], 1] for d in range(3)], axis=1)
         for i in range(len(cand)):
             out["copula"][i] = copula_value(tw[i], tl[i], pw, pl, win_points[i], lose_pay[i], p)
     if loading is not None:  # the tables' chances, the factor model's joint chances
-        tw = np.stack([q[d, cls[:, d], 0] for d in range(3)], axis=1)
-        tl = np.stack([q[d, cls[:, d], 1] for d in range(3)], axis=1)
         joint = factor_chances(tw, tl, loading, p)
         base = (tw * win_points).sum(axis=1) - (tl * lose_pay).sum(axis=1)
         for i in range(len(cand)):
