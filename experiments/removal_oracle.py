@@ -63,6 +63,7 @@ import numpy as np
 from simkit.arrange import ExpectedScore, arrange, fine_classes, horse_copies
 from simkit.arrange.value import (
     P_HORSE,
+    P_JOINT,
     P_MAJORITY_TWO,
     P_N_OPP,
     P_SCOOP_TIES,
@@ -230,7 +231,9 @@ def oracle_values(cand, opp_ranks, opp_declared, solver, population=None, loadin
     cls = fine_classes(mine).astype(np.int64)
     ok = opp_declared < 0  # (R, p - 1)
     q = solver.q.astype(np.float64)
-    p = solver.model.params
+    p = solver.model.params.copy()
+    p[P_JOINT] = 0.0  # the oracles price the joint chances themselves (or as independent)
+    cop = solver.joint
     horse = horse_copies(cand, solver.horse_card) if solver.horse_card >= 0 else None
     out = {name: np.full(len(cand), np.nan) for name in ORACLES}
     win_points = np.stack([q[d, cls[:, d], Q_VW] for d in range(3)], axis=1)  # (c, 3)
@@ -258,11 +261,15 @@ def oracle_values(cand, opp_ranks, opp_declared, solver, population=None, loadin
         for i in range(len(cand)):
             w = [cw[d, cls[i, d]] for d in range(3)]
             l_ = [cl[d, cls[i, d]] for d in range(3)]
-            out["resolution-class"][i] = expected_points(*w, *l_, *win_points[i], *lose_pay[i], p)
+            out["resolution-class"][i] = expected_points(
+                *w, *l_, *win_points[i], *lose_pay[i], p, solver.joint
+            )
         for i in range(len(cand)):
             w = [np.searchsorted(pop[:, d], mine[i, d], "left") / n_pop for d in range(3)]
             l_ = [1.0 - np.searchsorted(pop[:, d], mine[i, d], "right") / n_pop for d in range(3)]
-            out["resolution"][i] = expected_points(*w, *l_, *win_points[i], *lose_pay[i], p)
+            out["resolution"][i] = expected_points(
+                *w, *l_, *win_points[i], *lose_pay[i], p, solver.joint
+            )
             wins, loses = mine[i] > population, mine[i] < population  # (N, 3)
             out["resolution-pair"][i] = _pair_value(wins, loses, win_points[i], lose_pay[i], p)
         # pw, pl: each population dun's share of the population strictly below and above it
@@ -282,7 +289,7 @@ def oracle_values(cand, opp_ranks, opp_declared, solver, population=None, loadin
         w = wins.mean(axis=0) if wins.size else np.zeros(3)
         l_ = loses.mean(axis=0) if loses.size else np.zeros(3)
         v, e = win_points[i], lose_pay[i]
-        out["removal"][i] = expected_points(*w, *l_, *v, *e, p)
+        out["removal"][i] = expected_points(*w, *l_, *v, *e, p, cop)
         if wins.size:
             pair_args = _pair_args(wins, loses, v, e, p)
         else:

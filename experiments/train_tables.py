@@ -117,6 +117,7 @@ def read_meta(path: Path) -> dict[str, Any]:
         if "scoop_rate" in z.files:
             meta.setdefault("scoop_rate", float(z["scoop_rate"]))
         meta["classes"] = int(z["win"].shape[1])
+        meta["copula"] = "copula" in z.files
     return meta
 
 
@@ -375,6 +376,10 @@ def check(
             problems.append(
                 f"{path.name}: {meta['classes']:,} classes, the trainer makes {columns:,} "
                 "(an earlier class numbering: retrain it)"
+            )
+        if strategy == FINE and not meta["copula"]:
+            problems.append(
+                f"{path.name}: holds no copula of the duns (the trainer stores one: retrain it)"
             )
         if retrain:
             stored = _arrays(path)

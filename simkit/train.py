@@ -47,6 +47,7 @@ from simkit.arrange import (
     table_name,
 )
 from simkit.arrange.classes import fine_classes, n_fine_classes
+from simkit.arrange.joint import joint_of_population
 from simkit.arrange.search import horse_copies
 from simkit.arrange.value import horse_model
 from simkit.deal import RngLike, as_generator, check_players, deal
@@ -278,6 +279,7 @@ def fictitious_play(
     fine: bool = False,
     other_deals: int = 0,
     progress: Callable[[str], None] | None = None,
+    joint: np.ndarray | None = None,
 ) -> tuple[WinTables, list[float]]:
     """The training loop (module docstring): one iteration per seed; the last tables and
     the change of the win chances per iteration after the first fit.
@@ -291,7 +293,9 @@ def fictitious_play(
     weighs ``j``: the later, closer-to-converged play counts more, every iteration counts.
     ``scoop_rate``: a fixed rate for the tables (None: the counts' own).  ``fine``: tables by
     fine class, a loss to a winning dun that holds the 马牌 paying its extra
-    (expected-score's); else by coarse class (max-ev's).
+    (expected-score's), and with the copula of the duns of every hand that played
+    (:mod:`simkit.arrange.joint`), blended as the counts are (``joint``: its running counts, as
+    ``counts``); else by coarse class (max-ev's).
     """
     model = payout_model(variant, n_players)
     scoop_ties = bool(model.params[P_SCOOP_TIES] > 0)
@@ -319,13 +323,21 @@ def fictitious_play(
             horse_extra=extra,
             other_deals=other_deals,
         )
+        new_joint = None
+        if fine and (declared < 0).any():  # the population's copula, from the same deal
+            new_joint = joint_of_population(ranks[declared < 0], gen)
         played += with_tables
         if counts is None or (linear and played == 1):  # the linear schedule drops greedy's
             counts = OutcomeCounts(*new[:4], scoops=new[4], pairs=float(new[5]))
+            joint = new_joint
         else:
             keep = 1.0 - (1.0 / max(played, 1) if linear else float(blend))
             counts = counts.blend(new, keep)
+            if new_joint is not None:
+                joint = new_joint if joint is None else keep * joint + new_joint
         fresh = counts.tables(scoop_rate)
+        if joint is not None:
+            fresh = replace(fresh, copula=joint)
         if tables is not None:
             w = counts.count / counts.count.sum()
             change = float((np.abs(fresh.win - tables.win) * w).sum())

@@ -35,6 +35,9 @@ from simkit.arrange import (
     strategy_from_name,
     uniform_tables,
 )
+from simkit.arrange.joint import joint_cdfs, joint_of_population
+from simkit.arrange.search import INDEPENDENT_JOINT
+from simkit.arrange.value import P_JOINT
 from simkit.cards import parse_cards
 from simkit.deal import deal
 from simkit.evaluate import dun_ranks, rank3, rank5
@@ -275,8 +278,17 @@ def test_dun_class_is_category_and_top_two_digits_in_rank_order():
 # The payout model is the scorer's pairwise rule
 
 
+def _dependent_joint() -> np.ndarray:
+    rng = np.random.default_rng(8)
+    ranks = rng.standard_normal((20000, 1)) + 0.5 * rng.standard_normal((20000, 3))
+    return joint_cdfs(joint_of_population(ranks, rng))
+
+
+DEPENDENT_JOINT = _dependent_joint()
+
+
 @nb.njit(cache=True)
-def _model_points(ra, rb, ca, cb, win_points, p, out):  # type: ignore[no-untyped-def]
+def _model_points(ra, rb, ca, cb, win_points, p, cop, out):  # type: ignore[no-untyped-def]
     for i in range(ra.shape[0]):
         w = np.zeros(3)
         lo = np.zeros(3)
@@ -287,14 +299,16 @@ def _model_points(ra, rb, ca, cb, win_points, p, out):  # type: ignore[no-untype
             w[0], w[1], w[2], lo[0], lo[1], lo[2],
             win_points[0, ca[i, 0]], win_points[1, ca[i, 1]], win_points[2, ca[i, 2]],
             win_points[0, cb[i, 0]], win_points[1, cb[i, 1]], win_points[2, cb[i, 2]],
-            p,
+            p, cop,
         )  # fmt: skip
 
 
 @pytest.mark.parametrize("variant", variant_names())
 def test_model_with_certain_outcomes_is_pair_points(variant):
     """With win/lose chances 0 or 1 the model pays exactly what simkit.score.pair_points does
-    (dun worths, bonuses, majority, scoop) — so the model reads the scoring rules correctly."""
+    (dun worths, bonuses, majority, scoop) — so the model reads the scoring rules correctly;
+    so does the model with a copula of the duns (simkit.arrange.joint), which certain
+    outcomes cannot move."""
     v = load_variant(variant)
     hands = deal(1500, 2, rng=16)
     r = dun_ranks(arrange(hands, v, "random-legal", rng=1, declare="never")[0], v)
@@ -308,7 +322,10 @@ def test_model_with_certain_outcomes_is_pair_points(variant):
         out = np.empty(len(ra))
         # the payout model's worths are by fine class (what the kernels read)
         ca, cb = fine_classes(ra).astype(np.int64), fine_classes(rb).astype(np.int64)
-        _model_points(ra, rb, ca, cb, model.win_points, p, out)
+        _model_points(ra, rb, ca, cb, model.win_points, p, INDEPENDENT_JOINT, out)
+        np.testing.assert_allclose(out, pair_points(ra, rb, v, players))
+        p[P_JOINT] = 1.0
+        _model_points(ra, rb, ca, cb, model.win_points, p, DEPENDENT_JOINT, out)
         np.testing.assert_allclose(out, pair_points(ra, rb, v, players))
 
 

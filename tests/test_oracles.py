@@ -9,6 +9,7 @@ import pytest
 from conftest import experiment
 
 from simkit.arrange import ExpectedScore, arrange, fine_classes
+from simkit.arrange.search import INDEPENDENT_JOINT
 from simkit.arrange.value import (
     P_MAJORITY_TWO,
     P_N_OPP,
@@ -58,7 +59,9 @@ def test_the_oracles_pay_chances_as_the_kernel_does(variant: str, players: int) 
         paid = points_of_chances(
             base, v.sum(), e.sum(), s_for, s_against, *maj, s_for ** p[P_N_OPP], p
         )
-        assert paid == pytest.approx(expected_points(*w, *l_, *v, *e, p), rel=1e-9, abs=1e-9)
+        assert paid == pytest.approx(
+            expected_points(*w, *l_, *v, *e, p, INDEPENDENT_JOINT), rel=1e-9, abs=1e-9
+        )
 
 
 @pytest.mark.parametrize(("variant", "players"), [("western-2-4", 4), ("fujian", 2)])
@@ -132,4 +135,6 @@ def test_the_factor_oracles_chances_are_the_kernels_at_zero_loading(variant, pla
         paid = points_of_chances(
             base, v.sum(), e.sum(), s_for, s_against, mw, ml, s_for ** p[P_N_OPP], p
         )
-        assert paid == pytest.approx(expected_points(*w[i], *l_[i], *v, *e, p), rel=1e-9)
+        assert paid == pytest.approx(
+            expected_points(*w[i], *l_[i], *v, *e, p, INDEPENDENT_JOINT), rel=1e-9
+        )

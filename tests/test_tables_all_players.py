@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import warnings
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -210,6 +211,7 @@ def test_train_tables_flags_a_fine_file_of_another_class_numbering(tmp_path, mon
         count=tables.count[:, :3396],
         scoop_rate=tables.scoop_rate,
         meta=tables.meta,
+        copula=tables.copula,
     )
     short.save(tmp_path / "guangxi-jokers-2p-fine.npz")
     monkeypatch.setattr(script, "DATA", tmp_path)
@@ -219,6 +221,20 @@ def test_train_tables_flags_a_fine_file_of_another_class_numbering(tmp_path, mon
     assert problems == [
         f"guangxi-jokers-2p-fine.npz: 3,396 classes, the trainer makes {n_fine_classes():,} "
         "(an earlier class numbering: retrain it)"
+    ]
+
+
+def test_train_tables_flags_a_fine_file_without_a_copula(tmp_path, monkeypatch):
+    """The trainer stores the copula of the duns with fine tables: a file without it is old."""
+    script = _train_tables_script()
+    tables = WinTables.load(shipped_table_path("fujian", 3, fine=True))
+    replace(tables, copula=None).save(tmp_path / "fujian-3p-fine.npz")
+    monkeypatch.setattr(script, "DATA", tmp_path)
+    problems = script.check(
+        [("fujian", 3)], 0, retrain=False, readme=False, strategy="expected-score"
+    )
+    assert problems == [
+        "fujian-3p-fine.npz: holds no copula of the duns (the trainer stores one: retrain it)"
     ]
 
 

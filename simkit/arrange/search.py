@@ -21,18 +21,22 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numba as nb
 import numpy as np
 import numpy.typing as npt
 
 from simkit.arrange.classes import coarse_of_fine, fine_classes, fine_code
+from simkit.arrange.joint import JOINT_CELLS, joint_cdfs
 from simkit.arrange.subsets import _rank_subsets, rank_tables_of
 from simkit.arrange.value import (
     P_HORSE,
+    P_JOINT,
     P_N_OPP,
     P_SCOOP_RATE,
+    P_TIE_PAIRS,
+    P_TIE_TRIPLE,
     P_W_HOME,
     P_W_SCOOP,
     Q_LE,
@@ -41,6 +45,7 @@ from simkit.arrange.value import (
     Q_WIN,
     PayoutModel,
     _ev,
+    _ev_bound,
     _horse_bound,
     _horse_points,
     _separable,
@@ -48,6 +53,7 @@ from simkit.arrange.value import (
     expected_points,
     favourable_quantities,
     payout_model,
+    tie_extremes,
 )
 from simkit.arrange.wintables import WinTables, default_tables
 from simkit.deal import check_players
@@ -191,7 +197,7 @@ def _best_duns(r5, r3, middles, fronts, rb):
 
 @nb.njit(cache=True)
 def _eval_back(
-    b, r5, r3, c5, c3, back_middle, back_front, q, sep, p, strict, rest_max, best, key,
+    b, r5, r3, c5, c3, back_middle, back_front, q, sep, p, cop, strict, rest_max, best, key,
     x5, x3, has_horse, front_first,
 ):  # fmt: skip
     """Score the legal splits with back ``b``, keeping the best in ``best`` / ``key``.
@@ -229,7 +235,7 @@ def _eval_back(
             q[0, cf, 1], q[1, cm, 1], l2,
             q[0, cf, 2], q[1, cm, 2], v2,
             q[0, cf, 3], q[1, cm, 3], e2,
-            p,
+            p, cop,
         )  # fmt: skip
         if has_horse:
             v += n_opp * _horse_points(q, cf, cm, cb, x3[f], x5[m], x5[b])
@@ -267,7 +273,7 @@ def _horse_counts(hand, card, multiplier, five, three, x5, x3):
 
 @nb.njit(cache=True)
 def _max_ev_kernel(
-    hands, rt, back_middle, back_front, qs, favs, seps, ps, stricts, horses, ties,
+    hands, rt, back_middle, back_front, qs, favs, seps, ps, cops, stricts, horses, ties,
     five, three, group_of, out, values, n_scored,
 ):  # fmt: skip
     """Exact argmax of the expected score over legal splits, for one or more solvers at once.
@@ -337,7 +343,7 @@ def _max_ev_kernel(
             next_back[b] = head[g]
             head[g] = b
         for s in range(n_solvers):
-            q, fav, sep, p, strict = qs[s], favs[s], seps[s], ps[s], stricts[s]
+            q, fav, sep, p, cop, strict = qs[s], favs[s], seps[s], ps[s], cops[s], stricts[s]
             front_first = ties[s] != 0
             copies = 0
             if horses[s] >= 0:
@@ -356,7 +362,7 @@ def _max_ev_kernel(
                 cb_top = group_top[g]
                 cm = min(top_5, cb_top)
                 cf = min(top_f, cm)
-                bound = _ev(fav, p, cf, cm, cb_top)
+                bound = _ev_bound(fav, p, cop, cf, cm, cb_top)
                 if has_horse:
                     bound += n_opp * _horse_bound(fav, cf, cm, cb_top, x_top, copies)
                 # 1e-9: rounding must never drop a back that ties the best (as below)
@@ -377,7 +383,7 @@ def _max_ev_kernel(
                     cm_top = cap_m[b]
                     cf_cap = cap_f[b]
                     if cm_top >= 0 and (cm_top > failed_cm or cf_cap > failed_cf or cb > failed_cb):
-                        bound = _ev(fav, p, cf_cap, cm_top, cb)
+                        bound = _ev_bound(fav, p, cop, cf_cap, cm_top, cb)
                         if has_horse:
                             bound += n_opp * _horse_bound(fav, cf_cap, cm_top, cb, x_top, copies)
                         if bound + 1e-9 >= best[0]:
@@ -385,7 +391,7 @@ def _max_ev_kernel(
                             rest_max = bound - n_opp * _separable(fav, cf_cap, cm_top, cb)
                             scored += _eval_back(
                                 b, r5, r3, c5, c3, back_middle, back_front,
-                                q, sep, p, strict, rest_max, best, key,
+                                q, sep, p, cop, strict, rest_max, best, key,
                                 x5, x3, has_horse, front_first,
                             )  # fmt: skip
                         else:
@@ -402,7 +408,7 @@ def _max_ev_kernel(
 
 @nb.njit(cache=True)
 def _exhaustive_kernel(
-    hands, rt, split_ids, q, p, strict, horse, front_first, five, three, out, values
+    hands, rt, split_ids, q, p, cop, strict, horse, front_first, five, three, out, values
 ):
     """Score every one of the 72,072 splits (the reference the pruned search must match)."""
     r5 = np.empty(N_FIVE, dtype=np.int32)
@@ -428,7 +434,7 @@ def _exhaustive_kernel(
             rf, rm, rb = r3[f], r5[m], r5[b]
             if not _legal(rf, rm, rb, strict):
                 continue
-            v = _ev(q, p, k3[f], k5[m], k5[b])
+            v = _ev(q, p, cop, k3[f], k5[m], k5[b])
             if copies > 0:
                 v += n_opp * _horse_points(q, k3[f], k5[m], k5[b], x3[f], x5[m], x5[b])
             if _beats(
@@ -489,12 +495,19 @@ def _pareto_kernel(r, order, keep):
 # --------------------------------------------------------------------------------------------
 # Solvers: a variant's max-ev search, ready to run
 
+#: The copula grids of independent duns, which solvers without a copula carry (unread; the
+#: grid's size, so that solvers with and without one stack).
+INDEPENDENT_JOINT = joint_cdfs(np.ones((JOINT_CELLS,) * 3))
+INDEPENDENT_JOINT.flags.writeable = False
+
 
 @dataclass(frozen=True)
 class Solver:
     """Everything a search kernel needs for one variant, player count and set of tables.
 
     ``front_first``: equal values go to the stronger front (else the stronger back).
+    ``joint``: the cumulative copula grids of the opponents' duns
+    (:func:`~simkit.arrange.joint.joint_cdfs`), read when the model's ``P_JOINT`` is set.
     """
 
     variant: Variant
@@ -504,6 +517,7 @@ class Solver:
     q: np.ndarray
     fav: np.ndarray
     front_first: bool = False
+    joint: np.ndarray = field(default_factory=lambda: INDEPENDENT_JOINT)
 
     @property
     def sep(self) -> np.ndarray:
@@ -534,6 +548,7 @@ def make_solver(
     front_first: bool = False,
     dtype: type = np.float64,
     weights: tuple[float, float] = (1.0, 1.0),
+    joint: bool = False,
 ) -> Solver:
     """A :class:`Solver` for ``variant`` (shipped tables unless ``tables`` is given).
 
@@ -542,7 +557,9 @@ def make_solver(
     weights of those terms of the value (``P_W_SCOOP``, ``P_W_HOME``; finite and ≥ 0, so the
     value still rises with every win chance); ``dtype``: of the quantities the kernels read
     (``float32`` halves them, so that fine classes stay in a core's L2 cache: 1.2-1.5× faster;
-    the value is still computed in float64 from them).
+    the value is still computed in float64 from them); ``joint``: price the joint chances
+    (scoop, scooped, majority) by the copula of the opponents' duns stored with the tables
+    (:mod:`simkit.arrange.joint`; the independent products where the tables hold none).
     """
     v = resolve_variant(variant)
     check_players(n_players)
@@ -557,7 +574,13 @@ def make_solver(
     model.params[P_W_SCOOP], model.params[P_W_HOME] = w_scoop, w_home
     q = ev_quantities(tables, model)
     fav = favourable_quantities(q)
-    return Solver(v, n_players, tables, model, q.astype(dtype), fav.astype(dtype), front_first)
+    cdfs = INDEPENDENT_JOINT
+    if joint and tables.copula is not None:
+        cdfs = joint_cdfs(tables.copula)
+        model.params[P_JOINT] = 1.0
+        model.params[P_TIE_TRIPLE], model.params[P_TIE_PAIRS] = tie_extremes(q.astype(dtype))
+    q, fav = q.astype(dtype), fav.astype(dtype)
+    return Solver(v, n_players, tables, model, q, fav, front_first, cdfs)
 
 
 def max_ev_ids(rows: np.ndarray, solver: Solver) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -594,6 +617,7 @@ def max_ev_ids_many(
         np.stack([s.fav for s in solvers]),
         np.stack([s.sep for s in solvers]),
         np.stack([s.model.params for s in solvers]),
+        np.stack([s.joint for s in solvers]),
         np.array([s.strict for s in solvers], dtype=np.int64),
         np.array([s.horse_card for s in solvers], dtype=np.int64),
         np.array([s.front_first for s in solvers], dtype=np.int64),
@@ -610,7 +634,7 @@ def exhaustive_ids(rows: np.ndarray, solver: Solver) -> tuple[np.ndarray, np.nda
     ids = np.empty((n, 3), dtype=np.int64)
     values = np.empty(n, dtype=np.float64)
     _exhaustive_kernel(
-        rows, rt, SPLIT_IDS, solver.q, solver.model.params, solver.strict,
+        rows, rt, SPLIT_IDS, solver.q, solver.model.params, solver.joint, solver.strict,
         solver.horse_card, solver.front_first, FIVE_SUBSETS, THREE_SUBSETS, ids, values,
     )  # fmt: skip
     return ids, values
@@ -631,7 +655,9 @@ def split_values(
         copies = np.broadcast_to(np.asarray(horse), classes.shape).reshape(-1, 3)
         extra = solver.model.params[P_HORSE] ** copies - 1.0
     out = np.empty(flat.shape[0], dtype=np.float64)
-    _values_kernel(flat, solver.q, solver.model.params, np.ascontiguousarray(extra), out)
+    _values_kernel(
+        flat, solver.q, solver.model.params, solver.joint, np.ascontiguousarray(extra), out
+    )
     return out.reshape(classes.shape[:-1])
 
 
@@ -642,10 +668,10 @@ def horse_copies(arranged: npt.ArrayLike, card: int) -> np.ndarray:
 
 
 @nb.njit(cache=True)
-def _values_kernel(classes, q, p, extra, out):
+def _values_kernel(classes, q, p, cop, extra, out):
     n_opp = p[P_N_OPP]
     for i in range(classes.shape[0]):
         cf, cm, cb = classes[i, 0], classes[i, 1], classes[i, 2]
-        out[i] = _ev(q, p, cf, cm, cb) + n_opp * _horse_points(
+        out[i] = _ev(q, p, cop, cf, cm, cb) + n_opp * _horse_points(
             q, cf, cm, cb, extra[i, 0], extra[i, 1], extra[i, 2]
         )

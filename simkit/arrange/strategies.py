@@ -106,10 +106,12 @@ class ExpectedScore(MaxEV):
     the shipped ones (:func:`~simkit.arrange.wintables.default_fine_tables`).  ``weights``:
     (scoop, home run), the weights of those terms of the value; None takes the ones fitted to
     rollouts for the tables (:func:`~simkit.arrange.wintables.objective_weights`, 1 and 1
-    where none were fitted).
+    where none were fitted).  ``joint``: price scoops and majorities by the copula of the
+    opponents' duns the tables hold (:mod:`simkit.arrange.joint`); False: as independent duns.
     """
 
     weights: tuple[float, float] | None = None
+    joint: bool = True
     name: ClassVar[str] = "expected-score"
 
     def solver(self, variant: str | Variant | None, n_players: int) -> Solver:
@@ -117,11 +119,12 @@ class ExpectedScore(MaxEV):
         tables = self.tables if self.tables is not None else default_fine_tables(v, n_players)
         weights = self.weights if self.weights is not None else objective_weights(tables)
         return make_solver(
-            v, n_players, tables, horse=True, front_first=True, dtype=np.float32, weights=weights
-        )
+            v, n_players, tables, horse=True, front_first=True, dtype=np.float32,
+            weights=weights, joint=self.joint,
+        )  # fmt: skip
 
     def with_tables(self, tables: WinTables | None) -> ExpectedScore:
-        return type(self)(tables, self.weights)
+        return type(self)(tables, self.weights, self.joint)
 
 
 @dataclass(frozen=True)

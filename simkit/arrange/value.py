@@ -9,8 +9,8 @@ the points I pay on that dun when I lose (1 plus the opponent's bonus, averaged 
 that beat mine), all measured against opponents playing the strategy (max-ev's tables count
 them within each game, card removal included; expected-score's against independent deals,
 :data:`simkit.train.FINE_OTHER_DEALS`).  ``VW``
-is what I collect when I win (the ``[scoring.duns]`` worth of my category there).  Duns are
-treated as independent, so the expected pairwise points (:func:`expected_points`) are
+is what I collect when I win (the ``[scoring.duns]`` worth of my category there).  The expected
+pairwise points (:func:`expected_points`) are
 
     Σ_d (W_d·VW_d − L_d·LE_d)                              duns and bonuses
     + majority·(P(match won) − P(match lost))              [scoring.majority]
@@ -18,9 +18,15 @@ treated as independent, so the expected pairwise points (:func:`expected_points`
 
 with ``S⁺ = Π W_d`` the chance I scoop the opponent and ``S⁻ = Π L_d`` the chance I am
 scooped (when ties count, ``S⁺ = Π(1 − L) − Π T``), ``won`` / ``paid`` the pair's points in a
-scoop before the scoop rule.  The expected score is that times the number of opponents, plus
-the home run (全垒打): I scoop everyone with chance ``(S⁺)^(n−1)``; an opponent who scoops me
-scoops the rest at the table's average scoop rate.  With win and lose chances 0 or 1 the pair
+scoop before the scoop rule.  Those products take the opponent's three duns as independent;
+with a copula of the opponents' duns (``P_JOINT``: expected-score's tables hold the copula of
+the population they were trained on, :mod:`simkit.arrange.joint`) the joint chances are read
+from it instead (:func:`joint_chances`): an opponent's three duns are set from one hand, and
+strength moved into its back is missing from its front, so that (with every shipped variant's
+tables) all three of its duns sit below their medians 25-35% less often than the
+products say, and scoops at middling chances are rarer.  The expected score is that times the number of opponents, plus the home run
+(全垒打): I scoop everyone with chance ``(S⁺)^(n−1)``; an opponent who scoops me scoops the
+rest at the table's average scoop rate.  With win and lose chances 0 or 1 the pair
 formula is exactly :func:`simkit.score.pair_points` (tested for every shipped variant).  The
 t-formula, the horse card and the banker topology rank or multiply net waters and are left
 out; specials of opponents add a constant that cannot change the best split.
@@ -50,6 +56,7 @@ from simkit.arrange.classes import (
     n_fine_classes,
     ranked_code_list,
 )
+from simkit.arrange.joint import cdf2, cdf3
 from simkit.arrange.wintables import WinTables
 from simkit.variants import Variant
 from simkit.variants.compiled import ScoopMode, compile_rules
@@ -73,8 +80,11 @@ Q_WIN, Q_LOSE, Q_VW, Q_LE = range(4)
     P_HORSE,  # the 马牌 multiplier of a winning dun that holds it (1: none; expected-score)
     P_W_SCOOP,  # weight of the scoop terms in a pair's value (1: as the model prices them)
     P_W_HOME,  # weight of the home-run terms (1: as the model prices them)
+    P_JOINT,  # 1: the joint chances of the opponents' copula (simkit.arrange.joint); 0: products
+    P_TIE_TRIPLE,  # bounds only: the largest t₀·t₁·t₂ of any split (the tables' tie chances)
+    P_TIE_PAIRS,  # bounds only: the largest Σ tᵢ·tⱼ over pairs of duns
     N_PARAMS,
-) = range(15)
+) = range(18)
 
 
 @dataclass(frozen=True)
@@ -194,6 +204,15 @@ def ev_quantities(tables: WinTables, model: PayoutModel) -> np.ndarray:
     return q
 
 
+def tie_extremes(q: np.ndarray) -> tuple[float, float]:
+    """The largest ``t₀·t₁·t₂`` and ``Σ tᵢ·tⱼ`` (pairs of duns) of any split, ``t`` the tie
+    chances ``1 - W - L`` of the quantities ``q`` as the kernels compute them (in float64 from
+    ``q``'s own values): what :func:`joint_chances` bounds its tie terms by."""
+    q = np.asarray(q).astype(np.float64)
+    top = np.clip((1.0 - q[..., Q_WIN] - q[..., Q_LOSE]).max(axis=1), 0.0, 1.0) + 1e-12
+    return float(top.prod()), float(top[0] * top[1] + top[0] * top[2] + top[1] * top[2])
+
+
 def favourable_quantities(q: np.ndarray) -> np.ndarray:
     """The most favourable quantities over the classes at or below each class.
 
@@ -211,25 +230,43 @@ def favourable_quantities(q: np.ndarray) -> np.ndarray:
 
 
 @nb.njit(cache=True, inline="always")
-def expected_points(w0, w1, w2, l0, l1, l2, v0, v1, v2, e0, e1, e2, p):
+def expected_points(w0, w1, w2, l0, l1, l2, v0, v1, v2, e0, e1, e2, p, cop, bound=False):
     """Expected score of a split from its per-dun win/lose chances (the module's model).
 
     ``w*``, ``l*``: chance of winning / losing each dun against one opponent; ``v*``: points
-    collected when winning it; ``e*``: points paid when losing it; ``p``: payout parameters.
-    The value rises with every ``w`` and ``v`` and falls with every ``l`` and ``e``.  It is
-    computed in float64 whatever the inputs' type (float32 quantities would otherwise be
-    multiplied in float32, and the search's bounds, computed in float64, could then fall
-    below the value they bound).
+    collected when winning it; ``e*``: points paid when losing it; ``p``: payout parameters;
+    ``cop``: the cumulative copula grids of the opponents' duns (:func:`joint_chances`; read
+    when ``p[P_JOINT]``).  The value rises with every ``w`` and ``v`` and falls with every
+    ``l`` and ``e``.  It is computed in float64 whatever the inputs' type (float32 quantities
+    would otherwise be multiplied in float32, and the search's bounds, computed in float64,
+    could then fall below the value they bound).  ``bound``: the favourable quantities' bound
+    (:func:`joint_chances`).
 
     The joint chances (scoop, scooped, the majority match, the home run) are those of
-    independent duns, and :func:`points_of_chances` pays them.
+    independent duns, or of the copula, and :func:`points_of_chances` pays them.
     """
     w0, w1, w2 = np.float64(w0), np.float64(w1), np.float64(w2)
     l0, l1, l2 = np.float64(l0), np.float64(l1), np.float64(l2)
     v0, v1, v2 = np.float64(v0), np.float64(v1), np.float64(v2)
     e0, e1, e2 = np.float64(e0), np.float64(e1), np.float64(e2)
-    t0, t1, t2 = 1.0 - w0 - l0, 1.0 - w1 - l1, 1.0 - w2 - l2
     base = w0 * v0 + w1 * v1 + w2 * v2 - l0 * e0 - l1 * e1 - l2 * e2
+    if p[P_JOINT] > 0.0:
+        s_for, s_against, maj_win, maj_lose = joint_chances(w0, w1, w2, l0, l1, l2, p, cop, bound)
+    else:
+        s_for, s_against, maj_win, maj_lose = _independent_chances(w0, w1, w2, l0, l1, l2, p)
+    home_for = s_for  # I scoop every opponent
+    if p[P_HOME] > 0.0:
+        for _ in range(int(p[P_N_OPP]) - 1):  # integer powers: far cheaper than ``**``
+            home_for *= s_for
+    return points_of_chances(
+        base, v0 + v1 + v2, e0 + e1 + e2, s_for, s_against, maj_win, maj_lose, home_for, p
+    )
+
+
+@nb.njit(cache=True, inline="always")
+def _independent_chances(w0, w1, w2, l0, l1, l2, p):
+    """(scoop, scooped, majority won, majority lost) of independent duns."""
+    t0, t1, t2 = 1.0 - w0 - l0, 1.0 - w1 - l1, 1.0 - w2 - l2
     if p[P_SCOOP_TIES] > 0.0:  # ties count toward a scoop: no dun lost and at least one won
         s_for = (1.0 - l0) * (1.0 - l1) * (1.0 - l2) - t0 * t1 * t2
         s_against = (1.0 - w0) * (1.0 - w1) * (1.0 - w2) - t0 * t1 * t2
@@ -249,13 +286,59 @@ def expected_points(w0, w1, w2, l0, l1, l2, v0, v1, v2, e0, e1, e2, p):
             a_2 = w0 * w1
             maj_win = a_2 + a_1 * (1.0 - l2) + a_0 * w2
             maj_lose = a_m2 + a_m1 * (1.0 - w2) + a_0 * l2
-    home_for = s_for  # I scoop every opponent
-    if p[P_HOME] > 0.0:
-        for _ in range(int(p[P_N_OPP]) - 1):  # integer powers: far cheaper than ``**``
-            home_for *= s_for
-    return points_of_chances(
-        base, v0 + v1 + v2, e0 + e1 + e2, s_for, s_against, maj_win, maj_lose, home_for, p
-    )
+    return s_for, s_against, maj_win, maj_lose
+
+
+@nb.njit(cache=True, inline="always")
+def joint_chances(w0, w1, w2, l0, l1, l2, p, cop, bound):
+    """(scoop, scooped, majority won, majority lost) against an opponent whose duns follow
+    the copula ``cop`` (:func:`~simkit.arrange.joint.joint_cdfs`: ``cop[0]`` the cumulative
+    distribution of the duns' percentiles ``U``, ``cop[1]`` of ``1 - U``).
+
+    The opponent's dun ``d`` loses to mine when ``U_d < w_d`` and beats it when
+    ``U_d > 1 - l_d``: a scoop is ``cop[0]`` at ``w``, being scooped ``cop[1]`` at ``l``, two
+    duns won the pairs' distributions less twice the triple's.  Ties enter where a rule counts
+    them: a scoop with ties counts no dun lost (``cop[0]`` at ``1 - l``) less all three tied,
+    and a majority of more wins than losses also one win and two ties; those tie terms (at
+    most a few in 10⁴: ties are rare) are the independent products.  ``bound``: an upper bound
+    of the value over the splits whose quantities are at most these favourable ones: the
+    copula's chances are monotone, and each tie term takes its extreme over every split
+    (``P_TIE_TRIPLE``, ``P_TIE_PAIRS``).
+    """
+    below, above = cop[0], cop[1]
+    t0, t1, t2 = 1.0 - w0 - l0, 1.0 - w1 - l1, 1.0 - w2 - l2
+    s_for = s_against = 0.0
+    won3 = lost3 = -1.0
+    if p[P_SCOOP_DOUBLE] != 0.0 or p[P_SCOOP_ADD] != 0.0 or p[P_HOME] > 0.0:
+        if p[P_SCOOP_TIES] > 0.0:  # no dun lost, less all three tied
+            s_for = cdf3(below, 1.0 - l0, 1.0 - l1, 1.0 - l2)
+            s_against = cdf3(above, 1.0 - w0, 1.0 - w1, 1.0 - w2)
+            if bound:
+                s_against -= p[P_TIE_TRIPLE]
+            else:
+                s_for -= t0 * t1 * t2
+                s_against -= t0 * t1 * t2
+            s_for = max(s_for, 0.0)
+            s_against = max(s_against, 0.0)
+        else:
+            won3 = s_for = cdf3(below, w0, w1, w2)
+            lost3 = s_against = cdf3(above, l0, l1, l2)
+    maj_win = maj_lose = 0.0
+    if p[P_MAJORITY] != 0.0:
+        if won3 < 0.0:
+            won3 = cdf3(below, w0, w1, w2)
+            lost3 = cdf3(above, l0, l1, l2)
+        maj_win = cdf2(below, 2, w0, w1) + cdf2(below, 1, w0, w2) + cdf2(below, 0, w1, w2)
+        maj_win -= 2.0 * won3
+        maj_lose = cdf2(above, 2, l0, l1) + cdf2(above, 1, l0, l2) + cdf2(above, 0, l1, l2)
+        maj_lose -= 2.0 * lost3
+        if p[P_MAJORITY_TWO] == 0.0:  # more wins than losses: one win and two ties too
+            if bound:
+                maj_win += p[P_TIE_PAIRS]
+            else:
+                maj_win += w0 * t1 * t2 + w1 * t0 * t2 + w2 * t0 * t1
+                maj_lose += l0 * t1 * t2 + l1 * t0 * t2 + l2 * t0 * t1
+    return s_for, s_against, maj_win, maj_lose
 
 
 @nb.njit(cache=True, inline="always")
@@ -308,20 +391,29 @@ def points_of_chances(base, won, paid, s_for, s_against, maj_win, maj_lose, home
 
 
 @nb.njit(cache=True, inline="always")
-def _ev(qa, p, cf, cm, cb):
-    """:func:`expected_points` of dun classes (cf, cm, cb) read from a quantity array.
-
-    With the plain quantities (:func:`ev_quantities`) this is a split's expected score; with
-    the favourable ones (:func:`favourable_quantities`) it bounds every split whose duns are
-    at most those classes, since the value rises with win chances and points and falls with
-    lose chances and pay.
-    """
+def _ev(qa, p, cop, cf, cm, cb):
+    """:func:`expected_points` of dun classes (cf, cm, cb) read from a quantity array: a
+    split's expected score with the plain quantities (:func:`ev_quantities`)."""
     return expected_points(
         qa[0, cf, 0], qa[1, cm, 0], qa[2, cb, 0],
         qa[0, cf, 1], qa[1, cm, 1], qa[2, cb, 1],
         qa[0, cf, 2], qa[1, cm, 2], qa[2, cb, 2],
         qa[0, cf, 3], qa[1, cm, 3], qa[2, cb, 3],
-        p,
+        p, cop,
+    )  # fmt: skip
+
+
+@nb.njit(cache=True, inline="always")
+def _ev_bound(fav, p, cop, cf, cm, cb):
+    """With the favourable quantities (:func:`favourable_quantities`): a bound on the
+    expected score of every split whose duns are at most classes (cf, cm, cb), since the
+    value rises with win chances and points and falls with lose chances and pay."""
+    return expected_points(
+        fav[0, cf, 0], fav[1, cm, 0], fav[2, cb, 0],
+        fav[0, cf, 1], fav[1, cm, 1], fav[2, cb, 1],
+        fav[0, cf, 2], fav[1, cm, 2], fav[2, cb, 2],
+        fav[0, cf, 3], fav[1, cm, 3], fav[2, cb, 3],
+        p, cop, True,
     )  # fmt: skip
 
 

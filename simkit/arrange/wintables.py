@@ -28,7 +28,9 @@ class WinTables:
     against one opponent, the chance we tie, and the points I pay on it when I lose.
     ``count``: how many comparisons each class saw in training.  ``scoop_rate``: the chance a
     player scoops a given opponent.  ``meta``: how the tables were made (command, seed, games,
-    iterations, change per iteration).
+    iterations, change per iteration).  ``copula``: ``(G, G, G)`` counts of the opponents'
+    duns on the copula grid (:mod:`simkit.arrange.joint`; expected-score's), None where the
+    tables hold none.
     """
 
     win: np.ndarray
@@ -37,12 +39,15 @@ class WinTables:
     count: np.ndarray
     scoop_rate: float = 0.0
     meta: dict[str, Any] = field(default_factory=dict)
+    copula: np.ndarray | None = None
 
     def save(self, path: str | Path) -> None:
         import json
 
+        extra = {} if self.copula is None else {"copula": self.copula.astype(np.float64)}
         np.savez_compressed(
             path,
+            **extra,
             win=self.win.astype(np.float32),
             tie=self.tie.astype(np.float32),
             lose_pay=self.lose_pay.astype(np.float32),
@@ -63,6 +68,7 @@ class WinTables:
                 count=z["count"],
                 scoop_rate=float(z["scoop_rate"]),
                 meta=json.loads(str(z["meta"])),
+                copula=z["copula"] if "copula" in z.files else None,
             )
 
 
