@@ -148,6 +148,33 @@ def bench_weights(n_hands: int) -> list[dict]:
     return out
 
 
+#: Rows of expected-score with the copula of the opponents' duns against the products.
+JOINT = (("western-2-4", 2), ("western-2-4", 4), ("guangxi", 4), ("taiwan", 4), ("fujian", 4))
+
+
+def bench_joint(n_hands: int) -> list[dict]:
+    """Expected-score pricing the joint chances by the copula (the default) against pricing
+    them as products of the duns' chances (``joint=False``), the same hands in one process."""
+    out = []
+    for variant, players in JOINT:
+        hands = deal(n_hands // players + 1, players, rng=SEED + 3).reshape(-1, 13)[:n_hands]
+        products = ExpectedScore(joint=False).solver(variant, players)
+        copula = ExpectedScore().solver(variant, players)
+        max_ev_ids(hands[:4], products)  # compile
+        max_ev_ids(hands[:4], copula)
+        rate_products = cpu_rate(lambda s=products, h=hands: max_ev_ids(h, s), n_hands)
+        rate_copula = cpu_rate(lambda s=copula, h=hands: max_ev_ids(h, s), n_hands)
+        out.append({
+            "variant": variant, "players": players, "hands": n_hands,
+            "products_hands_per_s": round(rate_products),
+            "copula_hands_per_s": round(rate_copula),
+            "ratio": round(rate_copula / rate_products, 2),
+            "products_scored": float(max_ev_ids(hands, products)[2].mean()),
+            "copula_scored": float(max_ev_ids(hands, copula)[2].mean()),
+        })  # fmt: skip
+    return out
+
+
 def bench_shared(n_hands: int) -> dict:
     """One pass over the hands for all of SHARED against one search per variant."""
     solvers = [make_solver(v, 4) for v in SHARED]
@@ -184,6 +211,7 @@ def main() -> None:
     rows = [bench(v, p, args.hands, args.exhaustive_hands, args.count_hands) for v, p in CONFIGS]
     shared = bench_shared(args.hands // 2)
     weighted = bench_weights(args.hands // 2)
+    joint = bench_joint(args.hands // 2)
     meta = {
         "command": "python experiments/bench_arrange.py "
         f"--hands {args.hands} --exhaustive-hands {args.exhaustive_hands} "
@@ -201,7 +229,7 @@ def main() -> None:
     }
     load = tuple(round(x, 1) for x in meta["load_average"])
     args.out.mkdir(parents=True, exist_ok=True)
-    record = {"meta": meta, "rows": rows, "shared": shared, "weighted": weighted}
+    record = {"meta": meta, "rows": rows, "shared": shared, "weighted": weighted, "joint": joint}
     (args.out / "arrange.json").write_text(json.dumps(record, indent=2))
     lines = [
         "# Arrangement benchmark: expected-score and max-ev vs the exhaustive 72,072-split search",
@@ -267,6 +295,23 @@ def main() -> None:
             f"| {w['variant']} | {w['players']} | {w['weights'][0]:.3f}, {w['weights'][1]:.3f} "
             f"| {w['unweighted_hands_per_s']:,} | {w['weighted_hands_per_s']:,} | {w['ratio']}× "
             f"| {w['unweighted_scored']:.1f} → {w['weighted_scored']:.1f} |"
+        )
+    lines += [
+        "",
+        "expected-score pricing scoops and majorities by the copula of the opponents' duns "
+        "(the default; `simkit.arrange.joint`) against pricing them as products of the duns' "
+        f"chances (`ExpectedScore(joint=False)`), the same {joint[0]['hands']:,} hands in one "
+        "process:",
+        "",
+        "| variant | players | products hands/s | copula hands/s | ratio "
+        "| splits scored, products → copula |",
+        "|---|---|---|---|---|---|",
+    ]
+    for j in joint:
+        lines.append(
+            f"| {j['variant']} | {j['players']} | {j['products_hands_per_s']:,} | "
+            f"{j['copula_hands_per_s']:,} | {j['ratio']}× "
+            f"| {j['products_scored']:.1f} → {j['copula_scored']:.1f} |"
         )
     (args.out / "arrange.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))

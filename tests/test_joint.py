@@ -186,3 +186,13 @@ def test_tables_keep_their_copula_on_disk(tmp_path):
     tables.save(tmp_path / "t.npz")
     back = WinTables.load(tmp_path / "t.npz")
     assert back.copula is not None and np.array_equal(back.copula, tables.copula)
+
+
+def test_the_copula_study_rejects_bad_input_before_any_work(monkeypatch):
+    from conftest import experiment
+
+    study = experiment("joint_copula")
+    for argv in (["--rows", "nope:4:player"], ["--hands", "1"], ["--population", "10"]):
+        monkeypatch.setattr("sys.argv", ["joint_copula.py", *argv])
+        with pytest.raises(SystemExit):
+            study.main()

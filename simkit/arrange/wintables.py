@@ -44,17 +44,17 @@ class WinTables:
     def save(self, path: str | Path) -> None:
         import json
 
-        extra = {} if self.copula is None else {"copula": self.copula.astype(np.float64)}
-        np.savez_compressed(
-            path,
-            **extra,
-            win=self.win.astype(np.float32),
-            tie=self.tie.astype(np.float32),
-            lose_pay=self.lose_pay.astype(np.float32),
-            count=self.count.astype(np.int64),
-            scoop_rate=np.float64(self.scoop_rate),
-            meta=np.array(json.dumps(self.meta, ensure_ascii=False)),
-        )
+        arrays: dict[str, Any] = {
+            "win": self.win.astype(np.float32),
+            "tie": self.tie.astype(np.float32),
+            "lose_pay": self.lose_pay.astype(np.float32),
+            "count": self.count.astype(np.int64),
+            "scoop_rate": np.float64(self.scoop_rate),
+            "meta": np.array(json.dumps(self.meta, ensure_ascii=False)),
+        }
+        if self.copula is not None:
+            arrays["copula"] = self.copula.astype(np.float64)
+        np.savez_compressed(path, **arrays)
 
     @classmethod
     def load(cls, path: str | Path) -> WinTables:
