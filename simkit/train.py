@@ -279,7 +279,6 @@ def fictitious_play(
     fine: bool = False,
     other_deals: int = 0,
     progress: Callable[[str], None] | None = None,
-    joint: np.ndarray | None = None,
 ) -> tuple[WinTables, list[float]]:
     """The training loop (module docstring): one iteration per seed; the last tables and
     the change of the win chances per iteration after the first fit.
@@ -294,8 +293,7 @@ def fictitious_play(
     ``scoop_rate``: a fixed rate for the tables (None: the counts' own).  ``fine``: tables by
     fine class, a loss to a winning dun that holds the 马牌 paying its extra
     (expected-score's), and with the copula of the duns of every hand that played
-    (:mod:`simkit.arrange.joint`), blended as the counts are (``joint``: its running counts, as
-    ``counts``); else by coarse class (max-ev's).
+    (:mod:`simkit.arrange.joint`), blended as the counts are; else by coarse class (max-ev's).
     """
     model = payout_model(variant, n_players)
     scoop_ties = bool(model.params[P_SCOOP_TIES] > 0)
@@ -303,6 +301,7 @@ def fictitious_play(
     changes: list[float] = []
     linear = blend == LINEAR
     played = 0  # iterations set with tables (the linear schedule's k)
+    joint: np.ndarray | None = None  # the copula's running counts (fine tables)
     for it, seed in enumerate(seeds):
         gen = as_generator(seed)
         with_tables = tables is not None

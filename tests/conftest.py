@@ -4,6 +4,7 @@ clause tests' way of writing one game's hands, and the loading of an experiment 
 
 import importlib.util
 import os
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -46,8 +47,12 @@ def table(*hands: str, decks: int = 1) -> np.ndarray:
 
 
 def experiment(name: str) -> ModuleType:
-    """The script ``experiments/<name>.py`` as a module (experiments are not a package)."""
-    path = Path(__file__).resolve().parents[1] / "experiments" / f"{name}.py"
+    """The script ``experiments/<name>.py`` as a module (experiments are not a package), its
+    folder on ``sys.path`` as when it runs as a script (scripts import their siblings)."""
+    folder = Path(__file__).resolve().parents[1] / "experiments"
+    if str(folder) not in sys.path:
+        sys.path.append(str(folder))
+    path = folder / f"{name}.py"
     spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

@@ -60,13 +60,11 @@ def joint_counts(u: np.ndarray, cells: int = JOINT_CELLS) -> np.ndarray:
     return np.bincount(flat, minlength=cells**3).astype(np.float64).reshape((cells,) * 3)
 
 
-def joint_cdfs(mass: np.ndarray | None) -> np.ndarray:
+def joint_cdfs(mass: np.ndarray) -> np.ndarray:
     """``float64 (2, G + 1, G + 1, G + 1)``: the cumulative distributions at the grid points
     of the copula whose cells hold ``mass`` ``(G, G, G)`` (any scale): ``[0][i, j, k]`` is
     ``P(U₀ < i/G, U₁ < j/G, U₂ < k/G)``, ``[1]`` the same of ``1 - U`` (the chance that all
-    three duns sit above ``1 - i/G``, ...).  None: the independent copula (one cell)."""
-    if mass is None:
-        mass = np.ones((1, 1, 1))
+    three duns sit above ``1 - i/G``, ...).  A uniform ``mass``: the independent copula."""
     mass = np.asarray(mass, dtype=np.float64)
     if mass.ndim != 3 or len(set(mass.shape)) != 1 or (mass < 0).any() or mass.sum() <= 0:
         raise ValueError(f"a copula grid must be a non-negative, non-empty cube, got {mass.shape}")

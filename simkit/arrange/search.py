@@ -45,7 +45,6 @@ from simkit.arrange.value import (
     Q_WIN,
     PayoutModel,
     _ev,
-    _ev_bound,
     _horse_bound,
     _horse_points,
     _separable,
@@ -362,7 +361,7 @@ def _max_ev_kernel(
                 cb_top = group_top[g]
                 cm = min(top_5, cb_top)
                 cf = min(top_f, cm)
-                bound = _ev_bound(fav, p, cop, cf, cm, cb_top)
+                bound = _ev(fav, p, cop, cf, cm, cb_top, True)
                 if has_horse:
                     bound += n_opp * _horse_bound(fav, cf, cm, cb_top, x_top, copies)
                 # 1e-9: rounding must never drop a back that ties the best (as below)
@@ -383,7 +382,7 @@ def _max_ev_kernel(
                     cm_top = cap_m[b]
                     cf_cap = cap_f[b]
                     if cm_top >= 0 and (cm_top > failed_cm or cf_cap > failed_cf or cb > failed_cb):
-                        bound = _ev_bound(fav, p, cop, cf_cap, cm_top, cb)
+                        bound = _ev(fav, p, cop, cf_cap, cm_top, cb, True)
                         if has_horse:
                             bound += n_opp * _horse_bound(fav, cf_cap, cm_top, cb, x_top, copies)
                         if bound + 1e-9 >= best[0]:
@@ -573,13 +572,13 @@ def make_solver(
         raise ValueError(f"objective weights must be finite and ≥ 0, got {weights!r}")
     model.params[P_W_SCOOP], model.params[P_W_HOME] = w_scoop, w_home
     q = ev_quantities(tables, model)
-    fav = favourable_quantities(q)
+    fav: np.ndarray = favourable_quantities(q).astype(dtype)
+    q = q.astype(dtype)
     cdfs = INDEPENDENT_JOINT
     if joint and tables.copula is not None:
         cdfs = joint_cdfs(tables.copula)
         model.params[P_JOINT] = 1.0
-        model.params[P_TIE_TRIPLE], model.params[P_TIE_PAIRS] = tie_extremes(q.astype(dtype))
-    q, fav = q.astype(dtype), fav.astype(dtype)
+        model.params[P_TIE_TRIPLE], model.params[P_TIE_PAIRS] = tie_extremes(q)
     return Solver(v, n_players, tables, model, q, fav, front_first, cdfs)
 
 

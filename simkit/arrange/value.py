@@ -23,13 +23,13 @@ with a copula of the opponents' duns (``P_JOINT``: expected-score's tables hold 
 the population they were trained on, :mod:`simkit.arrange.joint`) the joint chances are read
 from it instead (:func:`joint_chances`): an opponent's three duns are set from one hand, and
 strength moved into its back is missing from its front, so that (with every shipped variant's
-tables) all three of its duns sit below their medians 25-35% less often than the
-products say, and scoops at middling chances are rarer.  The expected score is that times the number of opponents, plus the home run
-(全垒打): I scoop everyone with chance ``(S⁺)^(n−1)``; an opponent who scoops me scoops the
-rest at the table's average scoop rate.  With win and lose chances 0 or 1 the pair
-formula is exactly :func:`simkit.score.pair_points` (tested for every shipped variant).  The
-t-formula, the horse card and the banker topology rank or multiply net waters and are left
-out; specials of opponents add a constant that cannot change the best split.
+tables) all three of its duns sit below their medians 25-35% less often than the products
+say, and scoops at middling chances are rarer.  The expected score is that times the number
+of opponents, plus the home run (全垒打): I scoop everyone with chance ``(S⁺)^(n−1)``; an
+opponent who scoops me scoops the rest at the table's average scoop rate.  With win and lose
+chances 0 or 1 the pair formula is exactly :func:`simkit.score.pair_points` (tested for every
+shipped variant).  The t-formula, the horse card and the banker topology rank or multiply net
+waters and are left out; specials of opponents add a constant that cannot change the best split.
 
 The scoop terms (of every pair) and the home-run terms are multiplied by two weights,
 ``P_W_SCOOP`` and ``P_W_HOME`` (1 and 1: the formula above, to the last bit).  Where the
@@ -391,29 +391,20 @@ def points_of_chances(base, won, paid, s_for, s_against, maj_win, maj_lose, home
 
 
 @nb.njit(cache=True, inline="always")
-def _ev(qa, p, cop, cf, cm, cb):
-    """:func:`expected_points` of dun classes (cf, cm, cb) read from a quantity array: a
-    split's expected score with the plain quantities (:func:`ev_quantities`)."""
+def _ev(qa, p, cop, cf, cm, cb, bound=False):
+    """:func:`expected_points` of dun classes (cf, cm, cb) read from a quantity array.
+
+    With the plain quantities (:func:`ev_quantities`) this is a split's expected score; with
+    the favourable ones (:func:`favourable_quantities`) and ``bound`` it bounds every split
+    whose duns are at most those classes, since the value rises with win chances and points
+    and falls with lose chances and pay.
+    """
     return expected_points(
         qa[0, cf, 0], qa[1, cm, 0], qa[2, cb, 0],
         qa[0, cf, 1], qa[1, cm, 1], qa[2, cb, 1],
         qa[0, cf, 2], qa[1, cm, 2], qa[2, cb, 2],
         qa[0, cf, 3], qa[1, cm, 3], qa[2, cb, 3],
-        p, cop,
-    )  # fmt: skip
-
-
-@nb.njit(cache=True, inline="always")
-def _ev_bound(fav, p, cop, cf, cm, cb):
-    """With the favourable quantities (:func:`favourable_quantities`): a bound on the
-    expected score of every split whose duns are at most classes (cf, cm, cb), since the
-    value rises with win chances and points and falls with lose chances and pay."""
-    return expected_points(
-        fav[0, cf, 0], fav[1, cm, 0], fav[2, cb, 0],
-        fav[0, cf, 1], fav[1, cm, 1], fav[2, cb, 1],
-        fav[0, cf, 2], fav[1, cm, 2], fav[2, cb, 2],
-        fav[0, cf, 3], fav[1, cm, 3], fav[2, cb, 3],
-        p, cop, True,
+        p, cop, bound,
     )  # fmt: skip
 
 
