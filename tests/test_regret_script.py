@@ -25,3 +25,80 @@ def test_regret_rows_are_the_same_in_one_or_two_processes(tmp_path, monkeypatch)
         ("western-2-4", "any"), ("taiwan", "banker"), ("taiwan", "player")
     ]  # fmt: skip
     assert one == two
+
+
+def test_regret_targets_merges_runs_and_judges_each_row_by_its_target(tmp_path, monkeypatch):
+    targets = experiment("regret_targets")
+    one = tmp_path / "jobs1"
+    _rows(tmp_path, monkeypatch, 1)
+
+    def row(variant, players, seat, regret, high):
+        return {"variant": variant, "players": players, "seat": seat, "regret": regret,
+                "ci_low": regret - 0.01, "ci_high": high, "share_differs": 0.3}  # fmt: skip
+
+    meta = {"command": "experiments/regret.py", "hands": 9, "rollouts": [4, 4], "seed": 1,
+            "seconds": 60.0}  # fmt: skip
+    later = tmp_path / "later.json"
+    later.write_text(json.dumps({"meta": meta, "rows": [
+        row("taiwan", 2, "banker", 0.5, 0.6),  # replaces the first run's row
+        row("guangxi", 4, "any", 0.023, 0.037), row("qiantang", 4, "any", 0.025, 0.035),
+        row("fujian", 4, "any", 0.01, 0.019), row("western-2-4", 2, "any", 0.0069, 0.008),
+    ]}))  # fmt: skip
+    out = tmp_path / "merged"
+    argv = ["regret_targets.py", str(one / "regret.json"), str(later), "--out", str(out)]
+    monkeypatch.setattr(sys, "argv", argv)
+    targets.main()
+    merged = {(r["variant"], r["players"], r["seat"]): r
+              for r in json.loads(out.with_suffix(".json").read_text())["rows"]}  # fmt: skip
+    assert merged[("taiwan", 2, "banker")]["regret"] == 0.5
+    assert ("taiwan", 2, "player") in merged and len(merged) == 6  # two of five replaced
+    verdicts = {k: targets.verdict(r) for k, r in merged.items()}
+    assert verdicts[("guangxi", 4, "any")] == "no (+0.0030)"
+    assert verdicts[("qiantang", 4, "any")] == "yes"  # its target is 0.03
+    assert verdicts[("fujian", 4, "any")] == "yes, CI below it"
+    assert verdicts[("western-2-4", 2, "any")] == "yes"
+    assert verdicts[("taiwan", 2, "banker")] == ""  # the issue sets no 2-player taiwan target
+    md = out.with_suffix(".md").read_text()
+    assert "| guangxi | 4 | any | 0.0230 | 0.0130 to 0.0370 | ≤ 0.02 | no (+0.0030) |" in md
+
+
+def test_regret_targets_rejects_a_file_that_is_not_a_run(tmp_path, monkeypatch):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"rows": []}')
+    out = tmp_path / "out"
+    for path in (bad, tmp_path / "missing.json"):
+        monkeypatch.setattr(sys, "argv", ["regret_targets.py", str(path), "--out", str(out)])
+        try:
+            experiment("regret_targets").main()
+        except SystemExit as err:
+            assert str(path) in str(err)
+        else:
+            raise AssertionError("a bad input was accepted")
+    assert not out.with_suffix(".md").exists()
+
+
+def test_tformula_study_rejects_bad_input_before_any_work(monkeypatch):
+    study = experiment("tformula_features")
+    for argv, says in ((["--rows", "fujian:4"], "t-formula"), (["--rows", "guangxi:2"], "t-formula"),
+                       (["--hands", "3"], "--hands"), (["--rows", "nope:4"], "nope"),
+                       (["--rollouts", "1", "5"], "--rollouts")):  # fmt: skip
+        monkeypatch.setattr(sys, "argv", ["tformula_features.py", *argv])
+        try:
+            study.main()
+        except SystemExit as err:
+            assert says in str(err)
+        else:
+            raise AssertionError(f"{argv} was accepted")
+
+
+def test_tformula_study_fits_and_renders_a_tiny_row(tmp_path, monkeypatch):
+    study = experiment("tformula_features")
+    argv = ["tformula_features.py", "--rows", "guangxi:4", "--hands", "16", "--rollouts", "6",
+            "8", "--population", "200", "--top", "4", "--out", str(tmp_path)]  # fmt: skip
+    monkeypatch.setattr(sys, "argv", argv)
+    study.main()
+    (row,) = json.loads((tmp_path / "tformula-features.json").read_text())
+    assert [m["terms"] for m in row["models"]] == [list(t) for t in study.MODELS]
+    assert row["tau"]["1.0"] >= 1.0 and row["tau"]["4.0"] >= 4.0
+    assert all(m["ci95"][0] <= m["gain"] <= m["ci95"][1] for m in row["models"])
+    assert "## guangxi, 4 players" in (tmp_path / "tformula-features.md").read_text()
