@@ -28,7 +28,7 @@ VARIANT = "western-2-4"
 #: Long enough that a run is still going when it is killed (it is never left to finish).
 LONG = str(40 * BLOCK_GAMES)
 #: The interrupted run, resumed to its end in this process.
-RUN_GAMES = 6 * BLOCK_GAMES
+RUN_GAMES = 24 * BLOCK_GAMES  # many chunks: a loaded machine must not finish it before the signal
 
 
 def start(log: Path, *args: str) -> subprocess.Popen[bytes]:
