@@ -38,6 +38,10 @@ REGRET_JSON = Path(__file__).resolve().parent.parent / "results" / "strategy" / 
 REGRET_COMMAND = (
     "python experiments/regret.py --strategy expected-score --hands 200 --rollouts 300 300 --seed 0"
 )
+#: Rows measured on more hands and rollouts beside :data:`REGRET_JSON` (the 4-player rows on
+#: issue 11's protocol, ``experiments/regret_targets.py``): where a row of the same variant,
+#: players and seat is in both, the report shows this one.
+REGRET_PRECISE_NAME = "regret-4p-2000.json"
 
 #: What the decision phases are worth (``experiments/phase_value_*.py``): every ``*.json`` here.
 PHASES_DIR = Path(__file__).resolve().parent.parent / "results" / "phases"
@@ -241,11 +245,31 @@ def _regret_rows() -> tuple[dict[str, Any], list[dict[str, Any]]] | str:
     """The meta and rows of :data:`REGRET_JSON`, or why there are none."""
     try:
         data = json.loads(REGRET_JSON.read_text(encoding="utf-8"))
-        return dict(data["meta"]), list(data["rows"])
+        meta, rows = dict(data["meta"]), list(data["rows"])
     except FileNotFoundError:
         return "no regret measurement sits beside this copy of simkit"
     except (OSError, ValueError, KeyError, TypeError) as exc:
         return f"`{REGRET_JSON.name}` could not be read ({exc})"
+    precise = REGRET_JSON.with_name(REGRET_PRECISE_NAME)
+    try:
+        better = {_regret_key(r): r for r in json.loads(precise.read_text("utf-8"))["rows"]}
+    except FileNotFoundError:
+        return meta, rows
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        return f"`{precise.name}` could not be read ({exc})"
+    return meta, [better.pop(_regret_key(r), r) for r in rows] + list(better.values())
+
+
+def _regret_key(row: dict[str, Any]) -> tuple[str, int, str]:
+    return str(row["variant"]), int(row["players"]), str(row["seat"])
+
+
+def _regret_protocol(row: dict[str, Any], meta: dict[str, Any]) -> str:
+    """``"2,000 (1000 + 1000)"``: a row's hands and rollouts (its run's where it has none)."""
+    hands = row.get("hands", meta["hands"])
+    sel = row.get("selection_rollouts", meta["rollouts"][0])
+    ev = row.get("evaluation_rollouts", meta["rollouts"][1])
+    return f"{hands:,} ({sel} + {ev})"
 
 
 def _edge_against_regret(page: Page, by_variant: dict[str, list[dict[str, Any]]]) -> str:
@@ -293,6 +317,7 @@ def regret_section(page: Page) -> list[str]:
             f"{r['regret']:.3f}",
             f"{r['ci_low']:.3f} to {r['ci_high']:.3f}",
             f"{r['share_differs']:.0%}",
+            _regret_protocol(r, meta),
         ]
         for name in page.names
         for r in sorted(by_variant.get(name, []), key=lambda r: r["seat"])
@@ -305,10 +330,14 @@ def regret_section(page: Page) -> list[str]:
         f"`{meta['strategy']}` gives points away: for one seat's hand, every setting on its "
         "Pareto front (and declaring, where the hand qualifies) is scored on the same random "
         "deals of the other cards to opponents who play it, under the variant's full rules; "
-        f"the best is picked on {sel} deals and valued against the strategy's own on {ev} "
-        f"others ({meta['hands']} hands per row, an estimate that errs low).  Regret in points "
+        "the best is picked on one set of deals and valued against the strategy's own on an "
+        "independent set (hands per row and the rollouts of each set in the last column; an "
+        "estimate that errs low, the less the more rollouts select).  Regret in points "
         f"per hand at {players} players, 95% CI; `seat` in banker variants:\n",
-        markdown_table(["variant", "seat", "regret", "95% CI", "best setting differs"], table)
+        markdown_table(
+            ["variant", "seat", "regret", "95% CI", "best setting differs", "hands (rollouts)"],
+            table,
+        )
         + "\n",
     ]
     if meta["strategy"] != strategy:
@@ -333,7 +362,13 @@ def regret_section(page: Page) -> list[str]:
             if players != page.provenance["n_players"]
             else ""
         )
-        + f"  All rows: `results/strategy/regret.md`; reproduce with `{REGRET_COMMAND}`.\n"
+        + f"  All rows: `results/strategy/regret.md`; reproduce with `{REGRET_COMMAND}`"
+        + (
+            f" (rows on {sel} + {ev} rollouts); the others: "
+            f"`results/strategy/{REGRET_PRECISE_NAME.replace('.json', '.md')}`.\n"
+            if any(_regret_protocol(r, meta) != _regret_protocol({}, meta) for r in rows)
+            else ".\n"
+        )
     )
     return lines
 

@@ -236,6 +236,35 @@ def test_regret_section_reads_the_repository_measurement(
     assert "Not measured: hongkong+top-card" in section
 
 
+def test_regret_section_shows_the_more_precise_row_where_one_was_measured(
+    report_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import simkit.report as report
+
+    def row(variant, seat, regret, **protocol):  # type: ignore[no-untyped-def]
+        return {"variant": variant, "players": 4, "seat": seat, "regret": regret,
+                "ci_low": regret - 0.01, "ci_high": regret + 0.01, "share_differs": 0.3,
+                **protocol}  # fmt: skip
+
+    meta = {"strategy": "expected-score", "hands": 200, "rollouts": [300, 300]}
+    base = [row("guangxi", "any", 0.052), row("hongkong", "banker", 0.0056)]
+    precise = [row("guangxi", "any", 0.0251, hands=2000, selection_rollouts=1000,
+                   evaluation_rollouts=1000)]  # fmt: skip
+    measured = tmp_path / "regret.json"
+    measured.write_text(json.dumps({"meta": meta, "rows": base}), encoding="utf-8")
+    (tmp_path / report.REGRET_PRECISE_NAME).write_text(json.dumps({"rows": precise}), "utf-8")
+    monkeypatch.setattr(report, "REGRET_JSON", measured)
+    readme = render_markdown(load_result(report_dir / "tables"))
+    section = readme.split("### How much the strategy gives away")[1].split("## 1.")[0]
+    assert "| guangxi |  | 0.025 | 0.015 to 0.035 | 30% | 2,000 (1000 + 1000) |" in section
+    assert "0.052" not in section
+    assert "| hongkong | banker | 0.006 | -0.004 to 0.016 | 30% | 200 (300 + 300) |" in section
+    assert "regret-4p-2000.md" in section
+    (tmp_path / report.REGRET_PRECISE_NAME).write_text("{ not json", "utf-8")
+    readme = render_markdown(load_result(report_dir / "tables"))
+    assert "`regret-4p-2000.json` could not be read" in readme
+
+
 def test_regret_section_says_how_to_make_a_missing_measurement(
     report_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
