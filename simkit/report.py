@@ -252,7 +252,11 @@ def _regret_rows() -> tuple[dict[str, Any], list[dict[str, Any]]] | str:
         return f"`{REGRET_JSON.name}` could not be read ({exc})"
     precise = REGRET_JSON.with_name(REGRET_PRECISE_NAME)
     try:
-        better = {_regret_key(r): r for r in json.loads(precise.read_text("utf-8"))["rows"]}
+        better = {
+            _regret_key(r): r
+            for r in json.loads(precise.read_text("utf-8"))["rows"]
+            if r.get("strategy", meta["strategy"]) == meta["strategy"]  # one strategy's rows
+        }
     except FileNotFoundError:
         return meta, rows
     except (OSError, ValueError, KeyError, TypeError) as exc:

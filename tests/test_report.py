@@ -249,7 +249,8 @@ def test_regret_section_shows_the_more_precise_row_where_one_was_measured(
     meta = {"strategy": "expected-score", "hands": 200, "rollouts": [300, 300]}
     base = [row("guangxi", "any", 0.052), row("hongkong", "banker", 0.0056)]
     precise = [row("guangxi", "any", 0.0251, hands=2000, selection_rollouts=1000,
-                   evaluation_rollouts=1000)]  # fmt: skip
+                   evaluation_rollouts=1000, strategy="expected-score"),
+               row("hongkong", "banker", 0.9, strategy="max-ev")]  # another strategy's: not shown  # fmt: skip
     measured = tmp_path / "regret.json"
     measured.write_text(json.dumps({"meta": meta, "rows": base}), encoding="utf-8")
     (tmp_path / report.REGRET_PRECISE_NAME).write_text(json.dumps({"rows": precise}), "utf-8")
