@@ -56,5 +56,7 @@ def experiment(name: str) -> ModuleType:
     spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    # registered first, as an import does: a dataclass looks its module up there
+    sys.modules[name] = module
     spec.loader.exec_module(module)
     return module

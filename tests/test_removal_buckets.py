@@ -1,0 +1,36 @@
+"""experiments/removal_buckets.py: the buckets, the shifts and the shifted tables."""
+
+import numpy as np
+from conftest import experiment
+
+from simkit.arrange.wintables import default_fine_tables
+from simkit.cards import parse_cards
+from simkit.deal import deal
+from simkit.variants import resolve_variant
+
+rb = experiment("removal_buckets")
+
+
+def test_buckets_count_aces_kings_queens():
+    hand = np.sort(parse_cards("As Ah Ad Ks Kh Kd Kc Qs 2c 3c 4c 5c 6c"))
+    # 3 aces, kings capped at 3, one queen
+    assert rb.buckets_of(hand, "akq") == (3 * 4 + 3) * 4 + 1
+    assert rb.buckets_of(hand, "ak") == 3 * 4 + 3
+    hands = deal(500, 4, rng=0).reshape(-1, 13)
+    for kind, n in rb.BUCKETS.items():
+        b = rb.buckets_of(hands, kind)
+        assert b.min() >= 0 and b.max() < n
+
+
+def test_shifts_average_to_nothing_and_tables_stay_chances():
+    v = resolve_variant("fujian")
+    shift = rb.removal_shifts(v, 4, "hcp", n_games=1500, seed=1)
+    assert shift.shape[0] == rb.BUCKETS["hcp"]
+    # an ace-poor hand faces stronger fronts: its front chances fall on average
+    assert shift[0, 0].mean() < 0 < shift[-1, 0].mean()
+    base = default_fine_tables(v, 4)
+    for s in shift:
+        t = rb.shifted_tables(base, s)
+        lose = 1.0 - t.win - t.tie
+        assert (t.win >= 0).all() and (t.win <= 1).all()
+        assert (t.tie >= -1e-12).all() and (lose >= -1e-12).all()
