@@ -17,6 +17,10 @@ rollout seeds) and the per-hand difference gives a paired 95% CI:
 
     PYTHONPATH=. python experiments/removal_buckets.py --variant fujian --players 4 \
         --bucket akq --hands 1000 --rollouts 300 300 --seed 11     # about 5 min
+
+``--bucketed-only --hands 2000 --rollouts 1000 1000 --seed 3`` measures the bucketed strategy
+alone on issue 11's protocol, the hands and rollouts of ``experiments/regret.py``'s rows with
+the same seed (``results/strategy/regret-4p-2000.md``; 20 min a row on one core).
 """
 
 from __future__ import annotations
@@ -123,6 +127,12 @@ def main() -> None:
     ap.add_argument("--hands", type=int, default=1000)
     ap.add_argument("--rollouts", type=int, nargs=2, default=(300, 300))
     ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument(
+        "--bucketed-only",
+        action="store_true",
+        help="measure only the bucketed strategy (the shipped one's row on the same hands and "
+        "seed is experiments/regret.py's)",
+    )
     args = ap.parse_args()
     v = resolve_variant(args.variant)
     if args.players > 4 or not v.deck_for(args.players).is_one_deck:
@@ -133,13 +143,18 @@ def main() -> None:
     removal = BucketRemoval(tuple(shifted_tables(base, s) for s in shift), args.bucket)
     print(f"shifts from {args.games:,} games: {time.perf_counter() - started:.0f} s", flush=True)
     per_hand = {}
-    for label, strategy in (("shipped", ExpectedScore()), (args.bucket, removal)):
+    measured = [(args.bucket, removal)]
+    if not args.bucketed_only:
+        measured.insert(0, ("shipped", ExpectedScore()))
+    for label, strategy in measured:
         r = regret(
             strategy, v, args.players, seat=args.seat, hands=args.hands,
             rollouts=tuple(args.rollouts), seed=args.seed,
         )  # fmt: skip
         per_hand[label] = r.per_hand
         print(label, r, flush=True)
+    if args.bucketed_only:
+        return
     diff = per_hand[args.bucket] - per_hand["shipped"]
     half = 1.96 * diff.std(ddof=1) / math.sqrt(diff.size)
     print(f"paired ({args.bucket} - shipped): {diff.mean():+.4f} ± {half:.4f}")
