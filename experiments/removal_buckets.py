@@ -38,6 +38,7 @@ from simkit.arrange.classes import fine_classes, n_fine_classes
 from simkit.arrange.search import max_ev_ids
 from simkit.arrange.strategies import Strategy
 from simkit.arrange.wintables import default_fine_tables
+from simkit.cards import rank_of
 from simkit.deal import deal
 from simkit.evaluate import dun_ranks
 from simkit.regret import regret
@@ -49,7 +50,7 @@ BUCKETS = {"hcp": len(HCP_EDGES) + 1, "ak": 20, "akq": 80}
 
 def buckets_of(rows: np.ndarray, kind: str) -> np.ndarray:
     """The bucket of each hand, ``rows`` card ints ``(..., 13)`` (one plain deck)."""
-    rank = rows.astype(np.int64) // 4
+    rank = rank_of(rows)
     aces, kings = (rank == 12).sum(axis=-1), np.minimum((rank == 11).sum(axis=-1), 3)
     if kind == "ak":
         return aces * 4 + kings

@@ -22,11 +22,11 @@ def test_buckets_count_aces_kings_queens():
         assert b.min() >= 0 and b.max() < n
 
 
-def test_shifts_average_to_nothing_and_tables_stay_chances():
+def test_shifts_follow_the_high_cards_and_tables_stay_chances():
     v = resolve_variant("fujian")
     shift = rb.removal_shifts(v, 4, "hcp", n_games=1500, seed=1)
     assert shift.shape[0] == rb.BUCKETS["hcp"]
-    # an ace-poor hand faces stronger fronts: its front chances fall on average
+    # a hand poor in high cards faces stronger fronts: its front chances fall on average
     assert shift[0, 0].mean() < 0 < shift[-1, 0].mean()
     base = default_fine_tables(v, 4)
     for s in shift:
