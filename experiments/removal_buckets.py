@@ -1,22 +1,26 @@
 """Card removal by hand bucket: expected-score with the opponents' dun distribution shifted by
-what the hand holds, and its regret paired with the shipped default's.
+what the hand holds, and its regret paired with the default's on the pooled tables.
 
 The fine tables count every dun against opponents dealt independently of the hand that played
-it (``simkit.train.FINE_OTHER_DEALS``): card removal is not in them.  This prototype puts a
-first-order part of it back without touching the search.  Each hand falls in a bucket by the
-cards it holds (``--bucket``: ``hcp``, five bands of high-card points A4 K3 Q2 J1; ``ak``, the
-count of aces and of kings (0-3+), 20 buckets; ``akq``, aces, kings and queens, 80 buckets).
-From ``--games`` self-play games of the default, the opponents' fine dun classes are counted
-per bucket of the hand they sit against (their own game: removal in); the shift of their
-mid-CDF from the pooled one is added to the tables' win chance of every class and taken from
-the lose chance.  The strategy sets each bucket's hands with its shifted tables (the same
-search, so the same answers as the exhaustive scan under that bucket's objective).
+it (``simkit.train.FINE_OTHER_DEALS``): card removal is not in them.  The shipped strategy
+puts a first-order part of it back by bucket (:mod:`simkit.arrange.removal`: aces × kings ×
+queens, 80 buckets, ``--bucket shipped``, the default: the shifts the shipped fine file
+carries against ``ExpectedScore(removal=False)``).  The exploration that chose it is kept:
+``--bucket hcp`` (five bands of high-card points A4 K3 Q2 J1), ``ak`` (aces and kings 0-3+,
+20 buckets) and ``akq`` (the shipped buckets, shifts measured here from ``--games``
+self-play games in one deal and not shrunk: the prototype before shipping).  From those
+games the opponents' fine dun classes are counted per bucket of the hand they sit against
+(their own game: removal in); the shift of their mid-CDF from the pooled one is added to the
+tables' win chance of every class and taken from the lose chance
+(:func:`simkit.arrange.shifted_tables`).  Each bucket's hands are set with their bucket's
+tables (the same search, so the same answers as the exhaustive scan under that bucket's
+objective).
 
 Both strategies are measured by ``simkit.regret`` (each in every seat, the same hands and
 rollout seeds) and the per-hand difference gives a paired 95% CI:
 
     PYTHONPATH=. python experiments/removal_buckets.py --variant fujian --players 4 \
-        --bucket akq --hands 1000 --rollouts 300 300 --seed 11     # about 5 min
+        --hands 1000 --rollouts 300 300 --seed 11     # about 5 min
 
 ``--bucketed-only --hands 2000 --rollouts 1000 1000 --seed 3`` measures the bucketed strategy
 alone on issue 11's protocol, the hands and rollouts of ``experiments/regret.py``'s rows with
@@ -28,12 +32,12 @@ from __future__ import annotations
 import argparse
 import math
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
 
-from simkit.arrange import ExpectedScore, WinTables, arrange
+from simkit.arrange import ExpectedScore, WinTables, arrange, removal_buckets, shifted_tables
 from simkit.arrange.classes import fine_classes, n_fine_classes
 from simkit.arrange.search import max_ev_ids
 from simkit.arrange.strategies import Strategy
@@ -42,6 +46,7 @@ from simkit.cards import rank_of
 from simkit.deal import deal
 from simkit.evaluate import dun_ranks
 from simkit.regret import regret
+from simkit.train import mid_cdf
 from simkit.variants import Variant, resolve_variant
 
 HCP_EDGES = (6, 9, 12, 15)
@@ -50,27 +55,23 @@ BUCKETS = {"hcp": len(HCP_EDGES) + 1, "ak": 20, "akq": 80}
 
 def buckets_of(rows: np.ndarray, kind: str) -> np.ndarray:
     """The bucket of each hand, ``rows`` card ints ``(..., 13)`` (one plain deck)."""
+    if kind == "akq":
+        return removal_buckets(rows)
     rank = rank_of(rows)
     aces, kings = (rank == 12).sum(axis=-1), np.minimum((rank == 11).sum(axis=-1), 3)
     if kind == "ak":
         return aces * 4 + kings
-    if kind == "akq":
-        return (aces * 4 + kings) * 4 + np.minimum((rank == 10).sum(axis=-1), 3)
     hcp = np.where(rank >= 9, rank - 8, 0).sum(axis=-1)
     return np.digitize(hcp, HCP_EDGES)
 
 
-def _mid_cdf(counts: np.ndarray) -> np.ndarray:
-    share = counts / max(float(counts.sum()), 1.0)
-    return np.cumsum(share) - 0.5 * share
-
-
 def removal_shifts(v: Variant, n_players: int, kind: str, n_games: int, seed: int) -> np.ndarray:
     """``(buckets, 3, N_FINE)``: the opponents' mid-CDF by fine class, per bucket of the hand
-    they face, minus the pooled one (self-play of the shipped default)."""
+    they face, minus the pooled one (self-play of the default on the pooled tables)."""
     gen = np.random.default_rng(seed)
     hands = deal(n_games, n_players, rng=gen, deck=v.deck_for(n_players))
-    arranged, declared = arrange(hands, v, ExpectedScore(), n_players=n_players, rng=gen)
+    pooled_play = ExpectedScore(removal=False)
+    arranged, declared = arrange(hands, v, pooled_play, n_players=n_players, rng=gen)
     classes = fine_classes(dun_ranks(arranged, v)).astype(np.int64)
     normal = declared < 0
     n_fine, n_buckets = n_fine_classes(), BUCKETS[kind]
@@ -86,17 +87,8 @@ def removal_shifts(v: Variant, n_players: int, kind: str, n_games: int, seed: in
                 seen[:, d] += np.bincount(key, minlength=n_buckets * n_fine).reshape(
                     n_buckets, n_fine
                 )
-    pooled = [_mid_cdf(seen[:, d].sum(axis=0)) for d in range(3)]
-    return np.array(
-        [[_mid_cdf(seen[b, d]) - pooled[d] for d in range(3)] for b in range(n_buckets)]
-    )
-
-
-def shifted_tables(base: WinTables, shift: np.ndarray) -> WinTables:
-    """``base`` with the win chance raised and the lose chance lowered by ``shift``."""
-    win = np.clip(base.win + shift, 0.0, 1.0)
-    lose = np.minimum(np.clip(1.0 - base.win - base.tie - shift, 0.0, 1.0), 1.0 - win)
-    return replace(base, win=win, tie=1.0 - win - lose)
+    pooled = [mid_cdf(seen[:, d].sum(axis=0)) for d in range(3)]
+    return np.array([[mid_cdf(seen[b, d]) - pooled[d] for d in range(3)] for b in range(n_buckets)])
 
 
 @dataclass(frozen=True, eq=False)
@@ -123,7 +115,7 @@ def main() -> None:
     ap.add_argument("--variant", default="fujian")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--seat", default="player")
-    ap.add_argument("--bucket", choices=sorted(BUCKETS), default="akq")
+    ap.add_argument("--bucket", choices=["shipped", *sorted(BUCKETS)], default="shipped")
     ap.add_argument("--games", type=int, default=240_000, help="self-play games for the shifts")
     ap.add_argument("--hands", type=int, default=1000)
     ap.add_argument("--rollouts", type=int, nargs=2, default=(300, 300))
@@ -131,22 +123,27 @@ def main() -> None:
     ap.add_argument(
         "--bucketed-only",
         action="store_true",
-        help="measure only the bucketed strategy (the shipped one's row on the same hands and "
-        "seed is experiments/regret.py's)",
+        help="measure only the bucketed strategy (the pooled one's row on the same hands and "
+        "seed is the previous default's in experiments/regret.py's results)",
     )
     args = ap.parse_args()
     v = resolve_variant(args.variant)
     if args.players > 4 or not v.deck_for(args.players).is_one_deck:
         raise SystemExit("removal_buckets: one plain deck only (2-4 players)")
-    started = time.perf_counter()
-    shift = removal_shifts(v, args.players, args.bucket, args.games, seed=5)
-    base = default_fine_tables(v, args.players)
-    removal = BucketRemoval(tuple(shifted_tables(base, s) for s in shift), args.bucket)
-    print(f"shifts from {args.games:,} games: {time.perf_counter() - started:.0f} s", flush=True)
+    if args.bucket == "shipped":
+        removal: Strategy = ExpectedScore()
+        if len(removal.solvers(v, args.players)) == 1:  # type: ignore[attr-defined]
+            raise SystemExit(f"{v.name} at {args.players} players ships no removal shifts")
+    else:
+        started = time.perf_counter()
+        shift = removal_shifts(v, args.players, args.bucket, args.games, seed=5)
+        base = default_fine_tables(v, args.players)
+        removal = BucketRemoval(tuple(shifted_tables(base, s) for s in shift), args.bucket)
+        print(f"shifts from {args.games:,} games: {time.perf_counter() - started:.0f} s")
     per_hand = {}
     measured = [(args.bucket, removal)]
     if not args.bucketed_only:
-        measured.insert(0, ("shipped", ExpectedScore()))
+        measured.insert(0, ("pooled", ExpectedScore(removal=False)))
     for label, strategy in measured:
         r = regret(
             strategy, v, args.players, seat=args.seat, hands=args.hands,
@@ -156,9 +153,9 @@ def main() -> None:
         print(label, r, flush=True)
     if args.bucketed_only:
         return
-    diff = per_hand[args.bucket] - per_hand["shipped"]
+    diff = per_hand[args.bucket] - per_hand["pooled"]
     half = 1.96 * diff.std(ddof=1) / math.sqrt(diff.size)
-    print(f"paired ({args.bucket} - shipped): {diff.mean():+.4f} ± {half:.4f}")
+    print(f"paired ({args.bucket} - pooled): {diff.mean():+.4f} ± {half:.4f}", flush=True)
 
 
 if __name__ == "__main__":

@@ -148,7 +148,7 @@ def best_splits(
     v = resolve_variant(variant)
     cards = _hand_cards(hand)
     strategy = as_strategy(OPPONENTS)
-    solver = strategy.solver(v, n_players)  # type: ignore[attr-defined]
+    solver = strategy.hand_solver(cards, v, n_players)  # type: ignore[attr-defined]
     ids, ranks = legal_splits(cards, v)
     arranged = cards[split_positions(ids).astype(np.int64)]
     horse = horse_copies(arranged, solver.horse_card) if solver.horse_card >= 0 else None

@@ -29,7 +29,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from simkit.arrange import Solver, legal_splits, max_ev_ids, pareto_front, split_values
+from simkit.arrange import Solver, legal_splits, pareto_front, split_values
 from simkit.arrange.strategies import Choice, MaxEV, Strategy, register_strategy
 from simkit.deal import RngLike, as_generator, check_players
 from simkit.errors import SimkitError
@@ -79,7 +79,7 @@ class Rollout(Strategy):
     def candidates(self, row: np.ndarray, own: np.ndarray, solver: Solver) -> np.ndarray:
         """Split ids ``int64 (c, 3)`` of one sorted hand ``row``: max-ev's choice ``own``
         first, then up to ``top`` of the Pareto front's other splits, best by the value model
-        of ``solver`` (``self.model.solver(variant, n_players)``) first."""
+        of ``solver`` (the one that sets the hand, ``self.model.hand_solver``) first."""
         ids, ranks = legal_splits(row, solver.variant, strict=solver.strict)
         front = pareto_front(ranks)
         ids, ranks = ids[front].astype(np.int64), ranks[front]
@@ -96,14 +96,18 @@ class Rollout(Strategy):
             raise SimkitError(f"rollout deals one deck (2-4 players), got {n_players}")
         banker = _banker_seat(variant, self.seat)
         n = rows.shape[0]
-        solver = self.model.solver(variant, n_players)
-        own, _, _ = max_ev_ids(rows, solver)
+        own, _ = self.model.choose_splits(rows, variant, n_players=n_players)
         seeds = hand_seeds(rng, n)
         out = np.empty((n, 3), dtype=np.int64)
         values = np.empty(n, dtype=np.float64)
         for lo in range(0, n, self.batch):
             idx = range(lo, min(lo + self.batch, n))
-            cand_ids = [self.candidates(rows[h], own[h], solver) for h in idx]
+            cand_ids = [
+                self.candidates(
+                    rows[h], own[h], self.model.hand_solver(rows[h], variant, n_players)
+                )
+                for h in idx
+            ]
             settings = [
                 (
                     rows[h][split_positions(c).astype(np.int64)].astype(np.int8),

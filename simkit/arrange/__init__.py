@@ -22,8 +22,10 @@ Strategies (:mod:`~simkit.arrange.strategies`; each also named by a string)
     (:func:`~simkit.arrange.value.horse_model`), and equal values going to the stronger front;
     fine-class tables trained by fictitious play against itself
     (``simkit train --strategy expected-score``; None takes the shipped ``*-fine.npz``, or
-    the coarse tables where none ship).  Measured by :mod:`simkit.regret`, it gives away a
-    third to a fifth of what max-ev does (``results/strategy/objective.md``).
+    the coarse tables where none ship), shifted by the hand's card-removal bucket where the
+    tables carry removal shifts (:mod:`~simkit.arrange.removal`).  Measured by
+    :mod:`simkit.regret`, it gives away a third to a fifth of what max-ev does
+    (``results/strategy/objective.md``).
 ``Greedy()``, ``"greedy"``
     The strongest back, then the strongest middle of the other 8 cards, front = the rest
     (lexicographic maximum of (back, middle, front) over legal splits).
@@ -37,7 +39,8 @@ Strategies (:mod:`~simkit.arrange.strategies`; each also named by a string)
 The package, one job a module: :mod:`~simkit.arrange.classes` (dun classes),
 :mod:`~simkit.arrange.wintables` (win tables), :mod:`~simkit.arrange.value` (the expected-score
 model), :mod:`~simkit.arrange.subsets` (ranking a hand's subsets), :mod:`~simkit.arrange.search`
-(the kernels), :mod:`~simkit.arrange.strategies` and :mod:`~simkit.arrange.api`.
+(the kernels), :mod:`~simkit.arrange.removal` (card removal by hand bucket),
+:mod:`~simkit.arrange.strategies` and :mod:`~simkit.arrange.api`.
 """
 
 from simkit.arrange.api import (
@@ -61,6 +64,7 @@ from simkit.arrange.classes import (
     fine_classes,
     n_fine_classes,
 )
+from simkit.arrange.removal import N_REMOVAL_BUCKETS, removal_buckets, shifted_tables
 from simkit.arrange.search import (
     Solver,
     exhaustive_ids,
@@ -132,6 +136,7 @@ __all__ = [
     "N_DUNS",
     "N_FIVE",
     "N_PARAMS",
+    "N_REMOVAL_BUCKETS",
     "N_THREE",
     "P_HOME",
     "P_HOME_ADD",
@@ -190,6 +195,8 @@ __all__ = [
     "pareto_front",
     "payout_model",
     "rank_tables_of",
+    "removal_buckets",
+    "shifted_tables",
     "shipped_table_path",
     "split_values",
     "strategy_from_name",

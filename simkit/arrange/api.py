@@ -9,6 +9,7 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
+from simkit.arrange.removal import removal_buckets
 from simkit.arrange.search import _legal_ranks_kernel, _pareto_kernel, max_ev_ids_many
 from simkit.arrange.strategies import MaxEV, StrategyLike, as_strategy
 from simkit.arrange.subsets import rank_tables_of
@@ -257,8 +258,9 @@ def arrangements(
             ids, values = own.choose_splits(rows, v, n_players=n_players, rng=gen)
             results.append(_arrangement(rows, lead, v, ids, values, declare, n_players))
         return results
+    # each variant's searches: one, or one per removal bucket (the hand's bucket picks it)
     solvers = [
-        chosen.with_tables(t).solver(v, n_players)
+        chosen.with_tables(t).solvers(v, n_players)
         for v, t in zip(resolved, table_list, strict=True)
     ]
     # groups: indices whose hands are equal and whose rankings share their tables
@@ -266,7 +268,7 @@ def arrangements(
     for i, (rows, _) in enumerate(prepared):
         for group in groups:
             j = group[0]
-            if solvers[j].rank_tables is solvers[i].rank_tables and np.array_equal(
+            if solvers[j][0].rank_tables is solvers[i][0].rank_tables and np.array_equal(
                 prepared[j][0], rows
             ):
                 group.append(i)
@@ -276,7 +278,10 @@ def arrangements(
     by_index: dict[int, Arrangement] = {}
     for group in groups:
         rows = prepared[group[0]][0]
-        found = max_ev_ids_many(rows, [solvers[i] for i in group])
+        bucketed = any(len(solvers[i]) > 1 for i in group)
+        found = max_ev_ids_many(
+            rows, [solvers[i] for i in group], removal_buckets(rows) if bucketed else None
+        )
         for i, (ids, values, _) in zip(group, found, strict=True):
             by_index[i] = _arrangement(
                 rows, prepared[i][1], resolved[i], ids, values, declare, n_players

@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TypeAlias
 
 import numba as nb
 import numpy as np
@@ -272,16 +273,19 @@ def _horse_counts(hand, card, multiplier, five, three, x5, x3):
 
 @nb.njit(cache=True)
 def _max_ev_kernel(
-    hands, rt, back_middle, back_front, qs, favs, seps, ps, cops, stricts, horses, ties,
+    hands, rt, back_middle, back_front, qs, favs, seps, ps, cops, stricts, horses, ties, pick,
     five, three, group_of, out, values, n_scored,
 ):  # fmt: skip
     """Exact argmax of the expected score over legal splits, for one or more solvers at once.
 
-    ``qs``, ``favs``, ``seps``, ``ps``, ``stricts`` stack the quantities of ``S`` solvers that
-    share one ranking; ``out`` ``(S, n, 3)``, ``values`` and ``n_scored`` ``(S, n)``.  What
-    depends only on the cards (the ranks of the 1,573 subsets, the back classes and the caps
-    of each back) is computed once per hand and shared by the solvers: a simulation plays the
-    same deal under several variants.
+    ``qs``, ``favs``, ``seps``, ``ps``, ``stricts`` stack the quantities of ``K`` solvers that
+    share one ranking; ``pick`` ``(S, n)``: the solver that answer ``s`` of hand ``h`` is
+    searched under (the identity for ``S == K`` plain solvers; a removal bucket's solver
+    where the quantities depend on the hand, :mod:`simkit.arrange.removal`); ``out``
+    ``(S, n, 3)``, ``values`` and ``n_scored`` ``(S, n)``.  What depends only on the cards
+    (the ranks of the 1,573 subsets, the back classes and the caps of each back) is computed
+    once per hand and shared by the answers: a simulation plays the same deal under several
+    variants.
 
     Every split with back ``b`` has its front at most the hand's best front class and its
     middle at most min(the hand's best 5-card class, the class of b): that bound depends only
@@ -299,7 +303,7 @@ def _max_ev_kernel(
     :func:`_horse_bound` to every bound.  ``ties[s]``: 1 breaks equal values toward the
     stronger front (:func:`_beats`).  ``five``, ``three``: the subsets' hand positions.
     """
-    n_solvers = qs.shape[0]
+    n_answers = pick.shape[0]
     n_classes = qs.shape[2]
     r5 = np.empty(N_FIVE, dtype=np.int32)
     r3 = np.empty(N_THREE, dtype=np.int32)
@@ -341,12 +345,13 @@ def _max_ev_kernel(
             group_top[g] = max(group_top[g], cb)
             next_back[b] = head[g]
             head[g] = b
-        for s in range(n_solvers):
-            q, fav, sep, p, cop, strict = qs[s], favs[s], seps[s], ps[s], cops[s], stricts[s]
-            front_first = ties[s] != 0
+        for s in range(n_answers):
+            k = pick[s, h]
+            q, fav, sep, p, cop, strict = qs[k], favs[k], seps[k], ps[k], cops[k], stricts[k]
+            front_first = ties[k] != 0
             copies = 0
-            if horses[s] >= 0:
-                copies = _horse_counts(hands[h], horses[s], p[P_HORSE], five, three, x5, x3)
+            if horses[k] >= 0:
+                copies = _horse_counts(hands[h], horses[k], p[P_HORSE], five, three, x5, x3)
             has_horse = copies > 0
             x_top = p[P_HORSE] ** copies - 1.0
             n_opp = p[P_N_OPP]
@@ -587,31 +592,92 @@ def max_ev_ids(rows: np.ndarray, solver: Solver) -> tuple[np.ndarray, np.ndarray
     return max_ev_ids_many(rows, [solver])[0]
 
 
+#: A search of :func:`max_ev_ids_many`: one solver, or one per removal bucket (the hand's
+#: bucket picks it; :mod:`simkit.arrange.removal`).
+SolverLike: TypeAlias = "Solver | Sequence[Solver]"
+
+
 def max_ev_ids_many(
-    rows: np.ndarray, solvers: Sequence[Solver]
+    rows: np.ndarray, solvers: Sequence[SolverLike], buckets: np.ndarray | None = None
 ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """:func:`max_ev_ids` of the same hands under several solvers, in one pass over the hands.
 
     The solvers must share a ranking (their variants rank duns alike); the work that depends
-    only on the cards is then done once per hand, not once per solver.
+    only on the cards is then done once per hand, not once per solver.  An entry of
+    ``solvers`` that is a sequence holds one solver per removal bucket: hand ``h`` is searched
+    under ``entry[buckets[h]]`` (``buckets``: ``int64 (n,)``, needed where an entry is one).
     """
     if not solvers:
         return []
-    rt = solvers[0].rank_tables
-    for solver in solvers[1:]:
+    sets = [tuple(s) if not isinstance(s, Solver) else (s,) for s in solvers]
+    if any(not group for group in sets):
+        raise ValueError("max_ev_ids_many: an empty set of bucket solvers")
+    n = rows.shape[0]
+    bucketed = any(len(group) > 1 for group in sets)
+    hand_bucket = np.zeros(n, dtype=np.int64)
+    if bucketed:
+        if buckets is None or np.shape(buckets) != (n,):
+            raise ValueError(f"max_ev_ids_many: bucket solvers need buckets of shape ({n},)")
+        hand_bucket = np.asarray(buckets, dtype=np.int64)
+        for group in sets:
+            if (
+                len(group) > 1
+                and n
+                and not 0 <= hand_bucket.min() <= hand_bucket.max() < len(group)
+            ):
+                raise ValueError(
+                    f"max_ev_ids_many: buckets must lie in 0..{len(group) - 1}, got "
+                    f"{hand_bucket.min()}..{hand_bucket.max()}"
+                )
+    flat = [s for group in sets for s in group]
+    rt = flat[0].rank_tables
+    for solver in flat[1:]:
         same = zip(solver.rank_tables, rt, strict=True)
         if not all(a is b or np.array_equal(a, b) for a, b in same):
             raise ValueError(
                 f"max_ev_ids_many: {solver.variant.name!r} ranks duns differently from "
-                f"{solvers[0].variant.name!r}; search them separately"
+                f"{flat[0].variant.name!r}; search them separately"
             )
-    n = rows.shape[0]
-    k = len(solvers)
+    k = len(sets)
+    # hands of one bucket together: each bucket's quantities stay in cache
+    order = np.argsort(hand_bucket, kind="stable") if bucketed else None
+    if order is not None:
+        rows = np.ascontiguousarray(rows[order])
+        hand_bucket = hand_bucket[order]
+    pick = np.empty((k, n), dtype=np.int64)
+    start = 0
+    for i, group in enumerate(sets):
+        pick[i] = start + hand_bucket if len(group) > 1 else start
+        start += len(group)
+    q, fav, sep, params, cops, stricts, horses, ties = _stacked(tuple(flat))
     ids = np.empty((k, n, 3), dtype=np.int64)
     values = np.empty((k, n), dtype=np.float64)
     n_scored = np.empty((k, n), dtype=np.int64)
     _max_ev_kernel(
-        rows, rt, BACK_MIDDLE, BACK_FRONT,
+        rows, rt, BACK_MIDDLE, BACK_FRONT, q, fav, sep, params, cops, stricts, horses, ties, pick,
+        FIVE_SUBSETS, THREE_SUBSETS, coarse_of_fine(), ids, values, n_scored,
+    )  # fmt: skip
+    if order is not None:
+        back = np.empty_like(order)
+        back[order] = np.arange(n)
+        ids, values, n_scored = ids[:, back], values[:, back], n_scored[:, back]
+    return [(ids[i], values[i], n_scored[i]) for i in range(k)]
+
+
+#: The stacked quantities of recent solver lists, with the solvers (kept alive, so that the
+#: ids that key an entry are theirs): a strategy searching chunk after chunk stacks its 80
+#: bucket solvers once.
+_STACKS: dict[tuple[int, ...], tuple[tuple[Solver, ...], tuple[np.ndarray, ...]]] = {}
+_MAX_STACKS = 4
+_MIN_HELD = 8
+
+
+def _stacked(solvers: tuple[Solver, ...]) -> tuple[np.ndarray, ...]:
+    key = tuple(id(s) for s in solvers)
+    hit = _STACKS.get(key)
+    if hit is not None:
+        return hit[1]
+    arrays = (
         np.stack([s.q for s in solvers]),
         np.stack([s.fav for s in solvers]),
         np.stack([s.sep for s in solvers]),
@@ -620,10 +686,12 @@ def max_ev_ids_many(
         np.array([s.strict for s in solvers], dtype=np.int64),
         np.array([s.horse_card for s in solvers], dtype=np.int64),
         np.array([s.front_first for s in solvers], dtype=np.int64),
-        FIVE_SUBSETS, THREE_SUBSETS, coarse_of_fine(),
-        ids, values, n_scored,
-    )  # fmt: skip
-    return [(ids[i], values[i], n_scored[i]) for i in range(k)]
+    )
+    if len(solvers) > _MIN_HELD:  # a few stack in no time: not worth holding
+        if len(_STACKS) >= _MAX_STACKS:
+            del _STACKS[next(iter(_STACKS))]
+        _STACKS[key] = (solvers, arrays)
+    return arrays
 
 
 def exhaustive_ids(rows: np.ndarray, solver: Solver) -> tuple[np.ndarray, np.ndarray]:

@@ -23,13 +23,14 @@ from typing import ClassVar, Literal, TypeAlias
 import numpy as np
 
 from simkit.arrange.classes import N_CLASSES
+from simkit.arrange.removal import bucket_tables, removal_buckets
 from simkit.arrange.search import (
     Solver,
     _greedy_kernel,
     _legal_ranks_kernel,
     _random_kernel,
     make_solver,
-    max_ev_ids,
+    max_ev_ids_many,
 )
 from simkit.arrange.subsets import rank_tables_of
 from simkit.arrange.value import foul_strict
@@ -76,10 +77,22 @@ class MaxEV(Strategy):
         """The search of this strategy under ``variant`` at ``n_players``."""
         return make_solver(variant, n_players, self.tables)
 
+    def solvers(self, variant: str | Variant | None, n_players: int) -> tuple[Solver, ...]:
+        """The searches a hand may be set by: one per removal bucket
+        (:mod:`simkit.arrange.removal`; :func:`hand_buckets` says which), or just
+        :meth:`solver`."""
+        return (self.solver(variant, n_players),)
+
+    def hand_solver(self, row: np.ndarray, variant: str | Variant | None, n_players: int) -> Solver:
+        """The search that sets the hand ``row`` (card ints ``(13,)``)."""
+        group = self.solvers(variant, n_players)
+        return group[int(removal_buckets(row)) if len(group) > 1 else 0]
+
     def choose_splits(
         self, rows: np.ndarray, variant: Variant, *, n_players: int, rng: RngLike = None
     ) -> Choice:
-        ids, values, _ = max_ev_ids(rows, self.solver(variant, n_players))
+        group = self.solvers(variant, n_players)
+        ids, values, _ = max_ev_ids_many(rows, [group], hand_buckets(rows, group))[0]
         return ids, values
 
     def with_tables(self, tables: WinTables | None) -> MaxEV:
@@ -108,23 +121,65 @@ class ExpectedScore(MaxEV):
     rollouts for the tables (:func:`~simkit.arrange.wintables.objective_weights`, 1 and 1
     where none were fitted).  ``joint``: price scoops and majorities by the copula of the
     opponents' duns the tables hold (:mod:`simkit.arrange.joint`); False: as independent duns.
+    ``removal``: value each hand with the tables shifted by its removal bucket, where the
+    tables carry removal shifts (:mod:`simkit.arrange.removal`); False: the pooled tables.
     """
 
     weights: tuple[float, float] | None = None
     joint: bool = True
+    removal: bool = True
     name: ClassVar[str] = "expected-score"
 
-    def solver(self, variant: str | Variant | None, n_players: int) -> Solver:
-        v = resolve_variant(variant)
-        tables = self.tables if self.tables is not None else default_fine_tables(v, n_players)
-        weights = self.weights if self.weights is not None else objective_weights(tables)
+    def _tables(self, v: Variant, n_players: int) -> WinTables:
+        return self.tables if self.tables is not None else default_fine_tables(v, n_players)
+
+    def _make(self, v: Variant, n_players: int, tables: WinTables, weights: Weights) -> Solver:
         return make_solver(
             v, n_players, tables, horse=True, front_first=True, dtype=np.float32,
             weights=weights, joint=self.joint,
         )  # fmt: skip
 
+    def solver(self, variant: str | Variant | None, n_players: int) -> Solver:
+        """The search on the pooled tables (no removal shifts: :meth:`solvers` has them)."""
+        v = resolve_variant(variant)
+        tables = self._tables(v, n_players)
+        weights = self.weights if self.weights is not None else objective_weights(tables)
+        return self._make(v, n_players, tables, weights)
+
+    def solvers(self, variant: str | Variant | None, n_players: int) -> tuple[Solver, ...]:
+        """One search per removal bucket where the tables carry removal shifts and
+        ``removal`` is on (built once per tables, variant and player count), else
+        ``(solver,)``."""
+        v = resolve_variant(variant)
+        tables = self._tables(v, n_players)
+        if not self.removal or tables.removal is None:
+            return (self.solver(v, n_players),)
+        weights = self.weights if self.weights is not None else objective_weights(tables)
+        key = (id(tables), id(v), n_players, weights, self.joint)
+        hit = _BUCKET_SOLVERS.pop(key, None)
+        if hit is None:
+            group = tuple(self._make(v, n_players, t, weights) for t in bucket_tables(tables))
+            hit = (tables, v, group)
+            if len(_BUCKET_SOLVERS) >= _MAX_BUCKET_SOLVERS:
+                del _BUCKET_SOLVERS[next(iter(_BUCKET_SOLVERS))]
+        _BUCKET_SOLVERS[key] = hit  # the most recent last
+        return hit[2]
+
     def with_tables(self, tables: WinTables | None) -> ExpectedScore:
-        return type(self)(tables, self.weights, self.joint)
+        return type(self)(tables, self.weights, self.joint, self.removal)
+
+
+Weights: TypeAlias = tuple[float, float]
+
+#: Recent sets of bucket solvers (80 searches of about 0.7 MB each), keyed by the ids of the
+#: tables and variant they were built from, which they hold (so that the ids stay theirs).
+_BUCKET_SOLVERS: dict[tuple[object, ...], tuple[WinTables, Variant, tuple[Solver, ...]]] = {}
+_MAX_BUCKET_SOLVERS = 4
+
+
+def hand_buckets(rows: np.ndarray, group: tuple[Solver, ...]) -> np.ndarray | None:
+    """The removal bucket of each hand of ``rows`` where ``group`` holds bucket solvers."""
+    return removal_buckets(rows) if len(group) > 1 else None
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,9 @@ class WinTables:
     player scoops a given opponent.  ``meta``: how the tables were made (command, seed, games,
     iterations, change per iteration).  ``copula``: ``(G, G, G)`` counts of the opponents'
     duns on the copula grid (:mod:`simkit.arrange.joint`; expected-score's), None where the
-    tables hold none.
+    tables hold none.  ``removal``: ``(buckets, 3, N_FINE)`` shifts of the win chance by the
+    hand's removal bucket (:mod:`simkit.arrange.removal`; expected-score's, measured after
+    training), None where the tables hold none.
     """
 
     win: np.ndarray
@@ -40,6 +42,16 @@ class WinTables:
     scoop_rate: float = 0.0
     meta: dict[str, Any] = field(default_factory=dict)
     copula: np.ndarray | None = None
+    removal: np.ndarray | None = None
+
+    def __post_init__(self) -> None:
+        if self.removal is not None and (
+            self.removal.ndim != 3 or self.removal.shape[1:] != self.win.shape
+        ):
+            raise ValueError(
+                f"removal shifts must be (buckets, {self.win.shape[0]}, {self.win.shape[1]}), "
+                f"got {self.removal.shape}"
+            )
 
     def save(self, path: str | Path) -> None:
         import json
@@ -54,6 +66,9 @@ class WinTables:
         }
         if self.copula is not None:
             arrays["copula"] = self.copula.astype(np.float64)
+        if self.removal is not None:
+            # float16: 4e-4 relative, far inside the shifts' sampling error; a third the size
+            arrays["removal"] = self.removal.astype(np.float16)
         np.savez_compressed(path, **arrays)
 
     @classmethod
@@ -69,6 +84,7 @@ class WinTables:
                 scoop_rate=float(z["scoop_rate"]),
                 meta=json.loads(str(z["meta"])),
                 copula=z["copula"] if "copula" in z.files else None,
+                removal=z["removal"].astype(np.float64) if "removal" in z.files else None,
             )
 
 
