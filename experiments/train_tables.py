@@ -214,6 +214,33 @@ until they are fitted again.
 """
 
 
+def _removal_section(metas: Sequence[dict[str, Any]]) -> str:
+    """The files that carry card-removal shifts (``removal``, ``meta["removal"]``)."""
+    shifted = [m for m in metas if "removal" in m]
+    if not shifted:
+        return ""
+    rows = "\n".join(
+        f"| {m['file']} | {m['removal']['games']:,} | {m['removal']['seed']} |" for m in shifted
+    )
+    commands = "\n".join(f"    {m['removal']['command']}" for m in shifted)
+    return f"""
+{len(shifted)} of these files also carry `removal`, `expected-score`'s card-removal shifts
+(`simkit.arrange.removal`): per bucket of the hand by its aces, kings and queens (80), dun and
+fine class, how much more often than the tables say a dun of that class beats an opponent of
+such a hand, measured from self-play on the pooled tables by `simkit.train.removal_shifts`
+and stored as float16.  Like the weights they are written after training (`--check
+--retrain` leaves them out) and only where they lower the regret measured on 2,000 hands at
+1,000 + 1,000 rollouts (`results/strategy/removal-buckets.md`); a retrained file loses them
+until they are measured again:
+
+| file | self-play games | seed |
+|---|---|---|
+{rows}
+
+{commands}
+"""
+
+
 def _fine_section() -> str:
     """The README's section on expected-score's fine tables."""
     metas = [read_meta(p) for p in _files(FINE)]
@@ -275,7 +302,7 @@ summed).
 {numbering}
 {_header(FINE_COLUMNS)}
 {chr(10).join(rows)}
-{_weights_section(metas)}
+{_weights_section(metas)}{_removal_section(metas)}
 Commands (all `--seed 0` with the defaults
 `--iterations {trainer.FINE_ITERATIONS} --blend {trainer.FINE_BLEND}
 --other-deals {trainer.FINE_OTHER_DEALS}`):

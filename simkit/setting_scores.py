@@ -126,16 +126,16 @@ def source_digest() -> str:
 
 def strategy_digest(strategy: Any, variant: Variant, n_players: int) -> str:
     """What the opponents' strategy is: its repr, and for a searching strategy the win tables
-    and payout parameters its solver reads at ``n_players``."""
+    and payout parameters its solvers read at ``n_players`` (every removal bucket's)."""
     from simkit.arrange import as_strategy
 
     s = as_strategy(strategy)
     h = hashlib.sha256(repr(s).encode())
-    solver_of = getattr(s, "solver", None)
-    if callable(solver_of):
-        solver = solver_of(variant, n_players)
-        for array in (solver.q, solver.model.params, solver.fav):
-            h.update(np.ascontiguousarray(array).tobytes())
+    solvers_of = getattr(s, "solvers", None)
+    if callable(solvers_of):
+        for solver in solvers_of(variant, n_players):
+            for array in (solver.q, solver.model.params, solver.fav):
+                h.update(np.ascontiguousarray(array).tobytes())
     return h.hexdigest()
 
 

@@ -213,3 +213,15 @@ def test_max_ev_ids_many_checks_its_buckets():
     plain = make_solver(v, 4)
     ((ids, _, _),) = max_ev_ids_many(hands, [plain])
     assert (ids == max_ev_ids(hands, plain)[0]).all()
+
+
+def test_the_rollout_cache_tells_removal_on_from_off():
+    """simkit arrange caches rollout scores by the opponents' strategy: with and without the
+    shifts they are different strategies."""
+    from simkit.setting_scores import strategy_digest
+
+    v = resolve_variant("fujian")
+    on, off = ExpectedScore(), ExpectedScore(removal=False)
+    assert repr(off) == "ExpectedScore(removal=False)" and repr(on) == "ExpectedScore()"
+    assert strategy_digest(on, v, 4) != strategy_digest(off, v, 4)
+    assert strategy_digest(on, v, 4) == strategy_digest(ExpectedScore(), v, 4)

@@ -168,6 +168,21 @@ class ExpectedScore(MaxEV):
     def with_tables(self, tables: WinTables | None) -> ExpectedScore:
         return type(self)(tables, self.weights, self.joint, self.removal)
 
+    def __repr__(self) -> str:
+        shown = super().__repr__()[:-1]  # "ExpectedScore(" or "ExpectedScore(tables=..."
+        options = [
+            f"{name}={value!r}"
+            for name, value, default in (
+                ("weights", self.weights, None),
+                ("joint", self.joint, True),
+                ("removal", self.removal, True),
+            )
+            if value != default
+        ]
+        if options:
+            shown += (", " if not shown.endswith("(") else "") + ", ".join(options)
+        return shown + ")"
+
 
 Weights: TypeAlias = tuple[float, float]
 
