@@ -87,8 +87,7 @@ def removal_shifts(v: Variant, n_players: int, kind: str, n_games: int, seed: in
                 seen[:, d] += np.bincount(key, minlength=n_buckets * n_fine).reshape(
                     n_buckets, n_fine
                 )
-    pooled = [mid_cdf(seen[:, d].sum(axis=0)) for d in range(3)]
-    return np.array([[mid_cdf(seen[b, d]) - pooled[d] for d in range(3)] for b in range(n_buckets)])
+    return mid_cdf(seen) - mid_cdf(seen.sum(axis=0))  # each bucket's minus the pooled
 
 
 @dataclass(frozen=True, eq=False)

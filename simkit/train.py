@@ -48,6 +48,7 @@ from simkit.arrange import (
 )
 from simkit.arrange.classes import fine_classes, n_fine_classes
 from simkit.arrange.joint import joint_of_population
+from simkit.arrange.removal import N_REMOVAL_BUCKETS, removal_buckets
 from simkit.arrange.search import horse_copies
 from simkit.arrange.value import horse_model
 from simkit.deal import RngLike, as_generator, check_players, deal
@@ -469,9 +470,10 @@ REMOVAL_BLOCK = 20_000
 
 
 def mid_cdf(counts: np.ndarray) -> np.ndarray:
-    """The mid-CDF of counts over ordered classes: the share below each plus half its own."""
-    share = counts / max(float(counts.sum()), 1.0)
-    return np.cumsum(share) - 0.5 * share
+    """The mid-CDF of counts over ordered classes (the last axis): the share below each plus
+    half its own."""
+    share = counts / np.maximum(counts.sum(axis=-1, keepdims=True), 1.0)
+    return np.cumsum(share, axis=-1) - 0.5 * share
 
 
 def removal_shifts(
@@ -506,8 +508,6 @@ def removal_shifts(
         )
     if isinstance(n_games, bool) or not isinstance(n_games, int) or n_games < 1:
         raise SimkitError(f"n_games must be an integer ≥ 1, got {n_games!r}")
-    from simkit.arrange.removal import N_REMOVAL_BUCKETS, removal_buckets
-
     pooled_play = ExpectedScore(tables, removal=False)
     n_fine = n_fine_classes()
     seen = np.zeros((N_REMOVAL_BUCKETS, N_DUNS, n_fine))
@@ -530,13 +530,7 @@ def removal_shifts(
                     seen[:, d] += np.bincount(key, minlength=N_REMOVAL_BUCKETS * n_fine).reshape(
                         N_REMOVAL_BUCKETS, n_fine
                     )
-    pooled = np.stack([mid_cdf(seen[:, d].sum(axis=0)) for d in range(N_DUNS)])
-    shifts = np.stack(
-        [
-            np.stack([mid_cdf(seen[b, d]) for d in range(N_DUNS)]) - pooled
-            for b in range(N_REMOVAL_BUCKETS)
-        ]
-    )
+    shifts = mid_cdf(seen) - mid_cdf(seen.sum(axis=0))  # each bucket's minus the pooled
     # a rare bucket's shift is noise, an empty one's would be minus the pooled CDF: shrink
     # each toward none by the opponent duns it saw (half weight at REMOVAL_PRIOR of them)
     seen_per_bucket = seen[:, 0].sum(axis=1)

@@ -86,7 +86,8 @@ class MaxEV(Strategy):
     def hand_solver(self, row: np.ndarray, variant: str | Variant | None, n_players: int) -> Solver:
         """The search that sets the hand ``row`` (card ints ``(13,)``)."""
         group = self.solvers(variant, n_players)
-        return group[int(removal_buckets(row)) if len(group) > 1 else 0]
+        bucket = hand_buckets(row[None], group)
+        return group[0 if bucket is None else int(bucket[0])]
 
     def choose_splits(
         self, rows: np.ndarray, variant: Variant, *, n_players: int, rng: RngLike = None
@@ -133,6 +134,9 @@ class ExpectedScore(MaxEV):
     def _tables(self, v: Variant, n_players: int) -> WinTables:
         return self.tables if self.tables is not None else default_fine_tables(v, n_players)
 
+    def _weights(self, tables: WinTables) -> Weights:
+        return self.weights if self.weights is not None else objective_weights(tables)
+
     def _make(self, v: Variant, n_players: int, tables: WinTables, weights: Weights) -> Solver:
         return make_solver(
             v, n_players, tables, horse=True, front_first=True, dtype=np.float32,
@@ -143,8 +147,7 @@ class ExpectedScore(MaxEV):
         """The search on the pooled tables (no removal shifts: :meth:`solvers` has them)."""
         v = resolve_variant(variant)
         tables = self._tables(v, n_players)
-        weights = self.weights if self.weights is not None else objective_weights(tables)
-        return self._make(v, n_players, tables, weights)
+        return self._make(v, n_players, tables, self._weights(tables))
 
     def solvers(self, variant: str | Variant | None, n_players: int) -> tuple[Solver, ...]:
         """One search per removal bucket where the tables carry removal shifts and
@@ -154,7 +157,7 @@ class ExpectedScore(MaxEV):
         tables = self._tables(v, n_players)
         if not self.removal or tables.removal is None:
             return (self.solver(v, n_players),)
-        weights = self.weights if self.weights is not None else objective_weights(tables)
+        weights = self._weights(tables)
         key = (id(tables), id(v), n_players, weights, self.joint)
         hit = _BUCKET_SOLVERS.pop(key, None)
         if hit is None:
