@@ -18,7 +18,22 @@ as extra terms of a within-hand linear fit, as :func:`simkit.objective.within_ha
   hands (counted on ``--population`` tables set by the default): a hand expected to place well
   gains by raising t, one expected to place badly loses;
 * **spread**: the variance of a pair's waters (independent duns), alone and times ``B``:
-  places pay the sign of a difference, so at one mean a narrower hand places better when ahead.
+  places pay the sign of a difference, so at one mean a narrower hand places better when ahead;
+* **place**: the place payment itself in a normal approximation, ``n_opp·(2Φ(4b/σ) − 1)``:
+  against one opponent ``N_me − N_j`` has mean ``4b`` (``b = B/n_opp`` a pair's expected
+  waters: the pair counts twice, and each third player adds my pair's ``b`` and the
+  opponent's, 0 on average) and variance ``σ² = 6v + 2·v̄`` (``v`` my pair's variance, counted
+  4 + 2 times; ``v̄`` a typical pair's, :data:`PAIR_VARIANCE`); alone, in place of ``B``, with
+  ``B`` and times ``τ(m)/τ(1)`` (places times t);
+* **strength**: ``B``, ``S`` and ``H`` times ``z``, the hand's best model value over 5
+  (clipped to ±2, the same for all its splits): whether a hand that expects to place first
+  should weigh its waters, scoops and home runs otherwise than a middling one.
+
+Beside the models, **a pick by rollouts**: on the held-out hands, the split with the best
+mean on the first half of their rollouts, valued on the second half, minus the shipped
+objective's pick (valued there too).  At 100 deals a candidate it reads how far the top
+candidates' differences lie below what that many deals resolve (the regret protocol selects on
+1,000), not what a perfect order of them would buy.
 
 Protocol: ``--hands`` dealt hands of seat 0 set by the default (declaring hands skipped); the
 ``--top`` splits of each hand's Pareto front by the shipped objective scored on common rollouts
@@ -38,6 +53,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from scipy.stats import norm
 from training_schedule import parse_row  # experiments/ is on sys.path when run as a script
 
 from simkit.arrange import P_W_HOME, P_W_SCOOP, ExpectedScore, arrange
@@ -62,7 +78,13 @@ MODELS: tuple[tuple[str, ...], ...] = (
     ("base", "bonus", "S", "H", "tB"),
     ("B", "S", "H", "var", "varB"),
     ("base", "bonus", "S", "H", "tB", "var", "varB"),
+    ("place", "S", "H"),
+    ("B", "S", "H", "place"),
+    ("placeT", "S", "H"),
+    ("B", "S", "H", "Bz", "Sz", "Hz"),
 )
+#: A typical pair's variance of waters (three duns of ±1 and a few bonuses), for ``place``.
+PAIR_VARIANCE = 3.0
 
 
 def biggest_other_worth(name: str, players: int, population: int, seed: int) -> np.ndarray:
@@ -90,7 +112,9 @@ def collect(name: str, players: int, hands: int, rollouts: int, top: int, seed: 
     _own, declared = arrange(dealt, v, strat, n_players=players, rng=0)
     seeds = roll_seed.spawn(hands)
     played = np.flatnonzero(declared < 0)
-    parts: dict[str, list[np.ndarray]] = {"F": [], "ranks": [], "hand": [], "mean": []}
+    parts: dict[str, list[np.ndarray]] = {
+        "F": [], "ranks": [], "hand": [], "mean": [], "first": [], "second": [], "top": [],
+    }  # fmt: skip
     for lo in range(0, played.size, 8):
         idx = played[lo : lo + 8]
         settings = []
@@ -103,6 +127,7 @@ def collect(name: str, players: int, hands: int, rollouts: int, top: int, seed: 
             parts["F"].append(f[order])
             parts["ranks"].append(dun_ranks(cand[order], v))
             parts["hand"].append(np.full(order.size, h))
+            parts["top"].append(np.full(order.size, value[order[0]]))
         deals = np.stack(
             [
                 _rollout_hands(dealt[h], players, rollouts, np.random.default_rng(seeds[h]))
@@ -111,6 +136,9 @@ def collect(name: str, players: int, hands: int, rollouts: int, top: int, seed: 
         )
         for pts in _points_on_rollouts(settings, deals, v, strat, players, 0):
             parts["mean"].append(pts.mean(axis=1))
+            half = max(pts.shape[1] // 2, 1)
+            parts["first"].append(pts[:, :half].mean(axis=1))
+            parts["second"].append(pts[:, half:].mean(axis=1))
     return {k: np.concatenate(x) for k, x in parts.items()}
 
 
@@ -129,6 +157,10 @@ def features(data: dict[str, np.ndarray], name: str, players: int, tau: dict[flo
     var = (win * vw**2 + lose * le**2 - (win * vw - lose * le) ** 2).sum(axis=1)
     b = data["F"][:, B]
     t_of = np.vectorize(lambda x: tau[float(x)])
+    place = n_opp * (
+        2.0 * norm.cdf(4.0 * (b / n_opp) / np.sqrt(6.0 * var + 2.0 * PAIR_VARIANCE)) - 1.0
+    )
+    z = np.clip(data["top"] / 5.0, -2.0, 2.0)
     return {
         "B": b,
         "S": data["F"][:, S],
@@ -139,6 +171,11 @@ def features(data: dict[str, np.ndarray], name: str, players: int, tau: dict[flo
         "tB": (t_of(m) - tau[1.0]) * b,
         "var": var,
         "varB": var * b / 10.0,
+        "place": place,
+        "placeT": place * t_of(m) / tau[1.0],
+        "Bz": b * z,
+        "Sz": data["F"][:, S] * z,
+        "Hz": data["F"][:, H] * z,
     }
 
 
@@ -181,6 +218,12 @@ def measure(row: tuple[str, int], args: argparse.Namespace) -> dict[str, Any]:
     solver = ExpectedScore().solver(resolve_variant(name), players)
     shipped = (1.0, solver.model.params[P_W_SCOOP], solver.model.params[P_W_HOME])
     ref = picked(xh, test["mean"], test["hand"], ("B", "S", "H"), np.array(shipped))
+    best_first = []
+    for g in _hands(test["hand"]):
+        best_first.append(test["second"][g][int(np.argmax(test["first"][g]))])
+    second_ref = picked(xh, test["second"], test["hand"], ("B", "S", "H"), np.array(shipped))
+    head = np.array(best_first) - second_ref
+    head_half = Z95 * head.std(ddof=1) / math.sqrt(head.size)
     models = []
     for names in MODELS:
         coef = fit(xf, train["mean"], train["hand"], names)
@@ -210,6 +253,8 @@ def measure(row: tuple[str, int], args: argparse.Namespace) -> dict[str, Any]:
         "tau": {str(k): round(v, 4) for k, v in tau.items()},
         "p_other_biggest_1": float((t_other == 1.0).mean()),
         "models": models,
+        "headroom": float(head.mean()),
+        "headroom_ci95": [float(head.mean() - head_half), float(head.mean() + head_half)],
     }
 
 
@@ -245,6 +290,14 @@ def render(rows: list[dict[str, Any]]) -> str:
             lo, hi = m["ci95"]
             out.append(f"| {', '.join(m['terms'])} | {terms} | {m['gain']:+.4f} | "
                        f"{lo:+.4f} to {hi:+.4f} | {m['differ']:.1%} |")  # fmt: skip
+        if "headroom" in r:
+            lo, hi = r["headroom_ci95"]
+            out += [
+                "",
+                f"A pick by rollouts (the best of the top {r['top']} on half the held-out "
+                f"rollouts, valued on the other half, minus the shipped pick valued there): "
+                f"**{r['headroom']:+.4f}** ({lo:+.4f} to {hi:+.4f}).",
+            ]
         out.append("")
     return "\n".join(out) + "\n"
 
