@@ -3,7 +3,9 @@
 import json
 import sys
 
+import numpy as np
 from conftest import experiment
+from scipy.stats import norm
 
 
 def _rows(tmp_path, monkeypatch, jobs):
@@ -102,3 +104,25 @@ def test_tformula_study_fits_and_renders_a_tiny_row(tmp_path, monkeypatch):
     assert row["tau"]["1.0"] >= 1.0 and row["tau"]["4.0"] >= 4.0
     assert all(m["ci95"][0] <= m["gain"] <= m["ci95"][1] for m in row["models"])
     assert "## guangxi, 4 players" in (tmp_path / "tformula-features.md").read_text()
+    assert row["headroom_ci95"][0] <= row["headroom"] <= row["headroom_ci95"][1]
+
+
+def test_tformula_place_term_follows_the_waters():
+    """The place term is a chance-weighted sign: within ±n_opp, of B's sign, rising with B at
+    one spread; the strength terms are B, S, H times one factor per hand."""
+    study = experiment("tformula_features")
+    data = study.collect("guangxi", 4, 12, 4, 5, 3)
+    tau = {w: w for w in (1.0, 3.0, 4.0, 5.0, 8.0, 10.0, 20.0)}  # guangxi's dun worths
+    x = study.features(data, "guangxi", 4, tau)
+    place, b = x["place"], x["B"]
+    assert np.all(np.abs(place) <= 3.0)
+    assert np.array_equal(np.sign(place), np.sign(b))
+    assert np.unique(data["hand"]).size > 1 and place.size > 5
+    var = x["var"]
+    spread = 2.0 * study.PAIR_VARIANCE
+    expected = 3.0 * (2.0 * norm.cdf(4.0 * (b / 3.0) / np.sqrt(6.0 * var + spread)) - 1.0)
+    np.testing.assert_allclose(place, expected)
+    for g in study._hands(data["hand"]):
+        z = x["Bz"][g] / np.where(b[g] != 0, b[g], np.nan)
+        z = z[np.isfinite(z)]
+        assert np.allclose(z, z[0]) and -2.0 <= z[0] <= 2.0
