@@ -1,7 +1,7 @@
 """Measure expected-score's card-removal shifts and store them with the shipped fine tables.
 
-    PYTHONPATH=. python experiments/fit_removal.py --rows fujian:4 wiki-points:4 qiantang:4 \
-        guangxi:4 guangxi-regional:4 [--games 240000] [--seed 5] [--write | --remove]
+    PYTHONPATH=. python experiments/fit_removal.py --rows fujian:4 wiki-points:4 qiantang:4 guangxi:4 guangxi-regional:4 \
+        [--games 240000] [--seed 5] [--write | --remove]
 
 For each row, :func:`simkit.train.removal_shifts` plays ``--games`` self-play games of the
 default on the pooled tables and measures, per removal bucket of the hand
