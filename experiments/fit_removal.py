@@ -1,6 +1,6 @@
 """Measure expected-score's card-removal shifts and store them with the shipped fine tables.
 
-    PYTHONPATH=. python experiments/fit_removal.py --rows fujian:4 wiki-points:4 qiantang:4 guangxi:4 guangxi-regional:4 \
+    PYTHONPATH=. python experiments/fit_removal.py --rows fujian:4 wiki-points:4 qiantang:4 \
         [--games 240000] [--seed 5] [--write | --remove]
 
 For each row, :func:`simkit.train.removal_shifts` plays ``--games`` self-play games of the
@@ -31,7 +31,7 @@ from simkit.train import REMOVAL_GAMES, REMOVAL_SEED, removal_shifts
 from simkit.variants import resolve_variant
 
 #: The rows whose shipped fine tables carry removal shifts.
-SHIPPED_ROWS = ("fujian:4", "wiki-points:4", "qiantang:4", "guangxi:4", "guangxi-regional:4")
+SHIPPED_ROWS = ("fujian:4", "wiki-points:4", "qiantang:4")
 #: The key of a fine table file's ``meta`` that says how its removal shifts were made.
 REMOVAL_KEY = "removal"
 
