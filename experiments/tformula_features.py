@@ -218,12 +218,13 @@ def measure(row: tuple[str, int], args: argparse.Namespace) -> dict[str, Any]:
     solver = ExpectedScore().solver(resolve_variant(name), players)
     shipped = (1.0, solver.model.params[P_W_SCOOP], solver.model.params[P_W_HOME])
     ref = picked(xh, test["mean"], test["hand"], ("B", "S", "H"), np.array(shipped))
-    best_first = []
-    for g in _hands(test["hand"]):
-        best_first.append(test["second"][g][int(np.argmax(test["first"][g]))])
+    # the pick by rollouts: chosen on the first half of each hand's deals, valued on the second
+    by_rollouts = [
+        test["second"][g][int(np.argmax(test["first"][g]))] for g in _hands(test["hand"])
+    ]
     second_ref = picked(xh, test["second"], test["hand"], ("B", "S", "H"), np.array(shipped))
-    head = np.array(best_first) - second_ref
-    head_half = Z95 * head.std(ddof=1) / math.sqrt(head.size)
+    rollout_pick = np.array(by_rollouts) - second_ref
+    pick_half = Z95 * rollout_pick.std(ddof=1) / math.sqrt(rollout_pick.size)
     models = []
     for names in MODELS:
         coef = fit(xf, train["mean"], train["hand"], names)
@@ -253,8 +254,11 @@ def measure(row: tuple[str, int], args: argparse.Namespace) -> dict[str, Any]:
         "tau": {str(k): round(v, 4) for k, v in tau.items()},
         "p_other_biggest_1": float((t_other == 1.0).mean()),
         "models": models,
-        "headroom": float(head.mean()),
-        "headroom_ci95": [float(head.mean() - head_half), float(head.mean() + head_half)],
+        "rollout_pick": float(rollout_pick.mean()),
+        "rollout_pick_ci95": [
+            float(rollout_pick.mean() - pick_half),
+            float(rollout_pick.mean() + pick_half),
+        ],
     }
 
 
@@ -290,13 +294,13 @@ def render(rows: list[dict[str, Any]]) -> str:
             lo, hi = m["ci95"]
             out.append(f"| {', '.join(m['terms'])} | {terms} | {m['gain']:+.4f} | "
                        f"{lo:+.4f} to {hi:+.4f} | {m['differ']:.1%} |")  # fmt: skip
-        if "headroom" in r:
-            lo, hi = r["headroom_ci95"]
+        if "rollout_pick" in r:
+            lo, hi = r["rollout_pick_ci95"]
             out += [
                 "",
                 f"A pick by rollouts (the best of the top {r['top']} on half the held-out "
                 f"rollouts, valued on the other half, minus the shipped pick valued there): "
-                f"**{r['headroom']:+.4f}** ({lo:+.4f} to {hi:+.4f}).",
+                f"**{r['rollout_pick']:+.4f}** ({lo:+.4f} to {hi:+.4f}).",
             ]
         out.append("")
     return "\n".join(out) + "\n"

@@ -104,7 +104,7 @@ def test_tformula_study_fits_and_renders_a_tiny_row(tmp_path, monkeypatch):
     assert row["tau"]["1.0"] >= 1.0 and row["tau"]["4.0"] >= 4.0
     assert all(m["ci95"][0] <= m["gain"] <= m["ci95"][1] for m in row["models"])
     assert "## guangxi, 4 players" in (tmp_path / "tformula-features.md").read_text()
-    assert row["headroom_ci95"][0] <= row["headroom"] <= row["headroom_ci95"][1]
+    assert row["rollout_pick_ci95"][0] <= row["rollout_pick"] <= row["rollout_pick_ci95"][1]
 
 
 def test_tformula_place_term_follows_the_waters():
