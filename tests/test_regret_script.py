@@ -108,8 +108,8 @@ def test_tformula_study_fits_and_renders_a_tiny_row(tmp_path, monkeypatch):
 
 
 def test_tformula_place_term_follows_the_waters():
-    """The place term is a chance-weighted sign: within ±n_opp, of B's sign, rising with B at
-    one spread; the strength terms are B, S, H times one factor per hand."""
+    """The place term is the normal approximation of the place payment: within ±n_opp, of B's
+    sign; the strength terms are B, S, H times one factor per hand."""
     study = experiment("tformula_features")
     data = study.collect("guangxi", 4, 12, 4, 5, 3)
     tau = {w: w for w in (1.0, 3.0, 4.0, 5.0, 8.0, 10.0, 20.0)}  # guangxi's dun worths
