@@ -30,6 +30,7 @@ bench: $(STAMP)
 	$(PY) experiments/bench_specials.py
 	$(PY) experiments/bench_score.py
 	$(PY) experiments/bench_arrange.py
+	$(PY) experiments/bench_places.py
 	$(PY) experiments/bench_simulate.py
 
 docs: $(STAMP)

@@ -35,6 +35,7 @@ from simkit.arrange.value import (
     P_HORSE,
     P_JOINT,
     P_N_OPP,
+    P_PLACE,
     P_SCOOP_RATE,
     P_TIE_PAIRS,
     P_TIE_TRIPLE,
@@ -45,6 +46,7 @@ from simkit.arrange.value import (
     Q_VW,
     Q_WIN,
     PayoutModel,
+    PlaceModel,
     _ev,
     _horse_bound,
     _horse_points,
@@ -53,6 +55,9 @@ from simkit.arrange.value import (
     expected_points,
     favourable_quantities,
     payout_model,
+    placed_points,
+    placed_skip_below,
+    plays_t_formula,
     tie_extremes,
 )
 from simkit.arrange.wintables import WinTables, default_tables
@@ -197,15 +202,18 @@ def _best_duns(r5, r3, middles, fronts, rb):
 
 @nb.njit(cache=True)
 def _eval_back(
-    b, r5, r3, c5, c3, back_middle, back_front, q, sep, p, cop, strict, rest_max, best, key,
-    x5, x3, has_horse, front_first,
+    b, r5, r3, c5, c3, back_middle, back_front, q, sep, p, cop, strict, rest_max, m_cap, best,
+    key, x5, x3, has_horse, front_first,
 ):  # fmt: skip
     """Score the legal splits with back ``b``, keeping the best in ``best`` / ``key``.
 
     ``sep[d, c]`` is the separable part of the expected score of class ``c`` in dun ``d``
     and ``rest_max`` bounds the rest (scoop, majority, home run, 马牌) over this back's
     splits, so a split whose separable part plus that bound cannot reach the best is not
-    scored.  ``x5``, ``x3``: each subset's extra count of the 马牌 when it wins (read when
+    scored.  Under the t-formula's places (:func:`~simkit.arrange.value.placed_points`) the
+    separable part is the split's placed points (its own biggest worth), and ``rest_max``
+    was found with the placed points of the caps' bound at ``m_cap``, their biggest worth.
+    ``x5``, ``x3``: each subset's extra count of the 马牌 when it wins (read when
     ``has_horse``).  The best so far lives in locals during the loop: stores to ``best``
     would otherwise force the back's quantities to be reloaded for every split.
     """
@@ -217,6 +225,12 @@ def _eval_back(
     best_v = best[0]
     key_b, key_m, key_f, id_b, id_m, id_f = key[0], key[1], key[2], key[3], key[4], key[5]
     n_scored = 0
+    placed = p[P_PLACE] > 0.0
+    # 1e-9: rounding must never drop a split that ties the best (the tie-break decides)
+    skip_below = placed_skip_below(best_v - rest_max - 1e-9, m_cap, p, True) if placed else 0.0
+    # the same for the split's own biggest worth, kept for the last worth seen
+    last_m = -1.0
+    last_skip = 0.0
     for j in range(back_middle.shape[1]):
         m = back_middle[b, j]
         f = back_front[b, j]
@@ -226,8 +240,17 @@ def _eval_back(
             continue
         cf = c3[f]
         cm = c5[m]
-        # 1e-9: rounding must never drop a split that ties the best (the tie-break decides)
-        if n_opp * (sep[0, cf] + sep[1, cm] + sep_b) + rest_max + 1e-9 < best_v:
+        points = n_opp * (sep[0, cf] + sep[1, cm] + sep_b)
+        if placed:  # the caps' bound first, then the split's own biggest worth
+            if points < skip_below:
+                continue
+            m_split = np.float64(max(q[0, cf, 2], max(q[1, cm, 2], v2)))
+            if m_split != last_m:
+                last_m = m_split
+                last_skip = placed_skip_below(best_v - rest_max - 1e-9, m_split, p, False)
+            if points < last_skip:
+                continue
+        elif points + rest_max + 1e-9 < best_v:
             continue
         n_scored += 1
         v = expected_points(
@@ -244,6 +267,9 @@ def _eval_back(
         ):
             best_v = v
             key_b, key_m, key_f, id_b, id_m, id_f = rb, rm, rf, b, m, f
+            if placed:
+                skip_below = placed_skip_below(best_v - rest_max - 1e-9, m_cap, p, True)
+                last_m = -1.0
     best[0] = best_v
     key[0], key[1], key[2], key[3], key[4], key[5] = key_b, key_m, key_f, id_b, id_m, id_f
     return n_scored
@@ -392,10 +418,12 @@ def _max_ev_kernel(
                             bound += n_opp * _horse_bound(fav, cf_cap, cm_top, cb, x_top, copies)
                         if bound + 1e-9 >= best[0]:
                             # the non-separable part is monotone too: bounded at the caps
-                            rest_max = bound - n_opp * _separable(fav, cf_cap, cm_top, cb)
+                            m_cap = max(fav[0, cf_cap, 2], max(fav[1, cm_top, 2], fav[2, cb, 2]))
+                            separable = n_opp * _separable(fav, cf_cap, cm_top, cb)
+                            rest_max = bound - placed_points(separable, m_cap, p, True)
                             scored += _eval_back(
                                 b, r5, r3, c5, c3, back_middle, back_front,
-                                q, sep, p, cop, strict, rest_max, best, key,
+                                q, sep, p, cop, strict, rest_max, m_cap, best, key,
                                 x5, x3, has_horse, front_first,
                             )  # fmt: skip
                         else:
@@ -553,6 +581,7 @@ def make_solver(
     dtype: type = np.float64,
     weights: tuple[float, float] = (1.0, 1.0),
     joint: bool = False,
+    place: PlaceModel | None = None,
 ) -> Solver:
     """A :class:`Solver` for ``variant`` (shipped tables unless ``tables`` is given).
 
@@ -563,7 +592,10 @@ def make_solver(
     (``float32`` halves them, so that fine classes stay in a core's L2 cache: 1.2-1.5× faster;
     the value is still computed in float64 from them); ``joint``: price the joint chances
     (scoop, scooped, majority) by the copula of the opponents' duns stored with the tables
-    (:mod:`simkit.arrange.joint`; the independent products where the tables hold none).
+    (:mod:`simkit.arrange.joint`; the independent products where the tables hold none);
+    ``place``: price the duns' points by the t-formula's places
+    (:class:`~simkit.arrange.value.PlaceModel`; only where the variant plays the t-formula at
+    ``n_players``).
     """
     v = resolve_variant(variant)
     check_players(n_players)
@@ -576,6 +608,13 @@ def make_solver(
         # negative weights would break the search's bounds (the value must rise with wins)
         raise ValueError(f"objective weights must be finite and ≥ 0, got {weights!r}")
     model.params[P_W_SCOOP], model.params[P_W_HOME] = w_scoop, w_home
+    if place is not None:
+        if not plays_t_formula(v, n_players):
+            raise ValueError(
+                f"a place model prices the t-formula, which {v.name} does not play at "
+                f"{n_players} players"
+            )
+        place.write(model.params)
     q = ev_quantities(tables, model)
     fav: np.ndarray = favourable_quantities(q).astype(dtype)
     q = q.astype(dtype)

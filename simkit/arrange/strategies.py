@@ -33,8 +33,13 @@ from simkit.arrange.search import (
     max_ev_ids_many,
 )
 from simkit.arrange.subsets import rank_tables_of
-from simkit.arrange.value import foul_strict
-from simkit.arrange.wintables import WinTables, default_fine_tables, objective_weights
+from simkit.arrange.value import PlaceModel, foul_strict
+from simkit.arrange.wintables import (
+    WinTables,
+    default_fine_tables,
+    objective_weights,
+    place_entry,
+)
 from simkit.deal import RngLike, as_generator
 from simkit.errors import SimkitError
 from simkit.splits import BACK_REST, SPLIT_IDS
@@ -124,23 +129,36 @@ class ExpectedScore(MaxEV):
     opponents' duns the tables hold (:mod:`simkit.arrange.joint`); False: as independent duns.
     ``removal``: value each hand with the tables shifted by its removal bucket, where the
     tables carry removal shifts (:mod:`simkit.arrange.removal`); False: the pooled tables.
+    ``places``: price the duns' points by the t-formula's places where the tables carry a
+    place model (:class:`~simkit.arrange.value.PlaceModel`), with the weights fitted over it
+    (:class:`ExpectedScorePlaces`); False: as they are paid.
     """
 
     weights: tuple[float, float] | None = None
     joint: bool = True
     removal: bool = True
+    places: bool = False
     name: ClassVar[str] = "expected-score"
 
     def _tables(self, v: Variant, n_players: int) -> WinTables:
         return self.tables if self.tables is not None else default_fine_tables(v, n_players)
 
     def _weights(self, tables: WinTables) -> Weights:
-        return self.weights if self.weights is not None else objective_weights(tables)
+        if self.weights is not None:
+            return self.weights
+        entry = place_entry(tables) if self.places else None
+        if entry is not None and "weights" in entry:  # fitted over the places
+            return float(entry["weights"]["scoop"]), float(entry["weights"]["home_run"])
+        return objective_weights(tables)
+
+    def _place(self, tables: WinTables) -> PlaceModel | None:
+        entry = place_entry(tables) if self.places else None
+        return None if entry is None else PlaceModel.from_meta(entry)
 
     def _make(self, v: Variant, n_players: int, tables: WinTables, weights: Weights) -> Solver:
         return make_solver(
             v, n_players, tables, horse=True, front_first=True, dtype=np.float32,
-            weights=weights, joint=self.joint,
+            weights=weights, joint=self.joint, place=self._place(tables),
         )  # fmt: skip
 
     def solver(self, variant: str | Variant | None, n_players: int) -> Solver:
@@ -158,7 +176,7 @@ class ExpectedScore(MaxEV):
         if not self.removal or tables.removal is None:
             return (self.solver(v, n_players),)
         weights = self._weights(tables)
-        key = (id(tables), id(v), n_players, weights, self.joint)
+        key = (id(tables), id(v), n_players, weights, self.joint, self.places)
         hit = _BUCKET_SOLVERS.pop(key, None)
         if hit is None:
             group = tuple(self._make(v, n_players, t, weights) for t in bucket_tables(tables))
@@ -169,7 +187,7 @@ class ExpectedScore(MaxEV):
         return hit[2]
 
     def with_tables(self, tables: WinTables | None) -> ExpectedScore:
-        return type(self)(tables, self.weights, self.joint, self.removal)
+        return type(self)(tables, self.weights, self.joint, self.removal, self.places)
 
     def __repr__(self) -> str:
         shown = super().__repr__()[:-1]  # "ExpectedScore(" or "ExpectedScore(tables=..."
@@ -179,6 +197,7 @@ class ExpectedScore(MaxEV):
                 ("weights", self.weights, None),
                 ("joint", self.joint, True),
                 ("removal", self.removal, True),
+                ("places", self.places, type(self).__dataclass_fields__["places"].default),
             )
             if value != default
         ]
@@ -188,6 +207,20 @@ class ExpectedScore(MaxEV):
 
 
 Weights: TypeAlias = tuple[float, float]
+
+
+@dataclass(frozen=True, eq=False)
+class ExpectedScorePlaces(ExpectedScore):
+    """expected-score with the t-formula's places in its value where the fine tables carry a
+    place model (guangxi at 4 players; :mod:`simkit.objective`, ``experiments/fit_places.py``):
+    a split's dun points are priced ``τ(m)·h(B)``, its expected place payment times the
+    expected t, and the scoop and home-run terms by weights fitted over that.  Elsewhere it
+    plays as expected-score.  Not the default: it gives away less under the t-formula (
+    ``results/strategy/places.md``) but its search, whose value saturates for strong hands,
+    scores about twice the splits and runs at about three quarters of the speed."""
+
+    places: bool = True
+    name: ClassVar[str] = "expected-score-places"
 
 #: Recent sets of bucket solvers (80 searches of about 0.7 MB each), keyed by the ids of the
 #: tables and variant they were built from, which they hold (so that the ids stay theirs).
@@ -281,6 +314,9 @@ def register_strategy(cls: type[Strategy]) -> type[Strategy]:
         raise SimkitError(f"strategy name {cls.name!r} is taken by a built-in strategy")
     _REGISTERED[cls.name] = cls
     return cls
+
+
+register_strategy(ExpectedScorePlaces)
 
 
 def strategy_names() -> tuple[str, ...]:

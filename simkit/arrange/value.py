@@ -31,6 +31,12 @@ chances 0 or 1 the pair formula is exactly :func:`simkit.score.pair_points` (tes
 shipped variant).  The t-formula, the horse card and the banker topology rank or multiply net
 waters and are left out; specials of opponents add a constant that cannot change the best split.
 
+Under the t-formula a place model (:class:`PlaceModel`, ``P_PLACE``; read by
+``expected-score-places`` where the tables carry one) prices the duns' part instead by the
+places: ``τ(m)·h(B)``, ``B`` the duns' expected points over the table, ``h`` their expected
+place payment and ``τ(m)`` the expected t when the split's biggest worth is ``m``
+(:func:`placed_points`); the scoop and home-run terms stay as above.
+
 The scoop terms (of every pair) and the home-run terms are multiplied by two weights,
 ``P_W_SCOOP`` and ``P_W_HOME`` (1 and 1: the formula above, to the last bit).  Where the
 scorer pays the round otherwise than the duns' points say (guangxi's t-formula replaces them by
@@ -41,7 +47,9 @@ monotone in every win chance and payout, which the search's bounds need.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from typing import Any
 
 import numba as nb
 import numpy as np
@@ -59,7 +67,7 @@ from simkit.arrange.classes import (
 from simkit.arrange.joint import cdf2, cdf3
 from simkit.arrange.wintables import WinTables
 from simkit.variants import Variant
-from simkit.variants.compiled import ScoopMode, compile_rules
+from simkit.variants.compiled import ScoopMode, Transform, compile_rules
 from simkit.variants.scoring_rules import MIN_PLAYERS
 
 # Quantities of the win tables, along the last axis of a ``(3, N_FINE, 4)`` array.
@@ -83,8 +91,15 @@ Q_WIN, Q_LOSE, Q_VW, Q_LE = range(4)
     P_JOINT,  # 1: the joint chances of the opponents' copula (simkit.arrange.joint); 0: products
     P_TIE_TRIPLE,  # bounds only: the largest t₀·t₁·t₂ of any split (the tables' tie chances)
     P_TIE_PAIRS,  # bounds only: the largest Σ tᵢ·tⱼ over pairs of duns
-    N_PARAMS,
-) = range(18)
+    P_PLACE,  # > 0: the t-formula's places price the duns' points (the amplitude of h)
+    P_PLACE_CENTRE,  # h's centre: the table's expected points at which the place is even
+    P_PLACE_SCALE,  # h's scale in points
+    P_T_LEVEL,  # the first of N_T_LEVELS levels of T, the other hands' biggest dun worth
+) = range(21)
+#: Levels of T the place model holds (their chances follow the levels in ``params``).
+N_T_LEVELS = 8
+P_T_CHANCE = P_T_LEVEL + N_T_LEVELS
+N_PARAMS = P_T_CHANCE + N_T_LEVELS
 
 
 @dataclass(frozen=True)
@@ -102,6 +117,75 @@ class PayoutModel:
     params: np.ndarray
     strict: int = 0
     horse_card: int = -1
+
+
+@dataclass(frozen=True)
+class PlaceModel:
+    """The t-formula's places as expected-score prices them (:func:`placed_points`).
+
+    Under the t-formula a hand is paid ``t·Σ_j sign(N_me − N_j)`` (its place among the hands
+    compared normally, ranked by net waters ``N``), ``t`` the worth of the round's biggest dun.
+    The model prices the place by ``h(b) = amplitude·tanh((b − centre)/scale)``, ``b`` the
+    split's expected dun points over the table, and t by ``τ(m) = E[max(m, T)]``, ``m`` the
+    split's biggest worth and ``T`` the other hands' (``levels`` with ``chances``): both
+    fitted on tables set by the default (:func:`simkit.objective.fit_place_model`).
+    """
+
+    amplitude: float
+    centre: float
+    scale: float
+    levels: tuple[float, ...]
+    chances: tuple[float, ...]
+
+    def __post_init__(self) -> None:
+        numbers = (self.amplitude, self.centre, self.scale, *self.levels, *self.chances)
+        if not all(math.isfinite(x) for x in numbers):
+            raise ValueError(f"a place model's numbers must be finite, got {self!r}")
+        if self.amplitude <= 0 or self.scale <= 0:
+            raise ValueError(
+                f"a place model's amplitude and scale must be > 0, got {self.amplitude}, "
+                f"{self.scale}"
+            )
+        if not 1 <= len(self.levels) == len(self.chances) <= N_T_LEVELS:
+            raise ValueError(
+                f"a place model needs 1 to {N_T_LEVELS} levels of T with one chance each, got "
+                f"{len(self.levels)} levels and {len(self.chances)} chances"
+            )
+        if min(self.chances) < 0 or abs(sum(self.chances) - 1.0) > 1e-6:
+            raise ValueError(f"the chances of T must be ≥ 0 and sum to 1, got {self.chances}")
+
+    def write(self, params: np.ndarray) -> None:
+        """Set the model in a payout vector (``P_PLACE``.. ``P_T_CHANCE``)."""
+        params[P_PLACE] = self.amplitude
+        params[P_PLACE_CENTRE] = self.centre
+        params[P_PLACE_SCALE] = self.scale
+        params[P_T_LEVEL : P_T_LEVEL + N_T_LEVELS] = 0.0
+        params[P_T_CHANCE : P_T_CHANCE + N_T_LEVELS] = 0.0
+        k = len(self.levels)
+        params[P_T_LEVEL : P_T_LEVEL + k] = self.levels
+        params[P_T_CHANCE : P_T_CHANCE + k] = self.chances
+
+    def as_meta(self) -> dict[str, Any]:
+        return {
+            "amplitude": self.amplitude, "centre": self.centre, "scale": self.scale,
+            "levels": list(self.levels), "chances": list(self.chances),
+        }  # fmt: skip
+
+    @classmethod
+    def from_meta(cls, entry: dict[str, Any]) -> PlaceModel:
+        return cls(
+            float(entry["amplitude"]), float(entry["centre"]), float(entry["scale"]),
+            tuple(float(x) for x in entry["levels"]), tuple(float(x) for x in entry["chances"]),
+        )  # fmt: skip
+
+
+def plays_t_formula(variant: Variant, n_players: int) -> bool:
+    """Whether ``variant`` pays the t-formula's places at ``n_players`` (when every hand is
+    compared normally)."""
+    rules = compile_rules(variant, n_players)
+    return bool(
+        (rules.transforms == Transform.T_FORMULA).any() and n_players >= rules.t_formula_min_players
+    )
 
 
 def payout_model(variant: Variant, n_players: int, *, horse: bool = False) -> PayoutModel:
@@ -250,6 +334,11 @@ def expected_points(w0, w1, w2, l0, l1, l2, v0, v1, v2, e0, e1, e2, p, cop, boun
     v0, v1, v2 = np.float64(v0), np.float64(v1), np.float64(v2)
     e0, e1, e2 = np.float64(e0), np.float64(e1), np.float64(e2)
     base = w0 * v0 + w1 * v1 + w2 * v2 - l0 * e0 - l1 * e1 - l2 * e2
+    if p[P_PLACE] > 0.0:  # the t-formula's places price the duns: the rest priced as before
+        placed = placed_points(p[P_N_OPP] * base, max(v0, max(v1, v2)), p, bound)
+        base = 0.0
+    else:
+        placed = 0.0
     if p[P_JOINT] > 0.0:
         s_for, s_against, maj_win, maj_lose = joint_chances(w0, w1, w2, l0, l1, l2, p, cop, bound)
     else:
@@ -258,9 +347,44 @@ def expected_points(w0, w1, w2, l0, l1, l2, v0, v1, v2, e0, e1, e2, p, cop, boun
     if p[P_HOME] > 0.0:
         for _ in range(int(p[P_N_OPP]) - 1):  # integer powers: far cheaper than ``**``
             home_for *= s_for
-    return points_of_chances(
+    total = points_of_chances(
         base, v0 + v1 + v2, e0 + e1 + e2, s_for, s_against, maj_win, maj_lose, home_for, p
     )
+    if p[P_PLACE] > 0.0:
+        total += placed
+    return total
+
+
+@nb.njit(cache=True, inline="always")
+def t_expected(m, p):
+    """``τ(m) = E[max(m, T)]``: the round's t when my biggest dun is worth ``m`` and the other
+    hands' biggest is ``T`` (its levels and chances in ``p``)."""
+    out = 0.0
+    for k in range(N_T_LEVELS):
+        level = p[P_T_LEVEL + k]
+        out += p[P_T_CHANCE + k] * (m if m > level else level)
+    return out
+
+
+@nb.njit(cache=True, inline="always")
+def placed_points(b, m, p, bound=False):
+    """The duns' part of the value: ``b``, their expected points over the table, as they are
+    paid, or under the t-formula's places (``p[P_PLACE] > 0``) ``τ(m)·h(b)``.
+
+    ``h(b) = A·tanh((b − c)/s)`` is the expected place payment (±3, ±1 at 4 players, before t)
+    of a hand whose duns expect ``b`` points, and ``τ(m)`` (:func:`t_expected`) the expected
+    t when its biggest dun is worth ``m``: a hand expected to place well gains by raising t, one
+    expected to place badly loses.  The value rises with ``b``; it rises with ``m`` only where
+    ``h(b) ≥ 0``, so ``bound`` (``b`` and ``m`` upper bounds over some splits) takes the
+    smallest t, ``τ(0)``, where ``h(b) < 0``: every split at most those has
+    ``τ(m)·h(b') ≤ τ(m)·h(b) ≤ τ(0)·h(b)``.
+    """
+    if p[P_PLACE] <= 0.0:
+        return b
+    h = p[P_PLACE] * np.tanh((b - p[P_PLACE_CENTRE]) / p[P_PLACE_SCALE])
+    if bound and h < 0.0:
+        return t_expected(0.0, p) * h
+    return t_expected(m, p) * h
 
 
 @nb.njit(cache=True, inline="always")
@@ -388,6 +512,21 @@ def points_of_chances(base, won, paid, s_for, s_against, maj_win, maj_lose, home
                 * (n_opp * home_for * (won + p[P_HOME_ADD]) - home_against * (paid + p[P_HOME_ADD]))
             )
     return total
+
+
+@nb.njit(cache=True, inline="always")
+def placed_skip_below(y, m, p, bound):
+    """Under the place model, a ``b`` below which :func:`placed_points` at ``m`` (with
+    ``bound``) is below ``y``: the search drops a split whose expected dun points are below
+    it without the split's ``tanh`` (``1e-7`` to spare for the rounding of the inverse).
+    ``inf`` where no ``b`` reaches ``y``."""
+    tau = t_expected(0.0, p) if bound and y < 0.0 else t_expected(m, p)
+    needed = y / tau / p[P_PLACE]
+    if needed >= 1.0:
+        return np.inf
+    if needed <= -1.0:
+        return -np.inf
+    return p[P_PLACE_CENTRE] + p[P_PLACE_SCALE] * np.arctanh(needed) - 1e-7
 
 
 @nb.njit(cache=True, inline="always")

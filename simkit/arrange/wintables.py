@@ -139,6 +139,9 @@ def default_fine_tables(variant: Variant, n_players: int) -> WinTables:
 
 #: The key of a fine table file's ``meta`` that holds expected-score's fitted objective weights.
 WEIGHTS_KEY = "objective_weights"
+#: The key that holds expected-score's place model of the t-formula
+#: (:class:`~simkit.arrange.value.PlaceModel`, :func:`simkit.objective.fit_place_model`).
+PLACE_KEY = "place_model"
 
 
 def objective_weights(tables: WinTables) -> tuple[float, float]:
@@ -149,6 +152,13 @@ def objective_weights(tables: WinTables) -> tuple[float, float]:
     if entry is None:
         return 1.0, 1.0
     return float(entry["scoop"]), float(entry["home_run"])
+
+
+def place_entry(tables: WinTables) -> dict[str, Any] | None:
+    """The place model of the t-formula stored with ``tables`` (``meta["place_model"]``), None
+    where the tables hold none (expected-score then prices the duns' points as paid)."""
+    entry = tables.meta.get(PLACE_KEY)
+    return None if entry is None else dict(entry)
 
 
 #: The player counts tables ship for: 2 to 4 players (one deck) and 5 to 8 (two decks).
