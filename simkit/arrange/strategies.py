@@ -222,6 +222,7 @@ class ExpectedScorePlaces(ExpectedScore):
     places: bool = True
     name: ClassVar[str] = "expected-score-places"
 
+
 #: Recent sets of bucket solvers (80 searches of about 0.7 MB each), keyed by the ids of the
 #: tables and variant they were built from, which they hold (so that the ids stay theirs).
 _BUCKET_SOLVERS: dict[tuple[object, ...], tuple[WinTables, Variant, tuple[Solver, ...]]] = {}
