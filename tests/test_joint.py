@@ -14,7 +14,6 @@ from simkit.arrange.joint import (
     JOINT_CELLS,
     cdf2,
     cdf3,
-    cdf3_corners,
     dun_percentiles,
     joint_cdfs,
     joint_counts,
@@ -24,14 +23,12 @@ from simkit.arrange.value import (
     P_HOME,
     P_JOINT,
     P_MAJORITY,
-    P_N_OPP,
     P_SCOOP_ADD,
     P_SCOOP_DOUBLE,
     _ev,
     _independent_chances,
     joint_chances,
     payout_model,
-    rest_upper,
 )
 from simkit.arrange.wintables import default_fine_tables
 from simkit.deal import deal
@@ -198,30 +195,3 @@ def test_the_copula_study_rejects_bad_input_before_any_work(monkeypatch):
         monkeypatch.setattr("sys.argv", ["joint_copula.py", *argv])
         with pytest.raises(SystemExit):
             study.main()
-
-
-@given(unit, unit, unit, st.integers(0, 2**31))
-def test_the_cells_corners_bound_the_cumulative_distribution(x, y, z, seed):
-    """cdf3 lies between the grid cell's lower and upper corners (it is monotone)."""
-    mass = np.random.default_rng(seed).random((JOINT_CELLS,) * 3) ** 4
-    for h in joint_cdfs(mass):
-        low, high = cdf3_corners(h, x, y, z)
-        assert low - 1e-15 <= cdf3(h, x, y, z) <= high + 1e-15
-
-
-@pytest.mark.parametrize(("name", "players"), [("guangxi", 4), ("taiwan", 4), ("fujian", 4)])
-def test_the_corner_bound_bounds_the_scoop_and_home_run_terms(name, players):
-    """rest_upper ≥ what expected_points adds to the duns' points, for every split's
-    quantities (the search's drop by it is then exact), under a dependent copula."""
-    v = load_variant(name)
-    solver = ExpectedScore(_dependent(default_fine_tables(v, players), 3)).solver(v, players)
-    q, p, cop = solver.q, solver.model.params, solver.joint
-    assert p[P_JOINT] == 1.0 and p[P_MAJORITY] == 0.0
-    rng = np.random.default_rng(4)
-    for _ in range(3000):
-        cf, cm, cb = rng.integers(0, q.shape[1], 3)
-        args = [q[d, c, k] for k in range(4) for d, c in enumerate((cf, cm, cb))]
-        w, l, vw, le = (np.float64(np.array(args[3 * k : 3 * k + 3])) for k in range(4))
-        duns = p[P_N_OPP] * float((w * vw - l * le).sum())
-        rest = _ev(q, p, cop, cf, cm, cb) - duns
-        assert rest <= rest_upper(*args, p, cop) + 1e-9

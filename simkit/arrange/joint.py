@@ -105,18 +105,6 @@ def cdf3(h, x, y, z):
 
 
 @nb.njit(cache=True, inline="always")
-def cdf3_corners(h, x, y, z):
-    """The cumulative distribution ``h`` at the lower and upper corners of the grid cell that
-    holds (x, y, z): bounds of :func:`cdf3` there (it is monotone), from two reads and no
-    interpolation."""
-    g = h.shape[0] - 1
-    i, _fx = _cell(x, g)
-    j, _fy = _cell(y, g)
-    k, _fz = _cell(z, g)
-    return h[i, j, k], h[i + 1, j + 1, k + 1]
-
-
-@nb.njit(cache=True, inline="always")
 def cdf2(h, a, x, y):
     """The cumulative distribution of two duns (all but dun ``a`` of ``h``) at (x, y): the
     chance that both sit below, the third anywhere."""

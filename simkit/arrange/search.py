@@ -34,7 +34,6 @@ from simkit.arrange.subsets import _rank_subsets, rank_tables_of
 from simkit.arrange.value import (
     P_HORSE,
     P_JOINT,
-    P_MAJORITY,
     P_N_OPP,
     P_PLACE,
     P_SCOOP_RATE,
@@ -59,7 +58,6 @@ from simkit.arrange.value import (
     placed_points,
     placed_skip_below,
     plays_t_formula,
-    rest_upper,
     tie_extremes,
 )
 from simkit.arrange.wintables import WinTables, default_tables
@@ -228,7 +226,6 @@ def _eval_back(
     key_b, key_m, key_f, id_b, id_m, id_f = key[0], key[1], key[2], key[3], key[4], key[5]
     n_scored = 0
     placed = p[P_PLACE] > 0.0
-    corner_bound = p[P_JOINT] > 0.0 and p[P_MAJORITY] == 0.0 and not has_horse
     # 1e-9: rounding must never drop a split that ties the best (the tie-break decides)
     skip_below = placed_skip_below(best_v - rest_max - 1e-9, m_cap, p, True) if placed else 0.0
     # the same for the split's own biggest worth, kept for the last worth seen
@@ -255,19 +252,6 @@ def _eval_back(
                 continue
         elif points + rest_max + 1e-9 < best_v:
             continue
-        if corner_bound:  # the split's own scoop and home-run bound, read at grid corners
-            w0, w1 = q[0, cf, 0], q[1, cm, 0]
-            rest = rest_upper(
-                w0, w1, w2, q[0, cf, 1], q[1, cm, 1], l2,
-                q[0, cf, 2], q[1, cm, 2], v2, q[0, cf, 3], q[1, cm, 3], e2, p, cop,
-            )  # fmt: skip
-            if placed:
-                m_split = np.float64(max(q[0, cf, 2], max(q[1, cm, 2], v2)))
-                own = placed_points(points, m_split, p)
-            else:
-                own = points
-            if own + rest + 1e-9 < best_v:
-                continue
         n_scored += 1
         v = expected_points(
             q[0, cf, 0], q[1, cm, 0], w2,

@@ -64,7 +64,7 @@ from simkit.arrange.classes import (
     n_fine_classes,
     ranked_code_list,
 )
-from simkit.arrange.joint import cdf2, cdf3, cdf3_corners
+from simkit.arrange.joint import cdf2, cdf3
 from simkit.arrange.wintables import WinTables
 from simkit.variants import Variant
 from simkit.variants.compiled import ScoopMode, Transform, compile_rules
@@ -463,33 +463,6 @@ def joint_chances(w0, w1, w2, l0, l1, l2, p, cop, bound):
                 maj_win += w0 * t1 * t2 + w1 * t0 * t2 + w2 * t0 * t1
                 maj_lose += l0 * t1 * t2 + l1 * t0 * t2 + l2 * t0 * t1
     return s_for, s_against, maj_win, maj_lose
-
-
-@nb.njit(cache=True, inline="always")
-def rest_upper(w0, w1, w2, l0, l1, l2, v0, v1, v2, e0, e1, e2, p, cop):
-    """An upper bound of what :func:`expected_points` adds to the duns' part (the scoop and
-    home-run terms) under the copula (``p[P_JOINT]``) and no majority: the scoop chance read at
-    its grid cell's upper corner, being scooped at the lower one (two reads each, no
-    interpolation), the rest of the formula as :func:`points_of_chances` prices it, which rises
-    with the one and falls with the other.  The search drops a split whose duns' part plus this
-    cannot reach the best without reading the copula between grid points."""
-    w0, w1, w2 = np.float64(w0), np.float64(w1), np.float64(w2)
-    l0, l1, l2 = np.float64(l0), np.float64(l1), np.float64(l2)
-    below, above = cop[0], cop[1]
-    if p[P_SCOOP_TIES] > 0.0:
-        ties = (1.0 - w0 - l0) * (1.0 - w1 - l1) * (1.0 - w2 - l2)
-        s_for = max(cdf3_corners(below, 1.0 - l0, 1.0 - l1, 1.0 - l2)[1] - ties, 0.0)
-        s_against = max(cdf3_corners(above, 1.0 - w0, 1.0 - w1, 1.0 - w2)[0] - ties, 0.0)
-    else:
-        s_for = cdf3_corners(below, w0, w1, w2)[1]
-        s_against = cdf3_corners(above, l0, l1, l2)[0]
-    home_for = s_for
-    if p[P_HOME] > 0.0:
-        for _ in range(int(p[P_N_OPP]) - 1):
-            home_for *= s_for
-    won = np.float64(v0) + np.float64(v1) + np.float64(v2)
-    paid = np.float64(e0) + np.float64(e1) + np.float64(e2)
-    return points_of_chances(0.0, won, paid, s_for, s_against, 0.0, 0.0, home_for, p)
 
 
 @nb.njit(cache=True, inline="always")
