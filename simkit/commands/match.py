@@ -21,7 +21,8 @@ def register(subparsers: Any) -> None:
         help="points per hand between two strategies, duplicate format, with a 95%% CI",
         description="Deal once, play every deal with strategy A in each seat in turn and B in "
         "the others (heads-up: seats swapped), and report A's points per hand with a 95% "
-        "confidence interval.  A strategy is max-ev, greedy, random-legal, rollout (slow, "
+        "confidence interval.  A strategy is expected-score, expected-score-places, max-ev, "
+        "greedy, random-legal, rollout (slow, "
         "about 60 hands a second: max-ev's best splits valued by rollouts against max-ev; "
         "give fewer --games) or a trained .npz table (max-ev with that table).",
     )

@@ -29,8 +29,9 @@ def register(subparsers: Any) -> None:
         "strategy",
         nargs="?",
         default="expected-score",
-        help="expected-score, max-ev, greedy, random-legal, rollout (slow: max-ev's best "
-        "splits valued by rollouts) or a trained .npz table (max-ev with that table; "
+        help="expected-score, expected-score-places (the t-formula's places priced, where "
+        "the tables carry a place model), max-ev, greedy, random-legal, rollout (slow: "
+        "max-ev's best splits valued by rollouts) or a trained .npz table (max-ev with that table; "
         "expected-score with a fine-class one)",
     )
     parser.add_argument(
