@@ -30,9 +30,9 @@ its place among the hands compared normally times the round's biggest worth.
 :func:`fit_place_model` measures what the model then prices instead of ``B``
 (:class:`~simkit.arrange.value.PlaceModel`): on ``games`` tables set by the default, the place
 payment (before t) of every hand against its ``B``, fitted by ``A·tanh((B − c)/s)``, and the
-chances of ``T``, the biggest worth among the other hands.  The model stores it in the fine
-table file's ``meta`` (``"place_model"``); the weights are then fitted over it, ``B`` standing
-for the placed points.
+chances of ``T``, the biggest worth among the other hands.  ``expected-score-places`` reads it
+from the fine table file's ``meta`` (``"place_model"``) with weights fitted over it
+(``fit_weights(places=True)``, ``B`` standing for the placed points); the default does not.
 """
 
 from __future__ import annotations
