@@ -228,6 +228,7 @@ def regret(
     opponents: Any = None,
     batch: int = 8,
     progress: Callable[[int, int], None] | None = None,
+    part: tuple[int, int] | None = None,
 ) -> RegretResult:
     """Measure ``strategy``'s regret per hand by the protocol of this module.
 
@@ -237,6 +238,11 @@ def regret(
     are the same game.  ``hands``: how many dealt hands are measured, or the hands themselves
     (card ints ``(n, 13)``, one deck); ``rollouts``: (selection,
     evaluation) deals of the other cards per hand.  The same ``seed`` gives the same figures.
+    ``part``: ``(k, n_parts)`` measures only the ``k``-th of ``n_parts`` contiguous runs of the
+    hands, with the deals and rollouts the whole run gives them, so that a long measurement can
+    be shared among processes or machines: the parts' ``per_hand`` arrays, concatenated in
+    order (:func:`merge_parts`), are the whole run's for a strategy that draws nothing (one that
+    draws, like ``rollout``, is seeded per call, so its choices depend on the parts).
     Hands are dealt as the deal deals them (a variant that passes cards before setting is
     measured on the hands as they are set, with the opponents' cards dealt at random).
 
@@ -266,6 +272,7 @@ def regret(
         if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < least:
             raise SimkitError(f"{what} must be an integer ≥ {least}, got {value!r}")
     n_hands = int(n_hands)
+    first, last = _part_range(part, n_hands)
     if (
         not isinstance(rollouts, tuple | list)
         or len(rollouts) != 2
@@ -287,9 +294,11 @@ def regret(
         dealt = deal(int(n_hands), n_players, rng=as_generator(deal_seed))[:, 0]
     else:
         dealt = np.sort(given, axis=1).astype(np.int8)
+    roll_seeds = roll_seed.spawn(n_hands)[first:last]
+    dealt = dealt[first:last]
+    n_hands = last - first
     own_cards, own_decl = arrange(dealt, v, strategy, n_players=n_players, rng=0)
     best_spec = best_special(detect_specials(dealt, v)) if specials else np.full(n_hands, -1)
-    roll_seeds = roll_seed.spawn(n_hands)
 
     per_hand = np.zeros(n_hands)
     differs = np.zeros(n_hands, dtype=bool)
@@ -333,6 +342,50 @@ def regret(
         differs=differs,
         candidates=n_cand,
         seconds=seconds,
+    )
+
+
+def _part_range(part: tuple[int, int] | None, n_hands: int) -> tuple[int, int]:
+    """The hands ``[first, last)`` that ``part = (k, n_parts)`` of ``n_hands`` measures."""
+    if part is None:
+        return 0, n_hands
+    if (
+        not isinstance(part, tuple | list)
+        or len(part) != 2
+        or any(isinstance(x, bool) or not isinstance(x, int | np.integer) for x in part)
+        or not 1 <= int(part[1]) <= n_hands
+        or not 0 <= int(part[0]) < int(part[1])
+    ):
+        raise SimkitError(
+            f"part must be (k, n_parts) with 1 ≤ n_parts ≤ hands ({n_hands}) and "
+            f"0 ≤ k < n_parts, got {part!r}"
+        )
+    k, n_parts = int(part[0]), int(part[1])
+    return k * n_hands // n_parts, (k + 1) * n_hands // n_parts
+
+
+def merge_parts(parts: Sequence[RegretResult]) -> RegretResult:
+    """One result from the parts of a run (:func:`regret`'s ``part``), in order: their hands
+    concatenated, their times added.  The parts must share variant, players, seat, strategy
+    and rollouts."""
+    if not parts:
+        raise SimkitError("merge_parts needs at least one part")
+    head = parts[0]
+    same = ("variant", "n_players", "seat", "strategy", "rollouts")
+    for other in parts[1:]:
+        differs = [f for f in same if getattr(other, f) != getattr(head, f)]
+        if differs:
+            raise SimkitError(f"parts of different runs: they differ in {', '.join(differs)}")
+    return RegretResult(
+        variant=head.variant,
+        n_players=head.n_players,
+        seat=head.seat,
+        strategy=head.strategy,
+        rollouts=head.rollouts,
+        per_hand=np.concatenate([p.per_hand for p in parts]),
+        differs=np.concatenate([p.differs for p in parts]),
+        candidates=np.concatenate([p.candidates for p in parts]),
+        seconds=float(sum(p.seconds for p in parts)),
     )
 
 

@@ -1,25 +1,33 @@
-"""``rollout``: max-ev's best splits of each hand, valued by rollouts under the full rules.
+"""``rollout``: the default strategy's best splits of each hand, valued by rollouts under the
+full rules.
 
-A slower strategy for reference studies.  For each hand it takes max-ev's own choice and the
-``top`` splits of the hand's Pareto front that max-ev's value model rates highest
-(:func:`~simkit.arrange.split_values`), scores every one on the same ``rollouts`` random deals
-of the other cards to opponents who play ``opponents`` (by default max-ev), under every rule
+A slower strategy for reference studies.  For each hand it takes the model strategy's own
+choice (by default ``expected-score``, the default) and the ``top`` splits of the hand's Pareto
+front that its value model rates highest (:func:`~simkit.arrange.split_values`, under the
+search that sets the hand), scores every one on the same ``rollouts`` random deals of the other
+cards to opponents who play ``opponents`` (by default the default strategy), under every rule
 the scorer applies (:mod:`simkit.regret`'s protocol, the scoring of
-:func:`simkit.regret.rollout_values`), and keeps the best (max-ev's choice on a tie).  Since
-max-ev's choice is among the candidates, on those rollouts it never scores less than max-ev.
+:func:`simkit.regret.rollout_values`), and keeps the best (the model's choice on a tie).  Since
+the model's choice is among the candidates, on those rollouts it never scores less.
+
+Why the rollouts and not a cheaper sample: the default's regret sits in the order of near
+candidates, and that order turns on the cards the hand holds.  Re-ranking the same candidates
+on tables drawn from a population of self-play tables (the t-formula, scoops and home runs
+exact, but the opponents' cards not conditioned on the hand) recovers a third of what the same
+number of rollouts recovers in guangxi (``results/strategy/rerank-probe.md``).
 
 The value it returns for a hand is the chosen split's rollout mean: the hand's expected score
 played normally, under the full rules.  ``arrange(..., declare="auto")`` declares a special
 when its payout from every opponent beats that value, so declaring is weighed against a
-full-rules value, not against max-ev's model (the special's side is still its nominal
+full-rules value, not against the model's value (the special's side is still its nominal
 payout: specials stacked or met by other specials are not rolled out).
 
 The rollouts are seeded from the ``rng`` given to :meth:`Rollout.choose_splits`, one child
 seed per hand (:func:`hand_seeds`): the same seed makes the same choices.  Cost: about
 ``(top + 1) · rollouts`` games scored and ``(n_players - 1) · rollouts`` opponent hands set
 per hand; one deck only (2-4 players).  Measure it with
-``regret(Rollout(), ..., opponents="max-ev")``: ``regret``'s opponents default to the strategy
-under test, and rollout opponents would nest rollouts.
+``regret(Rollout(), ..., opponents="expected-score")``: ``regret``'s opponents default to the
+strategy under test, and rollout opponents would nest rollouts.
 """
 
 from __future__ import annotations
@@ -30,7 +38,13 @@ from typing import Any, ClassVar
 import numpy as np
 
 from simkit.arrange import Solver, legal_splits, pareto_front, split_values
-from simkit.arrange.strategies import Choice, MaxEV, Strategy, register_strategy
+from simkit.arrange.strategies import (
+    Choice,
+    ExpectedScore,
+    MaxEV,
+    Strategy,
+    register_strategy,
+)
 from simkit.deal import RngLike, as_generator, check_players
 from simkit.errors import SimkitError
 from simkit.regret import SEATS, _banker_seat, _points_on_rollouts, _rollout_hands
@@ -50,9 +64,10 @@ def hand_seeds(rng: RngLike, n: int) -> list[np.random.SeedSequence]:
 @register_strategy
 @dataclass(frozen=True, eq=False)
 class Rollout(Strategy):
-    """The best of max-ev's choice and its ``top`` Pareto-front splits on ``rollouts`` deals.
+    """The best of the model's choice and its ``top`` Pareto-front splits on ``rollouts`` deals.
 
-    ``model``: the max-ev strategy whose choice and value model make the candidates;
+    ``model``: the strategy (expected-score or max-ev) whose choice and value model make the
+    candidates;
     ``opponents``: what the other seats play in the rollouts (anything
     :func:`~simkit.arrange.arrange` takes; a strategy that rolls out would nest rollouts);
     ``seat``: in a banker variant, whether the hand is the banker's or faces the banker
@@ -60,9 +75,9 @@ class Rollout(Strategy):
     """
 
     top: int = 8
-    rollouts: int = 200
-    opponents: Any = field(default_factory=MaxEV)
-    model: MaxEV = field(default_factory=MaxEV)
+    rollouts: int = 500
+    opponents: Any = field(default_factory=ExpectedScore)
+    model: MaxEV = field(default_factory=ExpectedScore)
     seat: str = "player"
     batch: int = 8
     name: ClassVar[str] = "rollout"
@@ -77,7 +92,7 @@ class Rollout(Strategy):
             raise SimkitError("Rollout: opponents that roll out would nest rollouts")
 
     def candidates(self, row: np.ndarray, own: np.ndarray, solver: Solver) -> np.ndarray:
-        """Split ids ``int64 (c, 3)`` of one sorted hand ``row``: max-ev's choice ``own``
+        """Split ids ``int64 (c, 3)`` of one sorted hand ``row``: the model's choice ``own``
         first, then up to ``top`` of the Pareto front's other splits, best by the value model
         of ``solver`` (the one that sets the hand, ``self.model.hand_solver``) first."""
         ids, ranks = legal_splits(row, solver.variant, strict=solver.strict)
@@ -128,7 +143,7 @@ class Rollout(Strategy):
             points = _points_on_rollouts(settings, opp, variant, self.opponents, n_players, banker)
             for h, c, p in zip(idx, cand_ids, points, strict=True):
                 mean = p.mean(axis=1)
-                pick = int(np.argmax(mean))  # the first best: max-ev's choice on a tie
+                pick = int(np.argmax(mean))  # the first best: the model's choice on a tie
                 out[h] = c[pick]
                 values[h] = mean[pick]
         return out, values

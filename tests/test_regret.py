@@ -5,7 +5,7 @@ import pytest
 
 from simkit.arrange import arrange, legal_splits, pareto_front
 from simkit.cards import parse_cards
-from simkit.regret import regret, rollout_values
+from simkit.regret import merge_parts, regret, rollout_values
 from simkit.score import score
 
 # Found by search: every legal split of this hand is dominated by one split (its Pareto front
@@ -78,6 +78,23 @@ def test_same_seed_same_figures_for_any_batch():
     assert a.row()["regret"] == b.row()["regret"]
 
 
+def test_parts_of_a_run_merge_into_the_whole_run():
+    whole = regret("max-ev", "guangxi", 3, hands=7, rollouts=(15, 15), seed=4)
+    parts = [
+        regret("max-ev", "guangxi", 3, hands=7, rollouts=(15, 15), seed=4, part=(k, 3))
+        for k in range(3)
+    ]
+    assert [p.hands for p in parts] == [2, 2, 3]
+    merged = merge_parts(parts)
+    np.testing.assert_array_equal(merged.per_hand, whole.per_hand)
+    np.testing.assert_array_equal(merged.differs, whole.differs)
+    np.testing.assert_array_equal(merged.candidates, whole.candidates)
+    assert merged.row()["regret"] == whole.row()["regret"]
+    other = regret("max-ev", "guangxi", 4, hands=7, rollouts=(15, 15), seed=4, part=(0, 3))
+    with pytest.raises(ValueError, match="differ in n_players"):
+        merge_parts([parts[0], other])
+
+
 def test_banker_seat_is_measured_as_the_banker():
     a = regret("max-ev", "taiwan", 4, seat="banker", hands=4, rollouts=(20, 20), seed=2)
     b = regret("max-ev", "taiwan", 4, seat="player", hands=4, rollouts=(20, 20), seed=2)
@@ -93,6 +110,9 @@ def test_banker_seat_is_measured_as_the_banker():
         ({"rollouts": (10,)}, "rollouts must be two integers"),
         ({"hands": np.zeros((2, 12), dtype=np.int8)}, "shape"),
         ({"n_players": 5}, "one deck"),
+        ({"hands": 3, "part": (3, 3)}, "part must be"),
+        ({"hands": 3, "part": (0, 4)}, "part must be"),
+        ({"hands": 3, "part": 1}, "part must be"),
     ],
 )
 def test_bad_arguments_are_named(kwargs, message):

@@ -1,4 +1,4 @@
-"""The rollout strategy: reproducible, legal, never worse than max-ev on its own rollouts."""
+"""The rollout strategy: reproducible, legal, never worse than its model on its own rollouts."""
 
 import numpy as np
 import pytest
@@ -12,7 +12,7 @@ from simkit.arrange import (
     pareto_front,
     strategy_from_name,
 )
-from simkit.arrange.strategies import strategy_names
+from simkit.arrange.strategies import ExpectedScore, strategy_names
 from simkit.cards import parse_cards
 from simkit.deal import deal
 from simkit.evaluate import dun_ranks
@@ -23,6 +23,7 @@ from simkit.variants import resolve_variant
 # Every legal split of this hand is dominated by one split (tests/test_regret.py).
 ONE_SPLIT_HAND = parse_cards("2d 5h 6c 7s 8s 9c Td Jd Qh Ks Ac Ad As")
 TINY = Rollout(top=3, rollouts=12, batch=3)
+MAX_EV_TINY = Rollout(top=3, rollouts=12, batch=3, opponents=MaxEV(), model=MaxEV())
 
 
 def as_variant(name: str):
@@ -60,28 +61,38 @@ def test_it_never_fouls(variant, players):
         assert (legal == ranks).all(axis=1).any()
 
 
-def test_its_choice_scores_at_least_max_evs_on_the_same_rollouts():
+@pytest.mark.parametrize("rollout", [TINY, MAX_EV_TINY], ids=["default-model", "max-ev-model"])
+def test_its_choice_scores_at_least_its_models_on_the_same_rollouts(rollout):
     v = as_variant("guangxi")
     hands = _hands(4, 4, 5)
-    _, values = TINY.choose_splits(hands, v, n_players=4, rng=3)
-    mine, _ = arrange(hands, v, TINY, n_players=4, rng=3)
-    max_ev, _ = arrange(hands, v, MaxEV(), n_players=4)
+    _, values = rollout.choose_splits(hands, v, n_players=4, rng=3)
+    mine, _ = arrange(hands, v, rollout, n_players=4, rng=3)
+    model, _ = arrange(hands, v, rollout.model, n_players=4)
     for h, seed in enumerate(hand_seeds(3, len(hands))):
         mean, _ = rollout_values(
-            hands[h], np.stack([mine[h], max_ev[h]]), v, 4, rollouts=TINY.rollouts, seed=seed
-        )
+            hands[h], np.stack([mine[h], model[h]]), v, 4, rollouts=rollout.rollouts, seed=seed,
+            opponents=rollout.opponents,
+        )  # fmt: skip
         assert mean[0] >= mean[1]
         assert values is not None and mean[0] == pytest.approx(values[h])
 
 
-def test_candidates_start_with_max_evs_choice():
+def test_it_reads_the_default_strategy_unless_told_otherwise():
+    # issue 11 item 3: the default's top splits valued by rollouts against the default
+    assert isinstance(Rollout().model, ExpectedScore)
+    assert isinstance(Rollout().opponents, ExpectedScore)
+    assert type(MAX_EV_TINY.model) is MaxEV
+
+
+@pytest.mark.parametrize("rollout", [TINY, MAX_EV_TINY], ids=["default-model", "max-ev-model"])
+def test_candidates_start_with_the_models_choice(rollout):
     v = as_variant("guangxi")
     hands = _hands(3, 4, 6)
-    solver = TINY.model.solver(v, 4)
+    solver = rollout.model.solver(v, 4)
     own, _, _ = max_ev_ids(hands, solver)
     for h in range(len(hands)):
-        cand = TINY.candidates(hands[h], own[h], solver)
-        assert (cand[0] == own[h]).all() and 1 <= len(cand) <= TINY.top + 1
+        cand = rollout.candidates(hands[h], own[h], solver)
+        assert (cand[0] == own[h]).all() and 1 <= len(cand) <= rollout.top + 1
         assert len({tuple(c) for c in cand}) == len(cand)
 
 

@@ -1,0 +1,85 @@
+"""``experiments/rerank_probe.py`` and ``experiments/rollout_strategy.py``: the re-ranking rule,
+the population's scoring, and the rows they write."""
+
+import json
+import sys
+
+import numpy as np
+import pytest
+from conftest import experiment
+
+from simkit.arrange import arrange
+from simkit.deal import deal
+from simkit.evaluate import dun_ranks
+from simkit.score import score
+from simkit.variants import resolve_variant
+
+
+def _hand(model, sel, ev, **sources):
+    return {
+        "model": np.asarray(model, float),
+        "sel": np.asarray(sel, float),
+        "ev": np.asarray(ev, float),
+        **{k: np.asarray(v, float) for k, v in sources.items()},
+    }
+
+
+def test_rerank_keeps_the_best_of_the_models_top_and_the_default_on_a_tie():
+    probe = experiment("rerank_probe")
+    # candidate 0: the default's choice; 1: a copy of it on the front (identical on every
+    # deal); 2, 3, 4: others the model rates 2nd, 3rd and last
+    hand = _hand(
+        model=[5.0, 5.0, 4.0, 3.0, 1.0],
+        sel=[0.0, 0.0, 0.5, 0.2, 2.0],  # the selection deals pick candidate 4
+        ev=[0.0, 0.0, 0.4, 0.3, 1.0],
+        src=[0.0, 0.0, 0.1, 0.9, 5.0],
+        tie=[0.0, 0.0, 0.0, 0.0, 0.0],
+    )
+    # top 1: the copy is skipped, so candidate 2 is compared with 0 and kept
+    assert probe.rerank_regret([hand], "src", 1)[0] == pytest.approx(1.0 - 0.4)
+    # top 2: candidate 3 scores best on the source
+    assert probe.rerank_regret([hand], "src", 2)[0] == pytest.approx(1.0 - 0.3)
+    # top 3 reaches candidate 4, the one the selection deals pick: no regret
+    assert probe.rerank_regret([hand], "src", 3)[0] == pytest.approx(0.0)
+    # a source that cannot tell them apart keeps the default's choice
+    assert probe.rerank_regret([hand], "tie", 3)[0] == pytest.approx(1.0)
+
+
+def test_population_points_are_the_scorers_on_the_assembled_games():
+    probe = experiment("rerank_probe")
+    v = resolve_variant("guangxi")
+    tables = probe.population("guangxi", 4, 6, np.random.SeedSequence(1))
+    hand = np.sort(deal(1, 4, rng=2)[0, 0])
+    mine, _ = arrange(hand, v, "expected-score", n_players=4)
+    greedy, _ = arrange(hand, v, "greedy", n_players=4)
+    cards = np.stack([mine, greedy]).astype(np.int8)
+    pick = np.array([0, 3, 5, 3])
+    got = probe._population_points(cards, v, 4, tables, pick)
+    pc, pd, _ = tables
+    for c in range(2):
+        for i, t in enumerate(pick):
+            game = np.concatenate([cards[c][None], pc[t]])[None]
+            decl = np.concatenate([[-1], pd[t]])[None]
+            assert got[c, i] == pytest.approx(score(game, v, declared=decl)[0, 0])
+    assert (dun_ranks(tables[0].reshape(-1, 13), v) == tables[2].reshape(-1, 3)).all()
+
+
+def test_probe_writes_its_rows(tmp_path, monkeypatch):
+    argv = ["rerank_probe.py", "--hands", "4", "--rollouts", "6", "6", "--m", "8",
+            "--tables", "40", "--parts", "2", "--jobs", "1", "--out", str(tmp_path)]  # fmt: skip
+    monkeypatch.setattr(sys, "argv", argv)
+    experiment("rerank_probe").main()
+    rows = json.loads((tmp_path / "rerank-probe.json").read_text())["rows"]
+    assert {(r["source"], r["deals"], r["top"]) for r in rows} == {
+        (s, d, t) for s in ("rollouts", "population") for d in (2, 4, 8) for t in (2, 4, 8)
+    }
+    assert "| population | 8 | default + 8 |" in (tmp_path / "rerank-probe.md").read_text()
+
+
+def test_rollout_script_names_a_bad_case_before_any_work():
+    script = experiment("rollout_strategy")
+    assert script.parse_case("guangxi:4") == ("guangxi", 4)
+    with pytest.raises(SystemExit, match="2-4 players"):
+        script.parse_case("guangxi:6")
+    with pytest.raises(ValueError, match="no-such-variant"):
+        script.parse_case("no-such-variant:4")
