@@ -86,7 +86,8 @@ def _population_points(cards, v, players, tables, pick):
 
 
 def chunk(variant, players, hands, seeds, rollouts, m, tables, table_seed):
-    """Per hand: the candidates' model values and mean points on the selection, evaluation,
+    """Per hand: the candidates (arranged cards, the default's first), their model values and
+    mean points on the selection, evaluation,
     re-ranking rollouts and population tables (at m/4, m/2 and m)."""
     v = resolve_variant(variant)
     strat = ExpectedScore()
@@ -109,6 +110,7 @@ def chunk(variant, players, hands, seeds, rollouts, m, tables, table_seed):
         pop = _population_points(cards, v, players, tables, gen.integers(0, len(tables[0]), m))
         rr = pts[:, r_sel + r_eval :]
         rec = {
+            "cards": cards,
             "model": model,
             "sel": pts[:, :r_sel].mean(1),
             "ev": pts[:, r_sel : r_sel + r_eval].mean(1),
@@ -153,6 +155,10 @@ def main() -> None:
     ap.add_argument("--parts", type=int, default=16)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--out", type=Path, default=ROOT / "results" / "strategy")
+    ap.add_argument(
+        "--save-hands", type=Path, default=None, metavar="NPZ",
+        help="also save each hand's cards and per-candidate values here (for a closer look)",
+    )  # fmt: skip
     a = ap.parse_args()
     resolve_variant(a.variant)
     if not 2 <= a.players <= 4 or a.m < 4 or a.hands < a.parts or a.parts < 1:
@@ -172,6 +178,9 @@ def main() -> None:
         for k, (lo, hi) in enumerate(itertools.pairwise(bounds))
     )  # fmt: skip
     measured = [rec for part in parts for rec in part]
+    if a.save_hands is not None:
+        arrays = {f"{k}/{i}": v for i, rec in enumerate(measured) for k, v in rec.items()}
+        np.savez_compressed(a.save_hands, hands=hands, **arrays)
     base = np.array([h["ev"][int(np.argmax(h["sel"]))] - h["ev"][0] for h in measured])
     rows = []
     for source in ("rollouts", "population"):

@@ -92,7 +92,7 @@ def register(subparsers: Any) -> None:
         default=None,
         metavar="NAME",
         help="also print how this strategy sets the hand: greedy, random-legal, rollout "
-        "(max-ev's best splits valued by rollouts against max-ev, seeded by --seed) or a "
+        "(the default's best splits valued by rollouts against it, seeded by --seed) or a "
         "trained .npz table (default: none)",
     )
     add_seed_option(parser)

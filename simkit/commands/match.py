@@ -23,7 +23,8 @@ def register(subparsers: Any) -> None:
         "the others (heads-up: seats swapped), and report A's points per hand with a 95% "
         "confidence interval.  A strategy is expected-score, expected-score-places, max-ev, "
         "greedy, random-legal, rollout (slow, "
-        "about 60 hands a second: max-ev's best splits valued by rollouts against max-ev; "
+        "about 25 hands a second at 4 players: expected-score's best splits valued by "
+        "rollouts against expected-score; "
         "give fewer --games) or a trained .npz table (max-ev with that table).",
     )
     parser.add_argument("a", help="strategy A")

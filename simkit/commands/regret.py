@@ -31,15 +31,15 @@ def register(subparsers: Any) -> None:
         default="expected-score",
         help="expected-score, expected-score-places (the t-formula's places priced, where "
         "the tables carry a place model), max-ev, greedy, random-legal, rollout (slow: "
-        "max-ev's best splits valued by rollouts) or a trained .npz table (max-ev with that table; "
-        "expected-score with a fine-class one)",
+        "expected-score's best splits valued by rollouts) or a trained .npz table (max-ev "
+        "with that table; expected-score with a fine-class one)",
     )
     parser.add_argument(
         "--opponents",
         default=None,
         metavar="STRATEGY",
         help="what the other seats play in the rollouts (default: the strategy itself; for "
-        "rollout, the max-ev opponents it rolls out against)",
+        "rollout, the expected-score opponents it rolls out against)",
     )
     add_variant_option(parser)
     add_players_option(parser)
