@@ -87,8 +87,8 @@ def _population_points(cards, v, players, tables, pick):
 
 def chunk(variant, players, hands, seeds, rollouts, m, tables, table_seed):
     """Per hand: the candidates (arranged cards, the default's first), their model values and
-    mean points on the selection, evaluation,
-    re-ranking rollouts and population tables (at m/4, m/2 and m)."""
+    mean points on the selection, evaluation and re-ranking rollouts and on the population's
+    tables (at m/4, m/2 and m deals)."""
     v = resolve_variant(variant)
     strat = ExpectedScore()
     own, _ = strat.choose_splits(hands, v, n_players=players)
