@@ -41,6 +41,7 @@ from joblib import Parallel, delayed
 from simkit.arrange import legal_splits, pareto_front, split_values
 from simkit.arrange.api import arrangements
 from simkit.arrange.strategies import ExpectedScore
+from simkit.cards import rank_of, suit_of
 from simkit.deal import as_generator, deal
 from simkit.evaluate import dun_ranks
 from simkit.regret import Z95, _points_on_rollouts, _rollout_hands
@@ -138,6 +139,74 @@ def rerank_regret(hands: list[dict[str, np.ndarray]], source: str, top: int) -> 
     return out
 
 
+#: Features of the hand that the removal breakdown splits by: (name, what it counts).
+HAND_FEATURES = (
+    ("high cards", "aces, kings, queens and jacks held"),
+    ("pairs", "ranks held twice or more"),
+    ("longest suit", "cards of the hand's longest suit"),
+)
+
+
+def hand_features(hand: np.ndarray) -> dict[str, int]:
+    """:data:`HAND_FEATURES` of one hand's card ints ``(13,)``."""
+    counts = np.bincount(rank_of(hand), minlength=13)
+    return {
+        "high cards": int(counts[9:].sum()),
+        "pairs": int((counts >= 2).sum()),
+        "longest suit": int(np.bincount(suit_of(hand), minlength=4).max()),
+    }
+
+
+def removal_bias(
+    hands: np.ndarray, measured: list[dict[str, np.ndarray]], v: Any, top: int = 4
+) -> list[dict[str, Any]]:
+    """Where the rollouts and the population disagree: for each of the model's ``top`` best
+    other splits of a hand, how much more the rollouts (the hand's own deals) than the
+    population prefer it to the default's choice, ``(roll[c] - roll[0]) - (pop[c] - pop[0])``,
+    on all ``m`` deals; grouped by whether the split's front is weaker than the default's, the
+    same or stronger, overall and by the hand's features (thirds of the hands).  A mean off
+    zero is card removal changing the order of the splits (the deal noise averages out)."""
+    records = []
+    for i, h in enumerate(measured):
+        order = np.argsort(-h["model"][1:], kind="stable") + 1
+        same = (h["sel"] == h["sel"][0]) & (h["ev"] == h["ev"][0])
+        others = [int(j) for j in order if not same[j]][:top]
+        if not others:
+            continue
+        ranks = dun_ranks(h["cards"][[0, *others]], v)
+        feats = hand_features(hands[i])
+        for k, j in enumerate(others):
+            shift = (h["rollouts m"][j] - h["rollouts m"][0]) - (
+                h["population m"][j] - h["population m"][0]
+            )
+            front = int(np.sign(ranks[k + 1, 0] - ranks[0, 0]))
+            records.append((front, shift, feats))
+    rows = []
+    fronts = {-1: "weaker", 0: "the same", 1: "stronger"}
+    for front, label in fronts.items():
+        group = [(s, f) for fr, s, f in records if fr == front]
+        if len(group) < 2:
+            continue
+        shifts = np.array([s for s, _ in group])
+        rows.append(
+            {"front": label, "feature": "all", "values": "", **_ci(shifts), "n": len(group)}
+        )
+        for name, _ in HAND_FEATURES:
+            values = np.array([f[name] for _, f in group])
+            cuts = np.unique(np.quantile(values, [1 / 3, 2 / 3]))
+            bins = np.digitize(values, cuts, right=True)
+            for b in np.unique(bins):
+                sel = shifts[bins == b]
+                if sel.size < 2:
+                    continue
+                vals = values[bins == b]
+                rows.append(
+                    {"front": label, "feature": name, "values": f"{vals.min()}–{vals.max()}",
+                     **_ci(sel), "n": int(sel.size)}
+                )  # fmt: skip
+    return rows
+
+
 def _ci(x: np.ndarray) -> dict[str, float]:
     se = float(x.std(ddof=1) / math.sqrt(x.size))
     return {"mean": float(x.mean()), "se": se, "ci95": Z95 * se}
@@ -191,6 +260,7 @@ def main() -> None:
                     {"source": source, "deals": deals, "top": top, "regret": _ci(r),
                      "gain": _ci(base - r)}
                 )  # fmt: skip
+    bias = removal_bias(hands, measured, resolve_variant(a.variant))
     elapsed = time.perf_counter() - start
     command = (
         f"experiments/rerank_probe.py --variant {a.variant} --players {a.players} --hands "
@@ -201,7 +271,8 @@ def main() -> None:
             "default_regret": _ci(base),
             "median_candidates": float(np.median([len(h["sel"]) for h in measured]))}  # fmt: skip
     (a.out / "rerank-probe.json").write_text(
-        json.dumps({"meta": meta, "rows": rows}, indent=2) + "\n", encoding="utf-8"
+        json.dumps({"meta": meta, "rows": rows, "removal": bias}, indent=2) + "\n",
+        encoding="utf-8",
     )
     d = meta["default_regret"]
     lines = [
@@ -224,6 +295,20 @@ def main() -> None:
             f"| {r['source']} | {r['deals']} | default + {r['top']} | "
             f"{r['regret']['mean']:.4f} ± {r['regret']['ci95']:.4f} | "
             f"{r['gain']['mean']:+.4f} ± {r['gain']['ci95']:.4f} |"
+        )
+    lines += [
+        "",
+        "## Where they disagree: card removal",
+        "",
+        (removal_bias.__doc__ or "").split("\n\n")[0].replace("\n    ", " ").replace("``", "`"),
+        "",
+        "| the split's front | hands by | values | rollouts' extra preference | pairs |",
+        "|---|---|---|---|---|",
+    ]
+    for r in bias:
+        lines.append(
+            f"| {r['front']} | {r['feature']} | {r['values']} | "
+            f"{r['mean']:+.3f} ± {r['ci95']:.3f} | {r['n']} |"
         )
     (a.out / "rerank-probe.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"rerank-probe: {len(rows)} rows → {a.out / 'rerank-probe.md'}")

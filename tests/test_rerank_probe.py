@@ -8,10 +8,11 @@ import numpy as np
 import pytest
 from conftest import experiment
 
-from simkit.arrange import arrange
+from simkit.arrange import arrange, legal_splits
 from simkit.deal import deal
 from simkit.evaluate import dun_ranks
 from simkit.score import score
+from simkit.splits import split_positions
 from simkit.variants import resolve_variant
 
 
@@ -73,7 +74,36 @@ def test_probe_writes_its_rows(tmp_path, monkeypatch):
     assert {(r["source"], r["deals"], r["top"]) for r in rows} == {
         (s, d, t) for s in ("rollouts", "population") for d in (2, 4, 8) for t in (2, 4, 8)
     }
-    assert "| population | 8 | default + 8 |" in (tmp_path / "rerank-probe.md").read_text()
+    page = (tmp_path / "rerank-probe.md").read_text()
+    assert "| population | 8 | default + 8 |" in page and "## Where they disagree" in page
+
+
+def test_hand_features_count_what_they_name():
+    from simkit.cards import parse_cards
+
+    probe = experiment("rerank_probe")
+    hand = parse_cards("As Ah Kd Kc Ks Qs Js 9s 7h 5h 4d 3c 2s")
+    assert probe.hand_features(hand) == {"high cards": 7, "pairs": 2, "longest suit": 6}
+    assert [name for name, _ in probe.HAND_FEATURES] == list(probe.hand_features(hand))
+
+
+def test_removal_bias_reads_the_rollouts_against_the_population():
+    probe = experiment("rerank_probe")
+    v = resolve_variant("guangxi")
+    hand = np.sort(deal(1, 4, rng=3)[0, 0])
+    ids, ranks = legal_splits(hand, v)
+    ends = ids[[np.argmin(ranks[:, 0]), np.argmax(ranks[:, 0])]].astype(np.int64)
+    weak, strong = hand[split_positions(ends).astype(np.int64)]
+    assert dun_ranks(weak, v)[0] < dun_ranks(strong, v)[0]
+    rec = _hand(
+        model=[2.0, 1.0], sel=[0.0, 1.0], ev=[0.0, 1.0],
+        **{"rollouts m": [0.0, 0.7], "population m": [0.0, 0.2]},
+    )  # fmt: skip
+    rec["cards"] = np.stack([strong, weak])
+    rows = probe.removal_bias(np.stack([hand, hand]), [rec, rec], v)
+    # the alternative's front is weaker than the default's; the rollouts like it 0.5 more
+    assert rows[0]["front"] == "weaker" and rows[0]["feature"] == "all"
+    assert rows[0]["mean"] == pytest.approx(0.5) and rows[0]["n"] == 2
 
 
 def test_rollout_script_names_a_bad_case_before_any_work():
