@@ -302,7 +302,7 @@ def main() -> None:
         "",
         (removal_bias.__doc__ or "").split("\n\n")[0].replace("\n    ", " ").replace("``", "`"),
         "",
-        "| the split's front | hands by | values | rollouts' extra preference | pairs |",
+        "| the split's front | hands by | values | rollouts' extra preference | splits compared |",
         "|---|---|---|---|---|",
     ]
     for r in bias:
