@@ -7,7 +7,8 @@ puts a first-order part of it back by bucket (:mod:`simkit.arrange.removal`: ace
 queens, 80 buckets, ``--bucket shipped``, the default: the shifts the shipped fine file
 carries against ``ExpectedScore(removal=False)``).  The exploration that chose it is kept:
 ``--bucket hcp`` (five bands of high-card points A4 K3 Q2 J1), ``ak`` (aces and kings 0-3+,
-20 buckets) and ``akq`` (the shipped buckets, shifts measured here from ``--games``
+20 buckets), ``shape`` (pairs held × longest suit × high cards, 36 buckets: where
+``rerank-probe.md`` finds the rollouts and an unconditioned population disagree) and ``akq`` (the shipped buckets, shifts measured here from ``--games``
 self-play games in one deal and not shrunk: the prototype before shipping).  From those
 games the opponents' fine dun classes are counted per bucket of the hand they sit against
 (their own game: removal in); the shift of their mid-CDF from the pooled one is added to the
@@ -42,7 +43,7 @@ from simkit.arrange.classes import fine_classes, n_fine_classes
 from simkit.arrange.search import max_ev_ids
 from simkit.arrange.strategies import Strategy
 from simkit.arrange.wintables import default_fine_tables
-from simkit.cards import rank_of
+from simkit.cards import rank_of, suit_of
 from simkit.deal import deal
 from simkit.evaluate import dun_ranks
 from simkit.regret import regret
@@ -50,7 +51,7 @@ from simkit.train import mid_cdf
 from simkit.variants import Variant, resolve_variant
 
 HCP_EDGES = (6, 9, 12, 15)
-BUCKETS = {"hcp": len(HCP_EDGES) + 1, "ak": 20, "akq": 80}
+BUCKETS = {"hcp": len(HCP_EDGES) + 1, "ak": 20, "akq": 80, "shape": 36}
 
 
 def buckets_of(rows: np.ndarray, kind: str) -> np.ndarray:
@@ -58,6 +59,14 @@ def buckets_of(rows: np.ndarray, kind: str) -> np.ndarray:
     if kind == "akq":
         return removal_buckets(rows)
     rank = rank_of(rows)
+    if kind == "shape":
+        # what rerank-probe.md finds the order of the splits turns on: pairs held (0-2, 3, 4,
+        # 5+), the longest suit (4 or less, 5, 6+) and high cards A-K-Q-J (0-3, 4-5, 6+)
+        counts = (rank[..., None] == np.arange(13)).sum(axis=-2)
+        pairs = np.clip((counts >= 2).sum(axis=-1) - 2, 0, 3)
+        suits = (suit_of(rows)[..., None] == np.arange(4)).sum(axis=-2).max(axis=-1)
+        high = np.digitize((rank >= 9).sum(axis=-1), (4, 6))
+        return (pairs * 3 + np.clip(suits - 4, 0, 2)) * 3 + high
     aces, kings = (rank == 12).sum(axis=-1), np.minimum((rank == 11).sum(axis=-1), 3)
     if kind == "ak":
         return aces * 4 + kings
