@@ -8,8 +8,9 @@ queens, 80 buckets, ``--bucket shipped``, the default: the shifts the shipped fi
 carries against ``ExpectedScore(removal=False)``).  The exploration that chose it is kept:
 ``--bucket hcp`` (five bands of high-card points A4 K3 Q2 J1), ``ak`` (aces and kings 0-3+,
 20 buckets), ``shape`` (pairs held × longest suit × high cards, 36 buckets: where
-``rerank-probe.md`` finds the rollouts and an unconditioned population disagree) and ``akq`` (the shipped buckets, shifts measured here from ``--games``
-self-play games in one deal and not shrunk: the prototype before shipping).  From those
+``rerank-probe.md`` finds the rollouts and an unconditioned population disagree) and
+``akq`` (the shipped buckets, shifts measured here from ``--games`` self-play games in one
+deal and not shrunk: the prototype before shipping).  From those
 games the opponents' fine dun classes are counted per bucket of the hand they sit against
 (their own game: removal in); the shift of their mid-CDF from the pooled one is added to the
 tables' win chance of every class and taken from the lose chance
