@@ -32,7 +32,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -376,12 +376,8 @@ def merge_parts(parts: Sequence[RegretResult]) -> RegretResult:
         differs = [f for f in same if getattr(other, f) != getattr(head, f)]
         if differs:
             raise SimkitError(f"parts of different runs: they differ in {', '.join(differs)}")
-    return RegretResult(
-        variant=head.variant,
-        n_players=head.n_players,
-        seat=head.seat,
-        strategy=head.strategy,
-        rollouts=head.rollouts,
+    return replace(
+        head,
         per_hand=np.concatenate([p.per_hand for p in parts]),
         differs=np.concatenate([p.differs for p in parts]),
         candidates=np.concatenate([p.candidates for p in parts]),
