@@ -55,19 +55,32 @@ HCP_EDGES = (6, 9, 12, 15)
 BUCKETS = {"hcp": len(HCP_EDGES) + 1, "ak": 20, "akq": 80, "shape": 36}
 
 
+def hand_shape(rows: np.ndarray) -> dict[str, np.ndarray]:
+    """What hands ``rows`` (card ints ``(..., 13)``, one plain deck) hold: ``high cards`` (aces,
+    kings, queens and jacks), ``pairs`` (ranks held twice or more) and ``longest suit`` (the
+    cards of the longest suit), each ``int64 (...)``."""
+    rank = rank_of(rows)
+    counts = (rank[..., None] == np.arange(13)).sum(axis=-2)
+    suits = (suit_of(rows)[..., None] == np.arange(4)).sum(axis=-2)
+    return {
+        "high cards": counts[..., 9:].sum(axis=-1),
+        "pairs": (counts >= 2).sum(axis=-1),
+        "longest suit": suits.max(axis=-1),
+    }
+
+
 def buckets_of(rows: np.ndarray, kind: str) -> np.ndarray:
     """The bucket of each hand, ``rows`` card ints ``(..., 13)`` (one plain deck)."""
     if kind == "akq":
         return removal_buckets(rows)
-    rank = rank_of(rows)
     if kind == "shape":
         # what rerank-probe.md finds the order of the splits turns on: pairs held (0-2, 3, 4,
         # 5+), the longest suit (4 or less, 5, 6+) and high cards A-K-Q-J (0-3, 4-5, 6+)
-        counts = (rank[..., None] == np.arange(13)).sum(axis=-2)
-        pairs = np.clip((counts >= 2).sum(axis=-1) - 2, 0, 3)
-        suits = (suit_of(rows)[..., None] == np.arange(4)).sum(axis=-2).max(axis=-1)
-        high = np.digitize((rank >= 9).sum(axis=-1), (4, 6))
-        return (pairs * 3 + np.clip(suits - 4, 0, 2)) * 3 + high
+        shape = hand_shape(rows)
+        pairs = np.clip(shape["pairs"] - 2, 0, 3)
+        longest = np.clip(shape["longest suit"] - 4, 0, 2)
+        return (pairs * 3 + longest) * 3 + np.digitize(shape["high cards"], (4, 6))
+    rank = rank_of(rows)
     aces, kings = (rank == 12).sum(axis=-1), np.minimum((rank == 11).sum(axis=-1), 3)
     if kind == "ak":
         return aces * 4 + kings

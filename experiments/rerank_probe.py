@@ -37,11 +37,11 @@ from typing import Any
 
 import numpy as np
 from joblib import Parallel, delayed
+from removal_buckets import hand_shape
 
 from simkit.arrange import legal_splits, pareto_front, split_values
 from simkit.arrange.api import arrangements
 from simkit.arrange.strategies import ExpectedScore
-from simkit.cards import rank_of, suit_of
 from simkit.deal import as_generator, deal
 from simkit.evaluate import dun_ranks
 from simkit.regret import Z95, _points_on_rollouts, _rollout_hands
@@ -123,17 +123,22 @@ def chunk(variant, players, hands, seeds, rollouts, m, tables, table_seed):
     return out
 
 
+def _model_top(h: dict[str, np.ndarray], top: int) -> list[int]:
+    """The candidates (indices into ``h``'s arrays) the model rates best after the default's
+    choice (index 0), at most ``top`` of them; a front split identical to the default's choice
+    (it scores identically on every deal) is skipped."""
+    order = np.argsort(-h["model"][1:], kind="stable") + 1
+    same = (h["sel"] == h["sel"][0]) & (h["ev"] == h["ev"][0])
+    return [int(j) for j in order if not same[j]][:top]
+
+
 def rerank_regret(hands: list[dict[str, np.ndarray]], source: str, top: int) -> np.ndarray:
     """Per hand: the regret of keeping the best of the default's choice and its model's ``top``
     best distinct others by ``source`` (the default's choice on a tie)."""
     out = np.empty(len(hands))
     for i, h in enumerate(hands):
         pick = int(np.argmax(h["sel"]))
-        order = np.argsort(-h["model"][1:], kind="stable") + 1
-        # a front split identical to the default's choice scores identically on every deal
-        same = (h["sel"] == h["sel"][0]) & (h["ev"] == h["ev"][0])
-        others = [int(j) for j in order if not same[j]][:top]
-        cand = np.array([0, *others])
+        cand = np.array([0, *_model_top(h, top)])
         keep = int(cand[np.argmax(h[source][cand])])
         out[i] = h["ev"][pick] - h["ev"][keep]
     return out
@@ -148,13 +153,9 @@ HAND_FEATURES = (
 
 
 def hand_features(hand: np.ndarray) -> dict[str, int]:
-    """:data:`HAND_FEATURES` of one hand's card ints ``(13,)``."""
-    counts = np.bincount(rank_of(hand), minlength=13)
-    return {
-        "high cards": int(counts[9:].sum()),
-        "pairs": int((counts >= 2).sum()),
-        "longest suit": int(np.bincount(suit_of(hand), minlength=4).max()),
-    }
+    """:data:`HAND_FEATURES` of one hand's card ints ``(13,)``
+    (:func:`removal_buckets.hand_shape`, whose ``shape`` buckets group hands by them)."""
+    return {name: int(value) for name, value in hand_shape(np.asarray(hand)).items()}
 
 
 def removal_bias(
@@ -168,9 +169,7 @@ def removal_bias(
     zero is card removal changing the order of the splits (the deal noise averages out)."""
     records = []
     for i, h in enumerate(measured):
-        order = np.argsort(-h["model"][1:], kind="stable") + 1
-        same = (h["sel"] == h["sel"][0]) & (h["ev"] == h["ev"][0])
-        others = [int(j) for j in order if not same[j]][:top]
+        others = _model_top(h, top)
         if not others:
             continue
         ranks = dun_ranks(h["cards"][[0, *others]], v)

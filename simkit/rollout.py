@@ -13,8 +13,9 @@ the model's choice is among the candidates, on those rollouts it never scores le
 Why the rollouts and not a cheaper sample: the default's regret sits in the order of near
 candidates, and that order turns on the cards the hand holds.  Re-ranking the same candidates
 on tables drawn from a population of self-play tables (the t-formula, scoops and home runs
-exact, but the opponents' cards not conditioned on the hand) recovers a third of what the same
-number of rollouts recovers in guangxi (``results/strategy/rerank-probe.md``).
+exact, but the opponents' cards not conditioned on the hand) recovers nothing measurable in
+guangxi, where the same number of rollouts recovers nearly all of the default's regret
+(``results/strategy/rerank-probe.md``).
 
 The value it returns for a hand is the chosen split's rollout mean: the hand's expected score
 played normally, under the full rules.  ``arrange(..., declare="auto")`` declares a special
