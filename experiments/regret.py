@@ -5,7 +5,11 @@ the mean points per hand the strategy gives away against the best setting of the
 picked on selection rollouts and valued on independent evaluation rollouts, with a 95% CI.
 
     .venv/bin/python experiments/regret.py [--strategy max-ev] [--hands 200]
-        [--rollouts 300 300] [--variants guangxi ...] [--players 2 3 4] [--jobs 2]
+        [--rollouts 300 300] [--variants guangxi ...] [--players 2 3 4] [--jobs 2] [--parts 1]
+
+``--parts P`` measures each row in P runs of its hands (``regret(..., part=(k, P))``), merged
+into the whole row (:func:`simkit.regret.merge_parts`): the same figures as one run, spread
+over more processes than there are rows.
 
 Writes results/strategy/regret.md and regret.json.
 """
@@ -20,7 +24,7 @@ from typing import Any
 
 from joblib import Parallel, delayed
 
-from simkit.regret import regret
+from simkit.regret import merge_parts, regret
 from simkit.variants import resolve_variant, variant_names
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,9 +51,14 @@ def main() -> None:
     parser.add_argument(
         "--jobs", type=int, default=1, help="rows measured at once (processes; same figures)"
     )
+    parser.add_argument(
+        "--parts", type=int, default=1, help="runs each row's hands are split into (same figures)"
+    )
     args = parser.parse_args()
     if args.jobs < 1:
         raise SystemExit(f"--jobs must be at least 1, got {args.jobs}")
+    if not 1 <= args.parts <= args.hands:
+        raise SystemExit(f"--parts must be between 1 and --hands, got {args.parts}")
     names = args.variants or variant_names()
     for name in names:
         resolve_variant(name)  # bad names fail before any work
@@ -62,7 +71,7 @@ def main() -> None:
         seats = ("banker", "player") if v.scoring.topology == "banker" else ("player",)
         todo += [(name, players, seat) for players in args.players for seat in seats]
 
-    def measure(name: str, players: int, seat: str) -> Any:
+    def measure(name: str, players: int, seat: str, k: int) -> Any:
         return regret(
             args.strategy,
             name,
@@ -71,15 +80,21 @@ def main() -> None:
             hands=args.hands,
             rollouts=tuple(args.rollouts),
             seed=args.seed,
+            part=(k, args.parts) if args.parts > 1 else None,
         )
 
     # every row is seeded on its own: the same figures in any number of processes, in order
     rows = []
+    parts: list[Any] = []
     for r in Parallel(n_jobs=args.jobs, return_as="generator")(
-        delayed(measure)(*row) for row in todo
+        delayed(measure)(*row, k) for row in todo for k in range(args.parts)
     ):
-        rows.append(r.row())
-        print(r, flush=True)
+        parts.append(r)
+        if len(parts) == args.parts:
+            whole = merge_parts(parts) if args.parts > 1 else parts[0]
+            parts = []
+            rows.append(whole.row())
+            print(whole, flush=True)
     elapsed = time.perf_counter() - start
 
     command = (

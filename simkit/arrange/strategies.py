@@ -23,6 +23,15 @@ from typing import ClassVar, Literal, TypeAlias
 import numpy as np
 
 from simkit.arrange.classes import N_CLASSES
+from simkit.arrange.conditioned import (
+    POOL_HANDS,
+    POOL_SEED,
+    SHRINK_PRIOR,
+    Pool,
+    conditioned_ids,
+    hand_tables,
+    make_pool,
+)
 from simkit.arrange.removal import bucket_tables, removal_buckets
 from simkit.arrange.search import (
     Solver,
@@ -224,6 +233,82 @@ class ExpectedScorePlaces(ExpectedScore):
     name: ClassVar[str] = "expected-score-places"
 
 
+@dataclass(frozen=True, eq=False)
+class ExpectedScoreHand(ExpectedScore):
+    """expected-score on each hand's own tables: the fine tables conditioned on the 13 cards it
+    holds (:mod:`simkit.arrange.conditioned`: the opponents' duns counted over a pool of hands
+    set by expected-score that share no card with it).  Still the exact search of one
+    objective per hand (:meth:`hand_solver` is that objective's search).  Where the deck is
+    not one plain deck, or the tables are not fine ones, it plays as expected-score.
+    ``prior``: the compatible hands at which a hand's shift is shrunk by half."""
+
+    prior: float = SHRINK_PRIOR
+    name: ClassVar[str] = "expected-score-hand"
+
+    def pool(self, variant: str | Variant | None, n_players: int) -> Pool | None:
+        """The pool the hands of ``variant`` at ``n_players`` are conditioned on (built once
+        per tables, variant and player count), None where none applies."""
+        v = resolve_variant(variant)
+        tables = self._tables(v, n_players)
+        if not v.deck_for(n_players).is_one_deck or tables.win.shape[1] == N_CLASSES:
+            return None
+        key = (id(tables), id(v), n_players, self._weights(tables), self.joint)
+        hit = _POOLS.pop(key, None)
+        if hit is None:
+            # the opponents play expected-score on the same tables, without removal shifts
+            plain = ExpectedScore(tables, self.weights, self.joint, False, self.places)
+            hit = (tables, v, build_pool(plain, v, n_players))
+            if len(_POOLS) >= _MAX_BUCKET_SOLVERS:
+                del _POOLS[next(iter(_POOLS))]
+        _POOLS[key] = hit
+        return hit[2]
+
+    def hand_solver(self, row: np.ndarray, variant: str | Variant | None, n_players: int) -> Solver:
+        v = resolve_variant(variant)
+        pool = self.pool(v, n_players)
+        if pool is None:
+            return super().hand_solver(row, v, n_players)
+        tables = self._tables(v, n_players)
+        own = hand_tables(tables, np.asarray(row), pool)
+        return self._make(v, n_players, own, self._weights(tables))
+
+    def choose_splits(
+        self, rows: np.ndarray, variant: Variant, *, n_players: int, rng: RngLike = None
+    ) -> Choice:
+        pool = self.pool(variant, n_players)
+        if pool is None:
+            return super().choose_splits(rows, variant, n_players=n_players, rng=rng)
+        ids, values, _, _ = conditioned_ids(rows, self.solver(variant, n_players), pool, self.prior)
+        return ids, values
+
+    def with_tables(self, tables: WinTables | None) -> ExpectedScoreHand:
+        return type(self)(tables, self.weights, self.joint, self.removal, self.places, self.prior)
+
+    def __repr__(self) -> str:
+        shown = super().__repr__()
+        if self.prior == SHRINK_PRIOR:
+            return shown
+        return shown[:-1] + (", " if not shown.endswith("()") else "") + f"prior={self.prior!r})"
+
+
+def build_pool(strategy: ExpectedScore, variant: Variant, n_players: int) -> Pool:
+    """:data:`POOL_HANDS` hands dealt from :data:`POOL_SEED`, set by ``strategy``; those that
+    play normally (declare no special) make the :class:`Pool`."""
+    from simkit.arrange.api import arrangements  # the api stage sits on this one
+    from simkit.deal import deal
+
+    games = -(-POOL_HANDS // n_players)
+    gen = np.random.default_rng(POOL_SEED)
+    hands = deal(games, n_players, rng=gen, deck=variant.deck_for(n_players))
+    (found,) = arrangements([hands.reshape(-1, 13)], [variant], strategy, n_players=n_players)
+    normal = found.declared < 0
+    return make_pool(found.cards[normal], found.ranks[normal])
+
+
+#: Recent pools (a few MB each), keyed as the bucket solvers are.
+_POOLS: dict[tuple[object, ...], tuple[WinTables, Variant, Pool]] = {}
+
+
 #: Recent sets of bucket solvers (80 searches of about 0.7 MB each), keyed by the ids of the
 #: tables and variant they were built from, which they hold (so that the ids stay theirs).
 _BUCKET_SOLVERS: dict[tuple[object, ...], tuple[WinTables, Variant, tuple[Solver, ...]]] = {}
@@ -319,6 +404,7 @@ def register_strategy(cls: type[Strategy]) -> type[Strategy]:
 
 
 register_strategy(ExpectedScorePlaces)
+register_strategy(ExpectedScoreHand)
 
 
 def strategy_names() -> tuple[str, ...]:

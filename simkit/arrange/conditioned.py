@@ -1,0 +1,291 @@
+"""Card removal of the hand itself: expected-score's tables conditioned on the 13 cards it holds.
+
+The fine tables price a dun against opponents dealt independently of the hand that plays it
+(:data:`simkit.train.FINE_OTHER_DEALS`).  They are not independent: a hand holding four aces
+and three kings leaves the opponents no pair of either, and its front of K-K-7 then loses
+only to trips.  Removal buckets (:mod:`simkit.arrange.removal`) put back an average of that
+over hands alike in aces, kings and queens, or in shape; measured on guangxi's regret protocol
+neither gains (``results/strategy/removal-buckets.md``): the hands a bucket pools differ in the
+cards that matter.  Here every hand gets its own.
+
+A **pool** of hands set by the strategy and played normally (about 130,000, dealt from a fixed
+seed: :func:`~simkit.arrange.strategies.build_pool`) stands for the opponents.  For one hand,
+the pool hands that share no card with it are the opponents it can meet (C(39,13)/C(52,13),
+1.3% of them: some 1,650); per
+dun, their fine classes' mid-CDF (the share below each class plus half the share at it) minus
+the whole pool's is how much more often than the tables say a dun of that class wins against
+this hand's opponents.  That shift, shrunk toward none by ``k / (k + prior)`` for ``k``
+compatible hands (:data:`SHRINK_PRIOR`: the pool's sampling noise would otherwise move
+near-equal splits), raises the win chance of every class and lowers its lose chance, as
+:func:`~simkit.arrange.removal.shifted_tables` does for a bucket; the search is then the usual
+exact search on the hand's own tables.
+
+:func:`hand_tables` builds those tables with numpy (the reference, and what
+:meth:`~simkit.arrange.strategies.ExpectedScoreHand.hand_solver` returns); the kernel
+:func:`_conditioned_kernel` builds the same quantities to the last bit in buffers, one hand at a
+time, and runs :func:`~simkit.arrange.search._max_ev_kernel` on them.  The compatible hands are
+found by bit sets: for every card, the pool hands that hold it, so that the hands compatible
+with a 13-card hand are the complement of 13 ORed sets.  A hand costs about five times what
+expected-score's search costs (the bit sets and the 3 × 4,840 classes' quantities, then the
+search): ``experiments/bench_conditioned.py``.
+
+One plain deck only (a card held twice cannot be told apart by a bit).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numba as nb
+import numpy as np
+
+from simkit.arrange.classes import N_DUNS, coarse_of_fine, fine_classes, n_fine_classes
+from simkit.arrange.search import (
+    BACK_FRONT,
+    BACK_MIDDLE,
+    FIVE_SUBSETS,
+    THREE_SUBSETS,
+    Solver,
+    _max_ev_kernel,
+)
+from simkit.arrange.wintables import WinTables
+from simkit.cards import DECK_SIZE
+
+#: Pool hands dealt for the conditioning (those that declare a special are left out).  On
+#: guangxi's rerank probe hands (``experiments/hand_removal_probe.py``) 32,768, 65,536 and
+#: 131,072 gave regrets 0.0287, 0.0163 and 0.0159 (prior 300): the pool's noise costs.
+POOL_HANDS = 131072
+#: The pool's seed: the pool, and so the strategy, is a fixed function of the tables.
+POOL_SEED = 20261204
+#: Compatible hands at which a hand's shift is shrunk by half (chosen on guangxi's rerank
+#: probe hands, seed 5, never on the regret protocol's: 100, 200, 300 and 500 gave regrets
+#: 0.0183, 0.0177, 0.0163 and 0.0255 there against 0.0211 unshrunk).
+SHRINK_PRIOR = 300.0
+
+
+@dataclass(frozen=True)
+class Pool:
+    """The opponents a hand's tables are conditioned on.
+
+    ``classes``: ``int32 (n, 3)`` fine classes of the pool hands' duns; ``masks``: ``uint64
+    (n,)`` the cards each holds as bits; ``card_bits``: ``uint64 (52, ceil(n / 64))`` for each
+    card the pool hands that hold it, as bits; ``pooled``: ``float64 (3, N_FINE)`` the whole
+    pool's mid-CDF by dun.
+    """
+
+    classes: np.ndarray
+    masks: np.ndarray
+    card_bits: np.ndarray
+    pooled: np.ndarray
+
+
+def card_masks(rows: np.ndarray) -> np.ndarray:
+    """``uint64 (n,)``: the cards of each hand ``rows`` ``(n, 13)`` (one deck) as bits."""
+    rows = np.asarray(rows)
+    if rows.size and (rows.min() < 0 or rows.max() >= DECK_SIZE):
+        raise ValueError("card masks need cards of one plain deck (0-51)")
+    return np.bitwise_or.reduce(np.uint64(1) << rows.astype(np.uint64), axis=-1)
+
+
+def mid_cdf(counts: np.ndarray) -> np.ndarray:
+    """The mid-CDF of counts over ordered classes (the last axis): the share below each plus
+    half its own (:func:`simkit.train.mid_cdf`)."""
+    share = counts / np.maximum(counts.sum(axis=-1, keepdims=True), 1.0)
+    return np.cumsum(share, axis=-1) - 0.5 * share
+
+
+def make_pool(cards: np.ndarray, ranks: np.ndarray) -> Pool:
+    """The :class:`Pool` of hands that play normally: their cards ``(n, 13)`` and dun ranks
+    ``(n, 3)``."""
+    cards = np.asarray(cards)
+    n = cards.shape[0]
+    if n < 1 or cards.shape[1:] != (13,) or np.shape(ranks) != (n, N_DUNS):
+        raise ValueError(f"a pool needs cards (n, 13) and ranks (n, 3), got {cards.shape}")
+    classes = np.ascontiguousarray(fine_classes(ranks), dtype=np.int32)
+    masks = card_masks(cards)
+    n_words = (n + 63) // 64
+    card_bits = np.zeros((DECK_SIZE, n_words), dtype=np.uint64)
+    words, bits = np.arange(n) // 64, np.uint64(1) << (np.arange(n) % 64).astype(np.uint64)
+    for c in range(DECK_SIZE):
+        holds = (masks >> np.uint64(c)) & np.uint64(1) == 1
+        np.bitwise_or.at(card_bits[c], words[holds], bits[holds])
+    n_fine = n_fine_classes()
+    counts = np.stack([np.bincount(classes[:, d], minlength=n_fine) for d in range(N_DUNS)])
+    return Pool(classes, masks, card_bits, mid_cdf(counts.astype(np.float64)))
+
+
+def hand_shift(row: np.ndarray, pool: Pool, prior: float = SHRINK_PRIOR) -> np.ndarray:
+    """``float64 (3, N_FINE)``: the shift of the win chances for the hand ``row`` (its card
+    ints, ``(13,)``): the compatible pool hands' mid-CDF minus the pool's, shrunk by
+    ``k / (k + prior)``."""
+    ok = (pool.masks & card_masks(np.asarray(row)[None])[0]) == 0
+    k = int(ok.sum())
+    if k == 0:
+        return np.zeros_like(pool.pooled)
+    n_fine = pool.pooled.shape[1]
+    counts = np.stack(
+        [np.bincount(pool.classes[ok, d], minlength=n_fine) for d in range(N_DUNS)]
+    ).astype(np.float64)
+    return (mid_cdf(counts) - pool.pooled) * (k / (k + prior))
+
+
+def hand_tables(base: WinTables, row: np.ndarray, pool: Pool) -> WinTables:
+    """``base`` conditioned on the hand ``row``: each class's win chance raised by
+    :func:`hand_shift` and its lose chance lowered as much (clipped as
+    :func:`~simkit.arrange.removal.shifted_tables` clips them)."""
+    shift = hand_shift(row, pool)
+    win = np.clip(base.win + shift, 0.0, 1.0)
+    lose = np.minimum(np.clip(1.0 - base.win - base.tie - shift, 0.0, 1.0), 1.0 - win)
+    return replace(base, win=win, tie=1.0 - win - lose, removal=None)
+
+
+@nb.njit(cache=True, inline="always")
+def _lowest_bit(x):
+    """The index of the lowest set bit of a nonzero uint64."""
+    low = x & (~x + np.uint64(1))
+    i = 0
+    if low >= np.uint64(1) << np.uint64(32):
+        low >>= np.uint64(32)
+        i += 32
+    if low >= np.uint64(1) << np.uint64(16):
+        low >>= np.uint64(16)
+        i += 16
+    if low >= np.uint64(1) << np.uint64(8):
+        low >>= np.uint64(8)
+        i += 8
+    if low >= np.uint64(1) << np.uint64(4):
+        low >>= np.uint64(4)
+        i += 4
+    if low >= np.uint64(1) << np.uint64(2):
+        low >>= np.uint64(2)
+        i += 2
+    if low >= np.uint64(2):
+        i += 1
+    return i
+
+
+@nb.njit(cache=True)
+def _condition(
+    hand, card_bits, n_pool, classes, pooled, win, tie, prior, q, fav, sep, counts, free, share,
+    cum, w_out, l_out,
+):  # fmt: skip
+    """Write the hand's conditioned quantities in ``q``, ``fav``, ``sep`` (``[0]`` of each),
+    the same to the last bit as :func:`make_solver` on :func:`hand_tables`.  ``win``, ``tie``:
+    the base tables' ``float64 (3, N_FINE)``; ``q``, ``fav`` hold the base solver's win
+    points and lose pay already (the shift leaves them); ``counts`` ``(3, N_FINE)`` zeros,
+    left zero; ``free``, ``share``, ``cum``, ``w_out``, ``l_out``: scratch buffers."""
+    n_words = card_bits.shape[1]
+    free[:] = 0
+    for i in range(hand.shape[0]):  # a card's row at a time: contiguous, so it vectorizes
+        row = card_bits[hand[i]]
+        for w in range(n_words):
+            free[w] |= row[w]
+    for w in range(n_words):
+        free[w] = ~free[w]
+    if n_pool % 64:
+        free[n_words - 1] &= (np.uint64(1) << np.uint64(n_pool % 64)) - np.uint64(1)
+    k = 0
+    for w in range(n_words):
+        x = free[w]
+        while x:
+            j = w * 64 + _lowest_bit(x)
+            x &= x - np.uint64(1)
+            for d in range(3):
+                counts[d, classes[j, d]] += 1
+            k += 1
+    n_fine = win.shape[1]
+    shrink = k / (k + prior) if k > 0 else 0.0
+    kk = max(k, 1) * 1.0
+    for d in range(3):
+        # in passes, so that the independent ones vectorize
+        for c in range(n_fine):
+            share[c] = counts[d, c] / kk
+            counts[d, c] = 0
+        acc = 0.0
+        for c in range(n_fine):
+            acc += share[c]
+            cum[c] = acc
+        for c in range(n_fine):
+            s = (cum[c] - 0.5 * share[c] - pooled[d, c]) * shrink
+            w0 = win[d, c]
+            w1 = min(max(w0 + s, 0.0), 1.0)
+            l1 = min(min(max(1.0 - w0 - tie[d, c] - s, 0.0), 1.0), 1.0 - w1)
+            t1 = 1.0 - w1 - l1
+            # ev_quantities on the shifted tables: win, tie clipped, lose the rest
+            t2 = min(max(t1, 0.0), 1.0 - w1)
+            w_out[c] = w1
+            l_out[c] = min(max(1.0 - w1 - t2, 0.0), 1.0)
+        top_w = -np.inf
+        low_l = np.inf
+        for c in range(n_fine):
+            w2 = w_out[c]
+            l2 = l_out[c]
+            q[0, d, c, 0] = w2
+            q[0, d, c, 1] = l2
+            # favourable_quantities, in float64 before the cast as make_solver does
+            top_w = max(top_w, w2)
+            low_l = min(low_l, l2)
+            fav[0, d, c, 0] = top_w
+            fav[0, d, c, 1] = min(low_l, 1.0 - top_w)
+            sep[0, d, c] = np.float64(q[0, d, c, 0]) * np.float64(q[0, d, c, 2]) - np.float64(
+                q[0, d, c, 1]
+            ) * np.float64(q[0, d, c, 3])
+    return k
+
+
+@nb.njit(cache=True)
+def _conditioned_kernel(
+    hands, rt, back_middle, back_front, card_bits, n_pool, classes, pooled, win, tie, q0, fav0,
+    prior, params, cops, stricts, horses, ties, five, three, group_of, out, values, n_scored,
+    n_compatible,
+):  # fmt: skip
+    """The exact search of every hand on its own conditioned tables (:func:`_condition`)."""
+    q = q0.copy().reshape((1, *q0.shape))  # win points and lose pay kept from the base
+    fav = fav0.copy().reshape((1, *fav0.shape))
+    n_fine = q0.shape[1]
+    share = np.empty(n_fine)
+    cum = np.empty(n_fine)
+    w_out = np.empty(n_fine)
+    l_out = np.empty(n_fine)
+    sep = np.empty((1, q0.shape[0], q0.shape[1]), dtype=np.float64)
+    counts = np.zeros((q0.shape[0], q0.shape[1]), dtype=np.int64)
+    free = np.empty(card_bits.shape[1], dtype=np.uint64)
+    pick = np.zeros((1, 1), dtype=np.int64)
+    for h in range(hands.shape[0]):
+        n_compatible[h] = _condition(
+            hands[h], card_bits, n_pool, classes, pooled, win, tie, prior, q, fav, sep, counts,
+            free, share, cum, w_out, l_out,
+        )  # fmt: skip
+        _max_ev_kernel(
+            hands[h : h + 1], rt, back_middle, back_front, q, fav, sep, params, cops, stricts,
+            horses, ties, pick, five, three, group_of, out[:, h : h + 1], values[:, h : h + 1],
+            n_scored[:, h : h + 1],
+        )  # fmt: skip
+
+
+def conditioned_ids(
+    rows: np.ndarray, solver: Solver, pool: Pool, prior: float = SHRINK_PRIOR
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The search of every hand of ``rows`` on ``solver``'s tables conditioned on its own
+    cards: split ids ``(n, 3)``, expected scores, splits scored and compatible pool hands
+    per hand.  ``solver`` must be built on fine tables (``solver.tables``) with no removal
+    buckets."""
+    tables = solver.tables
+    if tables.win.shape != solver.q.shape[:2]:
+        raise ValueError("conditioned search needs a solver on fine tables")
+    rows = np.ascontiguousarray(rows)
+    n = rows.shape[0]
+    ids = np.empty((1, n, 3), dtype=np.int64)
+    values = np.empty((1, n), dtype=np.float64)
+    n_scored = np.empty((1, n), dtype=np.int64)
+    n_compatible = np.empty(n, dtype=np.int64)
+    _conditioned_kernel(
+        rows, solver.rank_tables, BACK_MIDDLE, BACK_FRONT, pool.card_bits, pool.masks.shape[0],
+        pool.classes, pool.pooled, np.ascontiguousarray(tables.win, dtype=np.float64),
+        np.ascontiguousarray(tables.tie, dtype=np.float64), solver.q, solver.fav, float(prior),
+        solver.model.params[None], solver.joint[None],
+        np.array([solver.strict], dtype=np.int64), np.array([solver.horse_card], dtype=np.int64),
+        np.array([solver.front_first], dtype=np.int64), FIVE_SUBSETS, THREE_SUBSETS,
+        coarse_of_fine(), ids, values, n_scored, n_compatible,
+    )  # fmt: skip
+    return ids[0], values[0], n_scored[0], n_compatible

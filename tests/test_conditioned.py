@@ -1,0 +1,223 @@
+"""Card removal by the hand's own cards (simkit.arrange.conditioned, expected-score-hand): the
+pool's bit sets, the hand's shift against a count spelled out, the kernel's quantities against
+the numpy reference to the last bit, the search against the exhaustive scan under each hand's
+own objective, and what the conditioning changes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simkit.arrange import (
+    ExpectedScore,
+    ExpectedScoreHand,
+    arrange,
+    as_strategy,
+    exhaustive_ids,
+    fine_classes,
+    max_ev_ids,
+    strategy_from_name,
+)
+from simkit.arrange.conditioned import (
+    SHRINK_PRIOR,
+    _condition,
+    _lowest_bit,
+    card_masks,
+    conditioned_ids,
+    hand_shift,
+    hand_tables,
+    make_pool,
+    mid_cdf,
+)
+from simkit.arrange.value import ev_quantities, favourable_quantities, payout_model
+from simkit.cards import format_cards, parse_cards
+from simkit.deal import deal
+from simkit.evaluate import dun_ranks
+from simkit.variants import resolve_variant
+
+GUANGXI = resolve_variant("guangxi")
+
+
+@pytest.fixture(scope="module")
+def strategy() -> ExpectedScoreHand:
+    return ExpectedScoreHand()
+
+
+@pytest.fixture(scope="module")
+def pool(strategy):
+    return strategy.pool(GUANGXI, 4)
+
+
+def _hands(n: int, seed: int) -> np.ndarray:
+    return np.sort(deal(n // 4 + 1, 4, rng=seed).reshape(-1, 13)[:n], axis=1)
+
+
+def test_lowest_bit_of_every_position():
+    import numba as nb
+
+    @nb.njit
+    def lowest(x):
+        return _lowest_bit(x)
+
+    for i in range(64):
+        one = np.uint64(1) << np.uint64(i)
+        assert lowest(one) == i
+        assert lowest(one | (np.uint64(1) << np.uint64(63))) == i  # a higher bit changes nothing
+
+
+def test_card_bits_say_which_pool_hands_hold_each_card(pool):
+    n = pool.masks.shape[0]
+    for card in (0, 17, 51):
+        bits = pool.card_bits[card]
+        holds = np.array([(bits[j // 64] >> np.uint64(j % 64)) & np.uint64(1) for j in range(n)])
+        assert (holds == ((pool.masks >> np.uint64(card)) & np.uint64(1))).all()
+    # every pool hand holds 13 cards: 13 bits set across the 52 rows
+    total = sum(int(np.unpackbits(row.view(np.uint8)).sum()) for row in pool.card_bits)
+    assert total == 13 * n
+
+
+def test_card_masks_refuse_cards_of_other_decks():
+    with pytest.raises(ValueError, match="one plain deck"):
+        card_masks(np.array([[52, *list(range(12))]]))
+
+
+def test_the_shift_is_the_compatible_hands_mid_cdf_minus_the_pools_spelled_out(pool):
+    """hand_shift against a count by hand: the pool hands sharing no card with the hand, the
+    share of their fronts below a class plus half the share at it, minus the whole pool's,
+    times k / (k + prior)."""
+    row = _hands(1, 5)[0]
+    held = {int(c) for c in row}
+    ok = (pool.masks & card_masks(row[None])[0]) == 0
+    k = int(ok.sum())
+    assert 0.005 < k / len(pool.masks) < 0.03  # C(39,13)/C(52,13) = 1.3% of random hands
+    for j in range(0, len(pool.masks), 97):  # the bits spelled out for a sample of the pool
+        cards = {c for c in range(52) if (int(pool.masks[j]) >> c) & 1}
+        assert len(cards) == 13
+        assert bool(ok[j]) == (not held & cards)
+    shift = hand_shift(row, pool)
+    for d in range(3):
+        for c in np.quantile(pool.classes[:, d], [0.1, 0.5, 0.9]).astype(int):
+            mine = pool.classes[ok, d]
+            alls = pool.classes[:, d]
+            cond = ((mine < c).sum() + 0.5 * (mine == c).sum()) / k
+            whole = ((alls < c).sum() + 0.5 * (alls == c).sum()) / len(alls)
+            assert shift[d, c] == pytest.approx((cond - whole) * k / (k + SHRINK_PRIOR), abs=1e-12)
+
+
+def test_a_hand_holding_the_aces_and_kings_faces_weaker_fronts(strategy, pool):
+    """The module's example: a hand holding A-A-A-A and K-K-K leaves its opponents no pair of
+    either, so every pair front of theirs sits lower: its own K-K front wins more often than
+    the tables say."""
+    row = np.sort(parse_cards("Kc Kd Kh 5h 6h 9h Th Ah 7d 7s Ac Ad As"))
+    base = strategy._tables(GUANGXI, 4)
+    own = hand_tables(base, row, pool)
+    kk7 = dun_ranks(parse_cards("7s Kc Kd 2c 3c 4c 5d 6d 8d 9h Jh Qh Qs"), GUANGXI)[0]
+    c = int(fine_classes(np.array([kk7]))[0])
+    assert own.win[0, c] > base.win[0, c] + 0.05
+    assert (own.win >= 0).all() and (own.win <= 1).all() and (own.tie >= -1e-12).all()
+    np.testing.assert_allclose(own.win + own.tie + (1 - own.win - own.tie), 1.0)
+
+
+def test_the_issue_hand_moves_its_kings_out_of_the_front(strategy):
+    """Guangxi's regret protocol found this hand giving away 10 points a hand with K-K-K in front
+    (rollouts prefer K-K-7 there and the four aces as quads in the back, worth 4 and a bigger
+    t): conditioned on its own cards, the search finds it."""
+    hand = parse_cards("Kc Kd Kh 5h 6h 9h Th Ah 7d 7s Ac Ad As")
+    plain, _ = arrange(hand, GUANGXI, ExpectedScore(), n_players=4)
+    own, _ = arrange(hand, GUANGXI, strategy, n_players=4)
+    assert format_cards(plain[:3]) == "K♣ K♦ K♥"
+    assert format_cards(own[:3]) == "7♠ K♣ K♦"
+    assert format_cards(own[8:]) == "7♦ A♣ A♦ A♥ A♠"
+
+
+def test_kernel_quantities_equal_the_reference_to_the_last_bit(strategy, pool):
+    """_condition's q, fav and sep are make_solver's on hand_tables, bit for bit."""
+    solver = strategy.solver(GUANGXI, 4)
+    win = np.ascontiguousarray(solver.tables.win)
+    tie = np.ascontiguousarray(solver.tables.tie)
+    n_fine = win.shape[1]
+    model = payout_model(GUANGXI, 4, horse=True)
+    for row in _hands(12, 7):
+        q = solver.q.copy()[None]
+        fav = solver.fav.copy()[None]
+        sep = np.empty((1, 3, n_fine))
+        counts = np.zeros((3, n_fine), dtype=np.int64)
+        free = np.empty(pool.card_bits.shape[1], dtype=np.uint64)
+        scratch = [np.empty(n_fine) for _ in range(4)]
+        k = _condition(
+            row, pool.card_bits, pool.masks.shape[0], pool.classes, pool.pooled, win, tie,
+            SHRINK_PRIOR, q, fav, sep, counts, free, *scratch,
+        )  # fmt: skip
+        assert k == int(((pool.masks & card_masks(row[None])[0]) == 0).sum())
+        assert not counts.any()  # left zero for the next hand
+        ref = strategy.hand_solver(row, GUANGXI, 4)
+        assert np.array_equal(q[0], ref.q)
+        assert np.array_equal(fav[0], ref.fav)
+        assert np.array_equal(sep[0], ref.sep)
+        q64 = ev_quantities(hand_tables(solver.tables, row, pool), model)
+        assert np.array_equal(favourable_quantities(q64).astype(np.float32), ref.fav)
+
+
+@pytest.mark.parametrize("variant", ["guangxi", "fujian"])
+def test_search_equals_the_exhaustive_scan_under_each_hands_own_objective(variant):
+    """Every hand's split and value are those of scoring all 72,072 splits under its own
+    conditioned tables (the solver hand_solver builds), and of the plain search on them."""
+    v = resolve_variant(variant)
+    strategy = ExpectedScoreHand()
+    hands = _hands(60, 11)
+    ids, values = strategy.choose_splits(hands, v, n_players=4)
+    for h in range(len(hands)):
+        own = strategy.hand_solver(hands[h], v, 4)
+        want_ids, want_values = exhaustive_ids(hands[h : h + 1], own)
+        assert values[h] == want_values[0]
+        assert (ids[h] == want_ids[0]).all()
+        assert (max_ev_ids(hands[h : h + 1], own)[0][0] == ids[h]).all()
+
+
+def test_choices_depend_on_the_hand_alone(strategy):
+    """A pure function of the hand: the same splits in any order and any batch."""
+    hands = _hands(200, 13)
+    ids, values = strategy.choose_splits(hands, GUANGXI, n_players=4)
+    back, back_values = strategy.choose_splits(hands[::-1].copy(), GUANGXI, n_players=4)
+    assert (back[::-1] == ids).all() and (back_values[::-1] == values).all()
+    one, _ = strategy.choose_splits(hands[57:58], GUANGXI, n_players=4)
+    assert (one[0] == ids[57]).all()
+
+
+def test_conditioning_changes_some_choices_and_a_huge_prior_none(pool):
+    hands = _hands(400, 17)
+    plain, _ = ExpectedScore().choose_splits(hands, GUANGXI, n_players=4)
+    own, _ = ExpectedScoreHand().choose_splits(hands, GUANGXI, n_players=4)
+    assert 0.02 < (plain != own).any(axis=1).mean() < 0.5
+    solver = ExpectedScore().solver(GUANGXI, 4)
+    none, _, _, compatible = conditioned_ids(hands, solver, pool, prior=1e300)
+    assert (none == plain).all()
+    assert compatible.min() > 0
+
+
+def test_two_decks_play_as_expected_score():
+    """Six players deal two decks: no bit says which copy of a card a hand holds, so the
+    strategy plays as expected-score."""
+    strategy = ExpectedScoreHand()
+    assert strategy.pool(GUANGXI, 6) is None
+    hands = np.sort(deal(20, 6, rng=3, deck=GUANGXI.deck_for(6)).reshape(-1, 13), axis=1)
+    a, _ = strategy.choose_splits(hands, GUANGXI, n_players=6)
+    b, _ = ExpectedScore().choose_splits(hands, GUANGXI, n_players=6)
+    assert (a == b).all()
+
+
+def test_named_and_built_once(strategy):
+    assert isinstance(as_strategy("expected-score-hand"), ExpectedScoreHand)
+    assert isinstance(strategy_from_name("expected-score-hand"), ExpectedScoreHand)
+    assert strategy.pool(GUANGXI, 4) is strategy.pool(GUANGXI, 4)
+    assert repr(strategy) == "ExpectedScoreHand()"
+    assert repr(ExpectedScoreHand(prior=50.0)) == "ExpectedScoreHand(prior=50.0)"
+
+
+def test_a_pool_needs_cards_and_ranks_of_one_shape():
+    with pytest.raises(ValueError, match="a pool needs"):
+        make_pool(np.zeros((3, 12), dtype=np.int8), np.zeros((3, 3), dtype=np.int32))
+
+
+def test_mid_cdf_is_the_share_below_plus_half_the_share_at():
+    np.testing.assert_allclose(mid_cdf(np.array([1.0, 2.0, 1.0])), [0.125, 0.5, 0.875])
