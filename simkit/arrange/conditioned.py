@@ -52,14 +52,16 @@ from simkit.arrange.wintables import WinTables
 from simkit.cards import DECK_SIZE
 
 #: Pool hands dealt for the conditioning (those that declare a special are left out).  On
-#: guangxi's rerank probe hands (``experiments/hand_removal_probe.py``) 32,768, 65,536 and
-#: 131,072 gave regrets 0.0287, 0.0163 and 0.0159 (prior 300): the pool's noise costs.
+#: guangxi's rerank probe hands (``results/strategy/hand-removal-probe.md``; seed 5, never the
+#: regret protocol's) 32,768, 65,536 and 131,072 give regrets 0.0197, 0.0191 and 0.0164 at
+#: prior 300: the pool's sampling noise costs.
 POOL_HANDS = 131072
 #: The pool's seed: the pool, and so the strategy, is a fixed function of the tables.
 POOL_SEED = 20261204
-#: Compatible hands at which a hand's shift is shrunk by half (chosen on guangxi's rerank
-#: probe hands, seed 5, never on the regret protocol's: 100, 200, 300 and 500 gave regrets
-#: 0.0183, 0.0177, 0.0163 and 0.0255 there against 0.0211 unshrunk).
+#: Compatible hands at which a hand's shift is shrunk by half.  Chosen at 300 on the probe
+#: hands with a first pool (of another seed) where 100, 200, 300 and 500 gave 0.0183, 0.0177,
+#: 0.0163 and 0.0255; on the shipped pool priors 0 to 1000 lie within 0.0147-0.0164 (the same
+#: within noise) and only the small pools gain from shrinking.
 SHRINK_PRIOR = 300.0
 
 
@@ -129,11 +131,13 @@ def hand_shift(row: np.ndarray, pool: Pool, prior: float = SHRINK_PRIOR) -> np.n
     return (mid_cdf(counts) - pool.pooled) * (k / (k + prior))
 
 
-def hand_tables(base: WinTables, row: np.ndarray, pool: Pool) -> WinTables:
+def hand_tables(
+    base: WinTables, row: np.ndarray, pool: Pool, prior: float = SHRINK_PRIOR
+) -> WinTables:
     """``base`` conditioned on the hand ``row``: each class's win chance raised by
     :func:`hand_shift` and its lose chance lowered as much (clipped as
     :func:`~simkit.arrange.removal.shifted_tables` clips them)."""
-    shift = hand_shift(row, pool)
+    shift = hand_shift(row, pool, prior)
     win = np.clip(base.win + shift, 0.0, 1.0)
     lose = np.minimum(np.clip(1.0 - base.win - base.tie - shift, 0.0, 1.0), 1.0 - win)
     return replace(base, win=win, tie=1.0 - win - lose, removal=None)

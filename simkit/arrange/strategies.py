@@ -269,7 +269,7 @@ class ExpectedScoreHand(ExpectedScore):
         if pool is None:
             return super().hand_solver(row, v, n_players)
         tables = self._tables(v, n_players)
-        own = hand_tables(tables, np.asarray(row), pool)
+        own = hand_tables(tables, np.asarray(row), pool, self.prior)
         return self._make(v, n_players, own, self._weights(tables))
 
     def choose_splits(
@@ -291,16 +291,18 @@ class ExpectedScoreHand(ExpectedScore):
         return shown[:-1] + (", " if not shown.endswith("()") else "") + f"prior={self.prior!r})"
 
 
-def build_pool(strategy: ExpectedScore, variant: Variant, n_players: int) -> Pool:
-    """:data:`POOL_HANDS` hands dealt from :data:`POOL_SEED`, set by ``strategy``; those that
-    play normally (declare no special) make the :class:`Pool`."""
+def build_pool(
+    strategy: ExpectedScore, variant: Variant, n_players: int, n_hands: int = POOL_HANDS
+) -> Pool:
+    """``n_hands`` hands dealt from :data:`POOL_SEED`, set by ``strategy``; those that play
+    normally (declare no special) make the :class:`Pool`."""
     from simkit.arrange.api import arrangements  # the api stage sits on this one
     from simkit.deal import deal
 
-    games = -(-POOL_HANDS // n_players)
+    games = -(-n_hands // n_players)
     gen = np.random.default_rng(POOL_SEED)
-    hands = deal(games, n_players, rng=gen, deck=variant.deck_for(n_players))
-    (found,) = arrangements([hands.reshape(-1, 13)], [variant], strategy, n_players=n_players)
+    hands = deal(games, n_players, rng=gen, deck=variant.deck_for(n_players)).reshape(-1, 13)
+    (found,) = arrangements([hands[:n_hands]], [variant], strategy, n_players=n_players)
     normal = found.declared < 0
     return make_pool(found.cards[normal], found.ranks[normal])
 
