@@ -195,6 +195,23 @@ def test_conditioning_changes_some_choices_and_a_huge_prior_none(pool):
     assert compatible.min() > 0
 
 
+def test_every_entry_point_plays_it(strategy):
+    """arrange, arrangements (what simulations, rollout opponents and the regret protocol's
+    opponents call) and choose_splits set a hand alike: none falls back to the pooled search."""
+    from simkit.arrange import arrangements
+
+    hand = parse_cards("Kc Kd Kh 5h 6h 9h Th Ah 7d 7s Ac Ad As")
+    hands = np.concatenate([np.sort(hand)[None], _hands(30, 19)])
+    ids, values = strategy.choose_splits(hands, GUANGXI, n_players=4)
+    by_name = "expected-score-hand"
+    for who in (strategy, by_name):
+        (found,) = arrangements([hands], [GUANGXI], who, n_players=4)
+        cards, _ = arrange(hands, GUANGXI, who, n_players=4)
+        assert (found.cards == cards).all()
+        assert (found.split_ids == ids).all() and (found.value == values).all()
+    assert format_cards(found.cards[0, :3]) == "7♠ K♣ K♦"
+
+
 def test_two_decks_play_as_expected_score():
     """Six players deal two decks: no bit says which copy of a card a hand holds, so the
     strategy plays as expected-score."""

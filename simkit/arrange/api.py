@@ -251,7 +251,7 @@ def arrangements(
     prepared = [_as_hands(h, n_players, v) for h, v in zip(hands, resolved, strict=True)]
     chosen = as_strategy(strategy)
     results: list[Arrangement] = []
-    if not isinstance(chosen, MaxEV) or chosen.tables is not None:
+    if not isinstance(chosen, MaxEV) or chosen.tables is not None or not chosen.one_pass:
         for (rows, lead), v, t in zip(prepared, resolved, table_list, strict=True):
             own = chosen.with_tables(t) if isinstance(chosen, MaxEV) and t is not None else chosen
             gen = np.random.default_rng(rng)

@@ -86,6 +86,10 @@ class MaxEV(Strategy):
 
     tables: WinTables | None = None
     name: ClassVar[str] = "max-ev"
+    #: Whether its choices are those of :meth:`solvers` searched by ``max_ev_ids_many``, so
+    #: that :func:`~simkit.arrange.arrangements` may search several variants in one pass over
+    #: the hands (False: it sets each variant's hands through :meth:`choose_splits`).
+    one_pass: ClassVar[bool] = True
 
     def solver(self, variant: str | Variant | None, n_players: int) -> Solver:
         """The search of this strategy under ``variant`` at ``n_players``."""
@@ -244,6 +248,7 @@ class ExpectedScoreHand(ExpectedScore):
 
     prior: float = SHRINK_PRIOR
     name: ClassVar[str] = "expected-score-hand"
+    one_pass: ClassVar[bool] = False  # each hand its own search: choose_splits
 
     def pool(self, variant: str | Variant | None, n_players: int) -> Pool | None:
         """The pool the hands of ``variant`` at ``n_players`` are conditioned on (built once
