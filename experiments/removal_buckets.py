@@ -41,6 +41,7 @@ import numpy as np
 
 from simkit.arrange import ExpectedScore, WinTables, arrange, removal_buckets, shifted_tables
 from simkit.arrange.classes import fine_classes, n_fine_classes
+from simkit.arrange.removal import mid_cdf
 from simkit.arrange.search import max_ev_ids
 from simkit.arrange.strategies import Strategy
 from simkit.arrange.wintables import default_fine_tables
@@ -48,7 +49,6 @@ from simkit.cards import rank_of, suit_of
 from simkit.deal import deal
 from simkit.evaluate import dun_ranks
 from simkit.regret import regret
-from simkit.train import mid_cdf
 from simkit.variants import Variant, resolve_variant
 
 HCP_EDGES = (6, 9, 12, 15)

@@ -48,7 +48,7 @@ from simkit.arrange import (
 )
 from simkit.arrange.classes import fine_classes, n_fine_classes
 from simkit.arrange.joint import joint_of_population
-from simkit.arrange.removal import N_REMOVAL_BUCKETS, removal_buckets
+from simkit.arrange.removal import N_REMOVAL_BUCKETS, mid_cdf, removal_buckets
 from simkit.arrange.search import horse_copies
 from simkit.arrange.value import horse_model
 from simkit.deal import RngLike, as_generator, check_players, deal
@@ -467,13 +467,6 @@ REMOVAL_SEED = 5
 REMOVAL_PRIOR = 1000.0
 #: Games per block of :func:`removal_shifts` (each its own seed, so memory stays bounded).
 REMOVAL_BLOCK = 20_000
-
-
-def mid_cdf(counts: np.ndarray) -> np.ndarray:
-    """The mid-CDF of counts over ordered classes (the last axis): the share below each plus
-    half its own."""
-    share = counts / np.maximum(counts.sum(axis=-1, keepdims=True), 1.0)
-    return np.cumsum(share, axis=-1) - 0.5 * share
 
 
 def removal_shifts(

@@ -27,8 +27,8 @@ from simkit.arrange.conditioned import (
     hand_shift,
     hand_tables,
     make_pool,
-    mid_cdf,
 )
+from simkit.arrange.removal import mid_cdf
 from simkit.arrange.value import ev_quantities, favourable_quantities, payout_model
 from simkit.cards import format_cards, parse_cards
 from simkit.deal import deal

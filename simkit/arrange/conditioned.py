@@ -12,7 +12,8 @@ A **pool** of hands set by the strategy and played normally (about 130,000, deal
 seed: :func:`~simkit.arrange.strategies.build_pool`) stands for the opponents.  For one hand,
 the pool hands that share no card with it are the opponents it can meet (C(39,13)/C(52,13),
 1.3% of them: some 1,650); per
-dun, their fine classes' mid-CDF (the share below each class plus half the share at it) minus
+dun, their fine classes' mid-CDF (the share below each class plus half the share at it;
+:func:`~simkit.arrange.removal.mid_cdf`) minus
 the whole pool's is how much more often than the tables say a dun of that class wins against
 this hand's opponents.  That shift, shrunk toward none by ``k / (k + prior)`` for ``k``
 compatible hands (:data:`SHRINK_PRIOR`: the pool's sampling noise would otherwise move
@@ -34,12 +35,13 @@ One plain deck only (a card held twice cannot be told apart by a bit).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numba as nb
 import numpy as np
 
 from simkit.arrange.classes import N_DUNS, coarse_of_fine, fine_classes, n_fine_classes
+from simkit.arrange.removal import mid_cdf, shifted_tables
 from simkit.arrange.search import (
     BACK_FRONT,
     BACK_MIDDLE,
@@ -89,13 +91,6 @@ def card_masks(rows: np.ndarray) -> np.ndarray:
     return np.bitwise_or.reduce(np.uint64(1) << rows.astype(np.uint64), axis=-1)
 
 
-def mid_cdf(counts: np.ndarray) -> np.ndarray:
-    """The mid-CDF of counts over ordered classes (the last axis): the share below each plus
-    half its own (:func:`simkit.train.mid_cdf`)."""
-    share = counts / np.maximum(counts.sum(axis=-1, keepdims=True), 1.0)
-    return np.cumsum(share, axis=-1) - 0.5 * share
-
-
 def make_pool(cards: np.ndarray, ranks: np.ndarray) -> Pool:
     """The :class:`Pool` of hands that play normally: their cards ``(n, 13)`` and dun ranks
     ``(n, 3)``."""
@@ -137,10 +132,7 @@ def hand_tables(
     """``base`` conditioned on the hand ``row``: each class's win chance raised by
     :func:`hand_shift` and its lose chance lowered as much (clipped as
     :func:`~simkit.arrange.removal.shifted_tables` clips them)."""
-    shift = hand_shift(row, pool, prior)
-    win = np.clip(base.win + shift, 0.0, 1.0)
-    lose = np.minimum(np.clip(1.0 - base.win - base.tie - shift, 0.0, 1.0), 1.0 - win)
-    return replace(base, win=win, tie=1.0 - win - lose, removal=None)
+    return shifted_tables(base, hand_shift(row, pool, prior))
 
 
 @nb.njit(cache=True, inline="always")

@@ -44,6 +44,14 @@ def removal_buckets(rows: np.ndarray) -> np.ndarray:
     return ((aces * 4 + kings) * 4 + queens).astype(np.int64)
 
 
+def mid_cdf(counts: np.ndarray) -> np.ndarray:
+    """The mid-CDF of counts over ordered classes (the last axis): the share below each plus
+    half its own.  A dun of a class wins against a population by this much more than half
+    the ties: the difference of two of them is a shift of the win chance."""
+    share = counts / np.maximum(counts.sum(axis=-1, keepdims=True), 1.0)
+    return np.cumsum(share, axis=-1) - 0.5 * share
+
+
 def shifted_tables(base: WinTables, shift: np.ndarray) -> WinTables:
     """``base`` with each class's win chance raised by ``shift`` ``(3, N)`` and its lose chance
     lowered as much (both clipped to [0, 1]; the tie chance takes the rest), other fields
