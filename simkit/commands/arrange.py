@@ -92,7 +92,8 @@ def register(subparsers: Any) -> None:
         default=None,
         metavar="NAME",
         help="also print how this strategy sets the hand: greedy, random-legal, rollout "
-        "(the default's best splits valued by rollouts against it, seeded by --seed) or a "
+        "(the default's best splits valued by rollouts against it, seeded by --seed), "
+        "expected-score-hand (the default on tables conditioned on the hand's own cards) or a "
         "trained .npz table (default: none)",
     )
     add_seed_option(parser)

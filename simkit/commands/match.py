@@ -21,7 +21,9 @@ def register(subparsers: Any) -> None:
         help="points per hand between two strategies, duplicate format, with a 95%% CI",
         description="Deal once, play every deal with strategy A in each seat in turn and B in "
         "the others (heads-up: seats swapped), and report A's points per hand with a 95% "
-        "confidence interval.  A strategy is expected-score, expected-score-places, max-ev, "
+        "confidence interval.  A strategy is expected-score, expected-score-places, "
+        "expected-score-hand (each hand's tables conditioned on its own cards; a fifth of "
+        "the speed), max-ev, "
         "greedy, random-legal, rollout (slow, "
         "about 25 hands a second at 4 players: expected-score's best splits valued by "
         "rollouts against expected-score; "
