@@ -135,29 +135,17 @@ def hand_tables(
     return shifted_tables(base, hand_shift(row, pool, prior))
 
 
+#: De Bruijn sequence B(2, 6): the top 6 bits of ``2**i * _DE_BRUIJN`` (mod 2**64) are
+#: distinct for i = 0..63, so they index the position of a lone set bit.
+_DE_BRUIJN = 0x03F79D71B4CB0A89
+_DE_BRUIJN_POSITION = np.argsort([((2**i * _DE_BRUIJN) % 2**64) >> 58 for i in range(64)])
+
+
 @nb.njit(cache=True, inline="always")
 def _lowest_bit(x):
-    """The index of the lowest set bit of a nonzero uint64."""
+    """The index of the lowest set bit of a nonzero uint64 (one multiply and a lookup)."""
     low = x & (~x + np.uint64(1))
-    i = 0
-    if low >= np.uint64(1) << np.uint64(32):
-        low >>= np.uint64(32)
-        i += 32
-    if low >= np.uint64(1) << np.uint64(16):
-        low >>= np.uint64(16)
-        i += 16
-    if low >= np.uint64(1) << np.uint64(8):
-        low >>= np.uint64(8)
-        i += 8
-    if low >= np.uint64(1) << np.uint64(4):
-        low >>= np.uint64(4)
-        i += 4
-    if low >= np.uint64(1) << np.uint64(2):
-        low >>= np.uint64(2)
-        i += 2
-    if low >= np.uint64(2):
-        i += 1
-    return i
+    return _DE_BRUIJN_POSITION[(low * np.uint64(_DE_BRUIJN)) >> np.uint64(58)]
 
 
 @nb.njit(cache=True)
