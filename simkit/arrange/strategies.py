@@ -16,7 +16,7 @@ from __future__ import annotations
 import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import ClassVar, Literal, TypeAlias
 
@@ -241,28 +241,46 @@ class ExpectedScorePlaces(ExpectedScore):
 class ExpectedScoreHand(ExpectedScore):
     """expected-score on each hand's own tables: the fine tables conditioned on the 13 cards it
     holds (:mod:`simkit.arrange.conditioned`: the opponents' duns counted over a pool of hands
-    set by expected-score that share no card with it).  Still the exact search of one
-    objective per hand (:meth:`hand_solver` is that objective's search).  Where the deck is
-    not one plain deck, or the tables are not fine ones, it plays as expected-score.
-    ``prior``: the compatible hands at which a hand's shift is shrunk by half."""
+    that share no card with it).  Still the exact search of one objective per hand
+    (:meth:`hand_solver` is that objective's search).  Where the deck is not one plain deck, or
+    the tables are not fine ones, it plays as expected-score.
+
+    ``prior``: the compatible hands at which a hand's shift is shrunk by half.  ``rounds``:
+    rounds of fictitious play that set the pool: 1, a pool set by expected-score; ``r``, a
+    pool of fresh deals set by this strategy with ``rounds = r - 1``, so that the opponents a
+    hand is conditioned on play as it does (2, the default: the regret protocol's opponents
+    play the strategy under test, and against them a pool set by expected-score misleads).
+    """
 
     prior: float = SHRINK_PRIOR
+    rounds: int = 2
     name: ClassVar[str] = "expected-score-hand"
     one_pass: ClassVar[bool] = False  # each hand its own search: choose_splits
 
+    def __post_init__(self) -> None:
+        if isinstance(self.rounds, bool) or not isinstance(self.rounds, int) or self.rounds < 1:
+            raise SimkitError(f"rounds must be an integer ≥ 1, got {self.rounds!r}")
+        if not self.prior >= 0:
+            raise SimkitError(f"prior must be ≥ 0, got {self.prior!r}")
+
     def pool(self, variant: str | Variant | None, n_players: int) -> Pool | None:
         """The pool the hands of ``variant`` at ``n_players`` are conditioned on (built once
-        per tables, variant and player count), None where none applies."""
+        per tables, variant, player count and rounds), None where none applies."""
         v = resolve_variant(variant)
         tables = self._tables(v, n_players)
         if not v.deck_for(n_players).is_one_deck or tables.win.shape[1] == N_CLASSES:
             return None
-        key = (id(tables), id(v), n_players, self._weights(tables), self.joint)
+        weights = self._weights(tables)
+        key = (id(tables), id(v), n_players, weights, self.joint, self.prior, self.rounds)
         hit = _POOLS.pop(key, None)
         if hit is None:
-            # the opponents play expected-score on the same tables, without removal shifts
-            plain = ExpectedScore(tables, self.weights, self.joint, False, self.places)
-            hit = (tables, v, build_pool(plain, v, n_players))
+            if self.rounds == 1:  # expected-score on the same tables, without removal shifts
+                setter: ExpectedScore = ExpectedScore(
+                    tables, self.weights, self.joint, False, self.places
+                )
+            else:
+                setter = replace(self, rounds=self.rounds - 1)
+            hit = (tables, v, build_pool(setter, v, n_players, round_=self.rounds))
             if len(_POOLS) >= _MAX_BUCKET_SOLVERS:
                 del _POOLS[next(iter(_POOLS))]
         _POOLS[key] = hit
@@ -287,25 +305,38 @@ class ExpectedScoreHand(ExpectedScore):
         return ids, values
 
     def with_tables(self, tables: WinTables | None) -> ExpectedScoreHand:
-        return type(self)(tables, self.weights, self.joint, self.removal, self.places, self.prior)
+        return replace(self, tables=tables)
 
     def __repr__(self) -> str:
         shown = super().__repr__()
-        if self.prior == SHRINK_PRIOR:
+        options = [
+            f"{name}={value!r}"
+            for name, value, default in (
+                ("prior", self.prior, SHRINK_PRIOR),
+                ("rounds", self.rounds, 2),
+            )
+            if value != default
+        ]
+        if not options:
             return shown
-        return shown[:-1] + (", " if not shown.endswith("()") else "") + f"prior={self.prior!r})"
+        return shown[:-1] + (", " if not shown.endswith("()") else "") + ", ".join(options) + ")"
 
 
 def build_pool(
-    strategy: ExpectedScore, variant: Variant, n_players: int, n_hands: int = POOL_HANDS
+    strategy: ExpectedScore,
+    variant: Variant,
+    n_players: int,
+    n_hands: int = POOL_HANDS,
+    round_: int = 1,
 ) -> Pool:
-    """``n_hands`` hands dealt from :data:`POOL_SEED`, set by ``strategy``; those that play
-    normally (declare no special) make the :class:`Pool`."""
+    """``n_hands`` hands dealt from :data:`POOL_SEED` (round 1; a later round's from its own
+    child of it, fresh deals), set by ``strategy``; those that play normally (declare no
+    special) make the :class:`Pool`."""
     from simkit.arrange.api import arrangements  # the api stage sits on this one
     from simkit.deal import deal
 
     games = -(-n_hands // n_players)
-    gen = np.random.default_rng(POOL_SEED)
+    gen = np.random.default_rng(POOL_SEED if round_ == 1 else (POOL_SEED, round_))
     hands = deal(games, n_players, rng=gen, deck=variant.deck_for(n_players)).reshape(-1, 13)
     (found,) = arrangements([hands[:n_hands]], [variant], strategy, n_players=n_players)
     normal = found.declared < 0
