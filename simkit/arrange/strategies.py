@@ -245,7 +245,9 @@ class ExpectedScoreHand(ExpectedScore):
     (:meth:`hand_solver` is that objective's search).  Where the deck is not one plain deck, or
     the tables are not fine ones, it plays as expected-score.
 
-    ``prior``: the compatible hands at which a hand's shift is shrunk by half.  ``rounds``:
+    ``prior``: the compatible hands at which a hand's shift is shrunk by half; ``pool_hands``:
+    the hands dealt for each round's pool (:data:`~simkit.arrange.conditioned.POOL_HANDS`).
+    ``rounds``:
     rounds of fictitious play that set the pool: 1, a pool set by expected-score; ``r``, a
     pool of fresh deals set by this strategy with ``rounds = r - 1``, so that the opponents a
     hand is conditioned on play as it does (2, the default: the regret protocol's opponents
@@ -254,6 +256,7 @@ class ExpectedScoreHand(ExpectedScore):
 
     prior: float = SHRINK_PRIOR
     rounds: int = 2
+    pool_hands: int = POOL_HANDS
     name: ClassVar[str] = "expected-score-hand"
     one_pass: ClassVar[bool] = False  # each hand its own search: choose_splits
 
@@ -262,6 +265,10 @@ class ExpectedScoreHand(ExpectedScore):
             raise SimkitError(f"rounds must be an integer ≥ 1, got {self.rounds!r}")
         if not self.prior >= 0:
             raise SimkitError(f"prior must be ≥ 0, got {self.prior!r}")
+        if isinstance(self.pool_hands, bool) or not isinstance(self.pool_hands, int):
+            raise SimkitError(f"pool_hands must be an integer, got {self.pool_hands!r}")
+        if self.pool_hands < 64:
+            raise SimkitError(f"pool_hands must be at least 64, got {self.pool_hands}")
 
     def pool(self, variant: str | Variant | None, n_players: int) -> Pool | None:
         """The pool the hands of ``variant`` at ``n_players`` are conditioned on (built once
@@ -271,7 +278,10 @@ class ExpectedScoreHand(ExpectedScore):
         if not v.deck_for(n_players).is_one_deck or tables.win.shape[1] == N_CLASSES:
             return None
         weights = self._weights(tables)
-        key = (id(tables), id(v), n_players, weights, self.joint, self.prior, self.rounds)
+        key = (
+            id(tables), id(v), n_players, weights, self.joint, self.prior, self.rounds,
+            self.pool_hands,
+        )  # fmt: skip
         hit = _POOLS.pop(key, None)
         if hit is None:
             if self.rounds == 1:  # expected-score on the same tables, without removal shifts
@@ -280,7 +290,8 @@ class ExpectedScoreHand(ExpectedScore):
                 )
             else:
                 setter = replace(self, rounds=self.rounds - 1)
-            hit = (tables, v, build_pool(setter, v, n_players, round_=self.rounds))
+            pool = build_pool(setter, v, n_players, self.pool_hands, round_=self.rounds)
+            hit = (tables, v, pool)
             if len(_POOLS) >= _MAX_BUCKET_SOLVERS:
                 del _POOLS[next(iter(_POOLS))]
         _POOLS[key] = hit
@@ -314,6 +325,7 @@ class ExpectedScoreHand(ExpectedScore):
             for name, value, default in (
                 ("prior", self.prior, SHRINK_PRIOR),
                 ("rounds", self.rounds, 2),
+                ("pool_hands", self.pool_hands, POOL_HANDS),
             )
             if value != default
         ]
