@@ -42,9 +42,8 @@ GUANGXI = resolve_variant("guangxi")
 
 @pytest.fixture(scope="module")
 def strategy() -> ExpectedScoreHand:
-    """One round: its pool set by expected-score (the default's second round costs ~30 s to
-    build; what is tested here does not depend on the round)."""
-    return ExpectedScoreHand(rounds=1)
+    """The default: one round, its pool set by expected-score."""
+    return ExpectedScoreHand()
 
 
 @pytest.fixture(scope="module")
@@ -122,14 +121,13 @@ def test_a_hand_holding_the_aces_and_kings_faces_weaker_fronts(strategy, pool):
     np.testing.assert_allclose(own.win + own.tie + (1 - own.win - own.tie), 1.0)
 
 
-@pytest.mark.parametrize("rounds", [1, 2])
-def test_the_issue_hand_moves_its_kings_out_of_the_front(rounds):
+def test_the_issue_hand_moves_its_kings_out_of_the_front(strategy):
     """Guangxi's regret protocol found this hand giving away 10 points a hand with K-K-K in front
     (rollouts prefer K-K-7 there and the four aces as quads in the back, worth 4 and a bigger
-    t): conditioned on its own cards, the search finds it (the default, two rounds, too)."""
+    t): conditioned on its own cards, the search finds it."""
     hand = parse_cards("Kc Kd Kh 5h 6h 9h Th Ah 7d 7s Ac Ad As")
     plain, _ = arrange(hand, GUANGXI, ExpectedScore(), n_players=4)
-    own, _ = arrange(hand, GUANGXI, ExpectedScoreHand(rounds=rounds), n_players=4)
+    own, _ = arrange(hand, GUANGXI, strategy, n_players=4)
     assert format_cards(plain[:3]) == "K♣ K♦ K♥"
     assert format_cards(own[:3]) == "7♠ K♣ K♦"
     assert format_cards(own[8:]) == "7♦ A♣ A♦ A♥ A♠"
@@ -141,7 +139,7 @@ def test_a_later_rounds_pool_is_fresh_deals_set_by_the_round_before():
     from simkit.arrange.conditioned import POOL_SEED
     from simkit.arrange.strategies import build_pool
 
-    two = ExpectedScoreHand(pool_hands=4096)
+    two = ExpectedScoreHand(rounds=2, pool_hands=4096)
     one = ExpectedScoreHand(rounds=1, pool_hands=4096)
     pool_two, pool_one = two.pool(GUANGXI, 4), one.pool(GUANGXI, 4)
     hands = deal(1024, 4, rng=np.random.default_rng((POOL_SEED, 2))).reshape(-1, 13)
@@ -187,7 +185,7 @@ def test_search_equals_the_exhaustive_scan_under_each_hands_own_objective(varian
     """Every hand's split and value are those of scoring all 72,072 splits under its own
     conditioned tables (the solver hand_solver builds), and of the plain search on them."""
     v = resolve_variant(variant)
-    strategy = ExpectedScoreHand(rounds=1)
+    strategy = ExpectedScoreHand()
     hands = _hands(60, 11)
     ids, values = strategy.choose_splits(hands, v, n_players=4)
     for h in range(len(hands)):
@@ -211,7 +209,7 @@ def test_choices_depend_on_the_hand_alone(strategy):
 def test_conditioning_changes_some_choices_and_a_huge_prior_none(pool):
     hands = _hands(400, 17)
     plain, _ = ExpectedScore().choose_splits(hands, GUANGXI, n_players=4)
-    own, _ = ExpectedScoreHand(rounds=1).choose_splits(hands, GUANGXI, n_players=4)
+    own, _ = ExpectedScoreHand().choose_splits(hands, GUANGXI, n_players=4)
     assert 0.02 < (plain != own).any(axis=1).mean() < 0.5
     solver = ExpectedScore().solver(GUANGXI, 4)
     none, _, _, compatible = conditioned_ids(hands, solver, pool, prior=1e300)
@@ -236,7 +234,7 @@ def test_every_entry_point_plays_it(strategy):
 def test_two_decks_play_as_expected_score():
     """Six players deal two decks: no bit says which copy of a card a hand holds, so the
     strategy plays as expected-score."""
-    strategy = ExpectedScoreHand(rounds=1)
+    strategy = ExpectedScoreHand()
     assert strategy.pool(GUANGXI, 6) is None
     hands = np.sort(deal(20, 6, rng=3, deck=GUANGXI.deck_for(6)).reshape(-1, 13), axis=1)
     a, _ = strategy.choose_splits(hands, GUANGXI, n_players=6)
@@ -250,7 +248,7 @@ def test_named_and_built_once(strategy):
     assert strategy.pool(GUANGXI, 4) is strategy.pool(GUANGXI, 4)
     assert repr(ExpectedScoreHand()) == "ExpectedScoreHand()"
     assert repr(ExpectedScoreHand(prior=50.0)) == "ExpectedScoreHand(prior=50.0)"
-    assert repr(strategy) == "ExpectedScoreHand(rounds=1)"
+    assert repr(ExpectedScoreHand(rounds=2)) == "ExpectedScoreHand(rounds=2)"
     for bad in ({"rounds": 0}, {"rounds": True}, {"prior": -1.0}, {"pool_hands": 10}):
         with pytest.raises(SimkitError, match=next(iter(bad))):
             ExpectedScoreHand(**bad)

@@ -248,14 +248,16 @@ class ExpectedScoreHand(ExpectedScore):
     ``prior``: the compatible hands at which a hand's shift is shrunk by half; ``pool_hands``:
     the hands dealt for each round's pool (:data:`~simkit.arrange.conditioned.POOL_HANDS`).
     ``rounds``:
-    rounds of fictitious play that set the pool: 1, a pool set by expected-score; ``r``, a
-    pool of fresh deals set by this strategy with ``rounds = r - 1``, so that the opponents a
-    hand is conditioned on play as it does (2, the default: the regret protocol's opponents
-    play the strategy under test, and against them a pool set by expected-score misleads).
+    rounds of fictitious play that set the pool: 1 (the default), a pool set by expected-score;
+    ``r``, a pool of fresh deals set by this strategy with ``rounds = r - 1``, so that the
+    opponents a hand is conditioned on play as it does.  On guangxi's regret protocol, where
+    the opponents play the strategy under test, two rounds measured no better than one
+    (0.0263 against 0.0227 a hand, unpaired, CIs ±0.009; ``results/strategy/
+    regret-hand-4p-2000.md``) and cost a ~30 s pool a process, so one is the default.
     """
 
     prior: float = SHRINK_PRIOR
-    rounds: int = 2
+    rounds: int = 1
     pool_hands: int = POOL_HANDS
     name: ClassVar[str] = "expected-score-hand"
     one_pass: ClassVar[bool] = False  # each hand its own search: choose_splits
@@ -324,7 +326,7 @@ class ExpectedScoreHand(ExpectedScore):
             f"{name}={value!r}"
             for name, value, default in (
                 ("prior", self.prior, SHRINK_PRIOR),
-                ("rounds", self.rounds, 2),
+                ("rounds", self.rounds, 1),
                 ("pool_hands", self.pool_hands, POOL_HANDS),
             )
             if value != default
