@@ -31,7 +31,8 @@ Strategies (:mod:`~simkit.arrange.strategies`; each also named by a string)
     hand holds, by the duns of a pool of hands set by expected-score that share none of them
     (:mod:`~simkit.arrange.conditioned`).  About a fifth of expected-score's speed.  In
     guangxi one seat of it among expected-score players gives away 0.016 points a hand where
-    expected-score gives away 0.029; when every seat plays it, 0.023
+    expected-score gives away 0.029; when every seat plays it, 0.023 (guangxi-regional
+    0.026 against 0.032)
     (``results/strategy/regret-hand-4p-2000.md``).
 ``Greedy()``, ``"greedy"``
     The strongest back, then the strongest middle of the other 8 cards, front = the rest
