@@ -27,16 +27,15 @@ from pathlib import Path
 
 import numpy as np
 
-from simkit.arrange import ExpectedScore, split_values
-from simkit.arrange.conditioned import hand_tables
-from simkit.arrange.strategies import build_pool
+from simkit.arrange import ExpectedScoreHand, split_values
+from simkit.arrange.conditioned import POOL_HANDS, SHRINK_PRIOR
 from simkit.evaluate import dun_ranks
 from simkit.regret import Z95
 from simkit.variants import resolve_variant
 
 ROOT = Path(__file__).resolve().parents[1]
-POOLS = (32768, 65536, 131072)
-PRIORS = (0.0, 100.0, 300.0, 1000.0)
+POOLS = (32768, 65536, POOL_HANDS)
+PRIORS = (0.0, 100.0, SHRINK_PRIOR, 1000.0)
 
 
 def _ci(x: np.ndarray) -> dict[str, float]:
@@ -58,20 +57,28 @@ def main() -> None:
         hands = z["hands"]
         keys = ("cards", "sel", "ev", "model")
         measured = [{k: z[f"{k}/{i}"] for k in keys} for i in range(len(hands))]
-    plain = ExpectedScore()
-    base = plain._tables(v, a.players)
-    weights = plain._weights(base)
-    default = np.array([h["ev"][int(np.argmax(h["sel"]))] - h["ev"][0] for h in measured])
+    best = np.array([h["ev"][int(np.argmax(h["sel"]))] for h in measured])
+
+    def regret_of(keep: np.ndarray) -> np.ndarray:
+        """Per hand: what keeping candidate ``keep[i]`` gives away (0: the default's choice)."""
+        return best - np.array([h["ev"][k] for h, k in zip(measured, keep, strict=True)])
+
+    def picks(strategy: ExpectedScoreHand) -> np.ndarray:
+        """The candidate the hand's own objective rates best (the first of equal values: the
+        default's choice)."""
+        return np.array(
+            [int(np.argmax(split_values(dun_ranks(h["cards"], v),
+                                        strategy.hand_solver(hands[i], v, a.players))))
+             for i, h in enumerate(measured)]
+        )  # fmt: skip
+
+    default = regret_of(np.zeros(len(hands), dtype=np.int64))
     rows = []
+    chosen = {}
     for size in POOLS:
-        pool = build_pool(plain, v, a.players, size)
         for prior in PRIORS:
-            regret = np.empty(len(hands))
-            for i, h in enumerate(measured):
-                own = plain._make(v, a.players, hand_tables(base, hands[i], pool, prior), weights)
-                values = split_values(dun_ranks(h["cards"], v), own)
-                keep = int(np.argmax(values))  # the first of equal values: the default's choice
-                regret[i] = h["ev"][int(np.argmax(h["sel"]))] - h["ev"][keep]
+            chosen[size, prior] = picks(ExpectedScoreHand(prior=prior, pool_hands=size))
+            regret = regret_of(chosen[size, prior])
             rows.append(
                 {"pool": size, "prior": prior, "regret": _ci(regret),
                  "gain": _ci(default - regret)}
@@ -80,11 +87,7 @@ def main() -> None:
     # Gating: condition only some hands (to keep the default's speed), by the default's own
     # value of its split (the strongest hands) or by its margin over the next candidate (the
     # close calls); the shipped pool and prior
-    pool = build_pool(plain, v, a.players, POOLS[-1])
-    picks = np.empty(len(hands), dtype=np.int64)
-    for i, h in enumerate(measured):
-        own = plain._make(v, a.players, hand_tables(base, hands[i], pool), weights)
-        picks[i] = int(np.argmax(split_values(dun_ranks(h["cards"], v), own)))
+    shipped = chosen[POOL_HANDS, SHRINK_PRIOR]
     value = np.array([h["model"][0] for h in measured])
     margin = np.array(
         [h["model"][0] - max((x for x in h["model"][1:] if x < h["model"][0]), default=-np.inf)
@@ -94,11 +97,9 @@ def main() -> None:
     for share in (0.1, 0.2, 0.3, 0.5, 1.0):
         for by, key in (("value", value), ("margin", -margin)):
             on = key >= np.quantile(key, 1.0 - share) if share < 1.0 else np.ones(len(hands), bool)
-            regret = np.array(
-                [h["ev"][int(np.argmax(h["sel"]))] - h["ev"][picks[i] if on[i] else 0]
-                 for i, h in enumerate(measured)]
-            )  # fmt: skip
-            gates.append({"share": share, "by": by, "regret": _ci(regret)})
+            gates.append(
+                {"share": share, "by": by, "regret": _ci(regret_of(np.where(on, shipped, 0)))}
+            )
             if share == 1.0:
                 break
     elapsed = time.perf_counter() - start

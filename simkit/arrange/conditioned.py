@@ -100,15 +100,22 @@ def make_pool(cards: np.ndarray, ranks: np.ndarray) -> Pool:
         raise ValueError(f"a pool needs cards (n, 13) and ranks (n, 3), got {cards.shape}")
     classes = np.ascontiguousarray(fine_classes(ranks), dtype=np.int32)
     masks = card_masks(cards)
-    n_words = (n + 63) // 64
-    card_bits = np.zeros((DECK_SIZE, n_words), dtype=np.uint64)
-    words, bits = np.arange(n) // 64, np.uint64(1) << (np.arange(n) % 64).astype(np.uint64)
-    for c in range(DECK_SIZE):
-        holds = (masks >> np.uint64(c)) & np.uint64(1) == 1
-        np.bitwise_or.at(card_bits[c], words[holds], bits[holds])
+    # row c: bit j (little-endian within each 64-bit word) set when pool hand j holds card c
+    holds = (masks[None, :] >> np.arange(DECK_SIZE, dtype=np.uint64)[:, None]) & np.uint64(1)
+    padded = np.zeros((DECK_SIZE, -(-n // 64) * 64), dtype=np.uint8)
+    padded[:, :n] = holds
+    card_bits = np.packbits(padded, axis=1, bitorder="little").view("<u8").astype(np.uint64)
+    counts = _class_counts(classes)
+    return Pool(classes, masks, card_bits, mid_cdf(counts))
+
+
+def _class_counts(classes: np.ndarray) -> np.ndarray:
+    """``float64 (3, N_FINE)``: how many of the hands' duns ``classes`` ``(n, 3)`` fall in each
+    fine class, by dun."""
     n_fine = n_fine_classes()
-    counts = np.stack([np.bincount(classes[:, d], minlength=n_fine) for d in range(N_DUNS)])
-    return Pool(classes, masks, card_bits, mid_cdf(counts.astype(np.float64)))
+    return np.stack([np.bincount(classes[:, d], minlength=n_fine) for d in range(N_DUNS)]).astype(
+        np.float64
+    )
 
 
 def hand_shift(row: np.ndarray, pool: Pool, prior: float = SHRINK_PRIOR) -> np.ndarray:
@@ -119,11 +126,7 @@ def hand_shift(row: np.ndarray, pool: Pool, prior: float = SHRINK_PRIOR) -> np.n
     k = int(ok.sum())
     if k == 0:
         return np.zeros_like(pool.pooled)
-    n_fine = pool.pooled.shape[1]
-    counts = np.stack(
-        [np.bincount(pool.classes[ok, d], minlength=n_fine) for d in range(N_DUNS)]
-    ).astype(np.float64)
-    return (mid_cdf(counts) - pool.pooled) * (k / (k + prior))
+    return (mid_cdf(_class_counts(pool.classes[ok])) - pool.pooled) * (k / (k + prior))
 
 
 def hand_tables(

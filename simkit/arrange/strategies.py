@@ -16,9 +16,9 @@ from __future__ import annotations
 import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
-from typing import ClassVar, Literal, TypeAlias
+from typing import ClassVar, Literal, TypeAlias, TypeVar
 
 import numpy as np
 
@@ -190,29 +190,22 @@ class ExpectedScore(MaxEV):
             return (self.solver(v, n_players),)
         weights = self._weights(tables)
         key = (id(tables), id(v), n_players, weights, self.joint, self.places)
-        hit = _BUCKET_SOLVERS.pop(key, None)
-        if hit is None:
-            group = tuple(self._make(v, n_players, t, weights) for t in bucket_tables(tables))
-            hit = (tables, v, group)
-            if len(_BUCKET_SOLVERS) >= _MAX_BUCKET_SOLVERS:
-                del _BUCKET_SOLVERS[next(iter(_BUCKET_SOLVERS))]
-        _BUCKET_SOLVERS[key] = hit  # the most recent last
-        return hit[2]
+        return _recent(
+            _BUCKET_SOLVERS, key,
+            lambda: tuple(self._make(v, n_players, t, weights) for t in bucket_tables(tables)),
+            tables, v,
+        )  # fmt: skip
 
     def with_tables(self, tables: WinTables | None) -> ExpectedScore:
-        return type(self)(tables, self.weights, self.joint, self.removal, self.places)
+        return replace(self, tables=tables)
 
     def __repr__(self) -> str:
         shown = super().__repr__()[:-1]  # "ExpectedScore(" or "ExpectedScore(tables=..."
+        # the options that differ from their class's defaults, in field order
         options = [
-            f"{name}={value!r}"
-            for name, value, default in (
-                ("weights", self.weights, None),
-                ("joint", self.joint, True),
-                ("removal", self.removal, True),
-                ("places", self.places, type(self).__dataclass_fields__["places"].default),
-            )
-            if value != default
+            f"{f.name}={getattr(self, f.name)!r}"
+            for f in fields(self)
+            if f.name != "tables" and getattr(self, f.name) != f.default
         ]
         if options:
             shown += (", " if not shown.endswith("(") else "") + ", ".join(options)
@@ -237,7 +230,7 @@ class ExpectedScorePlaces(ExpectedScore):
     name: ClassVar[str] = "expected-score-places"
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)  # ExpectedScore.__repr__ shows its options
 class ExpectedScoreHand(ExpectedScore):
     """expected-score on each hand's own tables: the fine tables conditioned on the 13 cards it
     holds (:mod:`simkit.arrange.conditioned`: the opponents' duns counted over a pool of hands
@@ -279,25 +272,22 @@ class ExpectedScoreHand(ExpectedScore):
         tables = self._tables(v, n_players)
         if not v.deck_for(n_players).is_one_deck or tables.win.shape[1] == N_CLASSES:
             return None
-        weights = self._weights(tables)
+        # the first round's pool is set by expected-score: the prior does not enter it
+        prior = self.prior if self.rounds > 1 else None
         key = (
-            id(tables), id(v), n_players, weights, self.joint, self.prior, self.rounds,
+            id(tables), id(v), n_players, self._weights(tables), self.joint, prior, self.rounds,
             self.pool_hands,
         )  # fmt: skip
-        hit = _POOLS.pop(key, None)
-        if hit is None:
-            if self.rounds == 1:  # expected-score on the same tables, without removal shifts
-                setter: ExpectedScore = ExpectedScore(
-                    tables, self.weights, self.joint, False, self.places
-                )
-            else:
-                setter = replace(self, rounds=self.rounds - 1)
-            pool = build_pool(setter, v, n_players, self.pool_hands, round_=self.rounds)
-            hit = (tables, v, pool)
-            if len(_POOLS) >= _MAX_BUCKET_SOLVERS:
-                del _POOLS[next(iter(_POOLS))]
-        _POOLS[key] = hit
-        return hit[2]
+
+        def build() -> Pool:
+            setter: ExpectedScore = (
+                ExpectedScore(tables, self.weights, self.joint, False, self.places)
+                if self.rounds == 1  # expected-score on the same tables, without removal shifts
+                else replace(self, rounds=self.rounds - 1)
+            )
+            return build_pool(setter, v, n_players, self.pool_hands, round_=self.rounds)
+
+        return _recent(_POOLS, key, build, tables, v)
 
     def hand_solver(self, row: np.ndarray, variant: str | Variant | None, n_players: int) -> Solver:
         v = resolve_variant(variant)
@@ -316,24 +306,6 @@ class ExpectedScoreHand(ExpectedScore):
             return super().choose_splits(rows, variant, n_players=n_players, rng=rng)
         ids, values, _, _ = conditioned_ids(rows, self.solver(variant, n_players), pool, self.prior)
         return ids, values
-
-    def with_tables(self, tables: WinTables | None) -> ExpectedScoreHand:
-        return replace(self, tables=tables)
-
-    def __repr__(self) -> str:
-        shown = super().__repr__()
-        options = [
-            f"{name}={value!r}"
-            for name, value, default in (
-                ("prior", self.prior, SHRINK_PRIOR),
-                ("rounds", self.rounds, 1),
-                ("pool_hands", self.pool_hands, POOL_HANDS),
-            )
-            if value != default
-        ]
-        if not options:
-            return shown
-        return shown[:-1] + (", " if not shown.endswith("()") else "") + ", ".join(options) + ")"
 
 
 def build_pool(
@@ -357,14 +329,33 @@ def build_pool(
     return make_pool(found.cards[normal], found.ranks[normal])
 
 
-#: Recent pools (a few MB each), keyed as the bucket solvers are.
-_POOLS: dict[tuple[object, ...], tuple[WinTables, Variant, Pool]] = {}
-
-
-#: Recent sets of bucket solvers (80 searches of about 0.7 MB each), keyed by the ids of the
-#: tables and variant they were built from, which they hold (so that the ids stay theirs).
+#: Recent sets of bucket solvers (80 searches of about 0.7 MB each) and pools (a few MB
+#: each), keyed by the ids of the tables and variant they were built from, which they hold (so
+#: that the ids stay theirs).
 _BUCKET_SOLVERS: dict[tuple[object, ...], tuple[WinTables, Variant, tuple[Solver, ...]]] = {}
+_POOLS: dict[tuple[object, ...], tuple[WinTables, Variant, Pool]] = {}
 _MAX_BUCKET_SOLVERS = 4
+
+_T = TypeVar("_T")
+
+
+def _recent(
+    cache: dict[tuple[object, ...], tuple[WinTables, Variant, _T]],
+    key: tuple[object, ...],
+    build: Callable[[], _T],
+    tables: WinTables,
+    variant: Variant,
+) -> _T:
+    """``cache[key]``'s value, built by ``build`` if absent; the cache keeps the
+    :data:`_MAX_BUCKET_SOLVERS` most recently used entries, each with the tables and variant
+    whose ids its key holds."""
+    hit = cache.pop(key, None)
+    if hit is None:
+        hit = (tables, variant, build())
+        if len(cache) >= _MAX_BUCKET_SOLVERS:
+            del cache[next(iter(cache))]
+    cache[key] = hit  # the most recent last
+    return hit[2]
 
 
 def hand_buckets(rows: np.ndarray, group: tuple[Solver, ...]) -> np.ndarray | None:
