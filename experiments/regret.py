@@ -24,6 +24,7 @@ from typing import Any
 
 from joblib import Parallel, delayed
 
+from simkit.arrange import strategy_from_name
 from simkit.regret import merge_parts, regret
 from simkit.variants import resolve_variant, variant_names
 
@@ -33,7 +34,9 @@ ROOT = Path(__file__).resolve().parents[1]
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument(
-        "--strategy", default="expected-score", help="strategy under test (default expected-score)"
+        "--strategy",
+        default="expected-score",
+        help="strategy under test, options as name:key=value,... (default expected-score)",
     )
     parser.add_argument("--hands", type=int, default=200, help="hands per row (default 200)")
     parser.add_argument(
@@ -59,6 +62,7 @@ def main() -> None:
         raise SystemExit(f"--jobs must be at least 1, got {args.jobs}")
     if not 1 <= args.parts <= args.hands:
         raise SystemExit(f"--parts must be between 1 and --hands, got {args.parts}")
+    strategy_from_name(args.strategy)  # a bad name or option fails before any work
     names = args.variants or variant_names()
     for name in names:
         resolve_variant(name)  # bad names fail before any work
@@ -73,7 +77,7 @@ def main() -> None:
 
     def measure(name: str, players: int, seat: str, k: int) -> Any:
         return regret(
-            args.strategy,
+            strategy_from_name(args.strategy),
             name,
             players,
             seat=seat,

@@ -46,7 +46,16 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from simkit.arrange import WinTables, arrangements, default_fine_tables, default_tables
+from simkit.arrange import (
+    ExpectedScore,
+    MaxEV,
+    Strategy,
+    WinTables,
+    arrangements,
+    default_fine_tables,
+    default_tables,
+    strategy_from_name,
+)
 from simkit.deal import check_players, deal
 from simkit.errors import SimkitError
 from simkit.files import STAGING_PREFIX, atomic_write, check_output_dir
@@ -66,6 +75,8 @@ BLOCK_GAMES = 2048
 #: an interrupt (Ctrl-C, SIGTERM) and at the end.
 CHECKPOINT_INTERVAL_S = 10.0
 CHECKPOINT_FORMAT = 2
+#: The fast strategies (a run can play any name :func:`~simkit.arrange.strategy_names` lists,
+#: with options as ``name:key=value,...``: :func:`~simkit.arrange.strategy_from_name`).
 STRATEGIES = ("greedy", "random-legal", "max-ev", "expected-score")
 #: The strategy a run plays unless told otherwise.
 DEFAULT_STRATEGY = "expected-score"
@@ -251,8 +262,7 @@ def make_config(
     """Validate the arguments of :func:`simulate` into a :class:`SimulationConfig`."""
     n_games = _check_int(n_games, "n_games", 1)
     check_players(n_players)
-    if strategy not in STRATEGIES:
-        raise SimkitError(f"unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
+    _run_strategy(strategy)
     if isinstance(seed, np.random.SeedSequence):
         raise TypeError("seed must be a non-negative integer (it is recorded with the results)")
     seed = _check_int(seed, "seed", 0)
@@ -295,10 +305,25 @@ def make_config(
 # --------------------------------------------------------------------------- playing blocks
 
 
+def _run_strategy(strategy: Any) -> Strategy:
+    """The strategy a run's ``strategy`` names (a name, with options as
+    ``name:key=value,...``), or a clear error: a run records it by its name."""
+    if not isinstance(strategy, str):
+        raise SimkitError(
+            f"strategy must be a name (it is recorded with the results), got {strategy!r}"
+        )
+    if strategy.endswith(".npz"):
+        raise SimkitError(
+            f"strategy {strategy!r}: a run names its trained tables by win_tables, not as the "
+            "strategy"
+        )
+    return strategy_from_name(strategy)
+
+
 def _tables(strategy: str, variant: Variant, n_players: int) -> WinTables:
-    """The shipped win tables ``strategy`` plays ``variant`` with (expected-score: the
-    fine-class ones, where they ship)."""
-    if strategy == "expected-score":
+    """The shipped win tables ``strategy`` plays ``variant`` with (expected-score and its
+    kin: the fine-class ones, where they ship)."""
+    if isinstance(_run_strategy(strategy), ExpectedScore):
         return default_fine_tables(variant, n_players)
     return default_tables(variant, n_players)
 
@@ -413,8 +438,10 @@ def simulate(
     """Play ``n_games`` deals under every variant in ``variants`` and summarize them as tables.
 
     ``variants``: a name, a path, a :class:`~simkit.variants.Variant`, a list of those, or
-    ``"all"`` / None for every shipped variant.  ``strategy``: how hands are set (``"greedy"``,
-    ``"random-legal"``, ``"max-ev"``, ``"expected-score"``, the default).  The same ``seed``
+    ``"all"`` / None for every shipped variant.  ``strategy``: how hands are set, a name of
+    :func:`~simkit.arrange.strategy_names` (``"expected-score"``, the default; ``"greedy"``,
+    ``"random-legal"``, ``"max-ev"`` and the slower ones), with options as
+    ``"name:key=value,..."`` (:func:`~simkit.arrange.strategy_from_name`).  The same ``seed``
     gives identical tables for any ``n_jobs``, ``chunk_size`` (games per task, rounded up to
     whole blocks of :data:`BLOCK_GAMES`) and ``backend`` (None: local processes; ``"dask"``:
     joblib's Dask backend on the cluster at ``scheduler``, e.g. ``"tcp://host:8786"``).
@@ -671,7 +698,7 @@ def win_tables_hashes(config: SimulationConfig) -> dict[str, str]:
     The hash is of the tables' arrays, so it changes whenever the tables do, whichever file
     they come from (a variant's own, a shipped fallback, or retrained ones).
     """
-    if config.strategy not in ("max-ev", "expected-score"):
+    if not isinstance(_run_strategy(config.strategy), MaxEV):
         return {}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # a fallback is warned about when the run plays it

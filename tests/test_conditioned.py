@@ -254,6 +254,43 @@ def test_named_and_built_once(strategy):
             ExpectedScoreHand(**bad)
 
 
+def test_options_on_the_command_line():
+    """``name:key=value,...`` sets a strategy's plain options, each checked before use."""
+    spec = "expected-score-hand:pool_hands=4096,prior=50,joint=false"
+    made = strategy_from_name(spec)
+    assert repr(made) == "ExpectedScoreHand(joint=False, prior=50.0, pool_hands=4096)"
+    assert (made.prior, made.pool_hands, made.joint) == (50.0, 4096, False)
+    assert repr(as_strategy(spec)) == repr(made)
+    assert strategy_from_name("expected-score-hand:pool-hands=4096").pool_hands == 4096
+    for bad, match in (
+        ("expected-score-hand:pool=3", "no option 'pool'.*prior, rounds, pool_hands"),
+        ("expected-score-hand:prior", "not key=value"),
+        ("expected-score-hand:rounds=two", "takes an integer"),
+        ("expected-score-hand:prior=x", "takes a number"),
+        ("expected-score-hand:joint=maybe", "takes true or false"),
+        ("expected-score-hand:rounds=1,rounds=2", "given twice"),
+        ("expected-score-hand:rounds=0", "rounds must be"),
+        ("greedy:top=1", "has no option 'top'.*none"),
+        ("telepathy:top=1", "unknown strategy 'telepathy'"),
+    ):
+        with pytest.raises(SimkitError, match=match):
+            strategy_from_name(bad)
+
+
+def test_a_simulation_plays_it_by_name_with_options():
+    """simulate plays the named strategy with its options: with a prior that leaves every
+    shift at zero it scores as expected-score, game for game; with the shipped prior not."""
+    from simkit.simulate import simulate
+
+    def scores(strategy: str):
+        run = simulate("guangxi", 256, strategy=strategy, seed=4, n_jobs=1, progress=False)
+        return run["scores"].sort(["variant", "seat"])
+
+    plain = scores("expected-score")
+    assert scores("expected-score-hand:pool_hands=8192,prior=1e300").equals(plain)
+    assert not scores("expected-score-hand:pool_hands=8192").equals(plain)
+
+
 def test_a_pool_needs_cards_and_ranks_of_one_shape():
     with pytest.raises(ValueError, match="a pool needs"):
         make_pool(np.zeros((3, 12), dtype=np.int8), np.zeros((3, 3), dtype=np.int32))

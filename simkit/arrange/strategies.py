@@ -16,7 +16,7 @@ from __future__ import annotations
 import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from dataclasses import dataclass, fields, replace
+from dataclasses import MISSING, dataclass, fields, is_dataclass, replace
 from pathlib import Path
 from typing import ClassVar, Literal, TypeAlias, TypeVar
 
@@ -464,12 +464,15 @@ def _strategy_type(name: str) -> type[Strategy] | None:
 
 
 def as_strategy(strategy: StrategyLike) -> Strategy:
-    """A :class:`Strategy` from a strategy, a name in :func:`strategy_names` or a callable
-    objective (:class:`Objective`)."""
+    """A :class:`Strategy` from a strategy, a name in :func:`strategy_names` (with options as
+    ``name:key=value,...``: :func:`strategy_from_name`) or a callable objective
+    (:class:`Objective`)."""
     if isinstance(strategy, Strategy):
         return strategy
     if isinstance(strategy, str) and (cls := _strategy_type(strategy)) is not None:
         return cls()
+    if isinstance(strategy, str) and ":" in strategy:  # a name with options
+        return strategy_from_name(strategy)
     if callable(strategy):
         return Objective(strategy)
     raise SimkitError(
@@ -478,18 +481,76 @@ def as_strategy(strategy: StrategyLike) -> Strategy:
     )
 
 
+#: Option types a command line can set on a strategy (``name:key=value,...``).
+_OPTION_TYPES: tuple[type, ...] = (bool, int, float, str)
+_TRUE, _FALSE = ("true", "yes", "1", "on"), ("false", "no", "0", "off")
+
+
+def _settable(cls: type[Strategy]) -> dict[str, type]:
+    """The options of ``cls`` a command line can set: its dataclass fields with a plain
+    default (a number, a flag or a word), by name, with the default's type."""
+    if not is_dataclass(cls):
+        return {}
+    return {
+        f.name: type(f.default)
+        for f in fields(cls)
+        if f.init and f.default is not MISSING and type(f.default) in _OPTION_TYPES
+    }
+
+
+def _option_value(kind: type, raw: str, key: str, spec: str) -> object:
+    if kind is bool:
+        if raw.lower() in _TRUE + _FALSE:
+            return raw.lower() in _TRUE
+        raise SimkitError(f"strategy option {key} in {spec!r} takes true or false, got {raw!r}")
+    if kind is str:
+        return raw
+    try:
+        return kind(raw)
+    except ValueError:
+        raise SimkitError(
+            f"strategy option {key} in {spec!r} takes {'an integer' if kind is int else 'a number'}"
+            f", got {raw!r}"
+        ) from None
+
+
+def _with_options(cls: type[Strategy], options: str, spec: str) -> Strategy:
+    """``cls`` built with the ``key=value`` pairs of ``options`` (comma-separated; ``-`` in a
+    key reads as ``_``), each checked against the options ``cls`` has before any is set."""
+    settable = _settable(cls)
+    kwargs: dict[str, object] = {}
+    for item in options.split(","):
+        key, eq, raw = item.partition("=")
+        key = key.strip().replace("-", "_")
+        if not eq or not key or not raw.strip():
+            raise SimkitError(f"strategy option {item!r} in {spec!r} is not key=value")
+        if key not in settable:
+            have = ", ".join(settable) or "none"
+            raise SimkitError(
+                f"strategy {cls.name!r} has no option {key!r} a command line can set "
+                f"(it has: {have})"
+            )
+        if key in kwargs:
+            raise SimkitError(f"strategy option {key} is given twice in {spec!r}")
+        kwargs[key] = _option_value(settable[key], raw.strip(), key, spec)
+    return cls(**kwargs)
+
+
 def strategy_from_name(spec: str) -> Strategy:
-    """A strategy named on a command line: a name in :func:`strategy_names`, or an ``.npz``
-    table file (max-ev with those tables; expected-score with fine-class ones)."""
-    if (cls := _strategy_type(spec)) is not None:
-        return cls()
+    """A strategy named on a command line: a name in :func:`strategy_names`, with options as
+    ``name:key=value,...`` (``expected-score-hand:pool_hands=524288,prior=300``: any option
+    of the strategy's that is a number, a flag or a word), or an ``.npz`` table file (max-ev
+    with those tables; expected-score with fine-class ones)."""
     if spec.endswith(".npz"):
         if not Path(spec).exists():
             raise SimkitError(f"no such table file: {spec}")
         tables = WinTables.load(spec)
         # fine-class tables are expected-score's (simkit train --strategy expected-score)
         return (ExpectedScore if tables.win.shape[1] != N_CLASSES else MaxEV)(tables)
+    name, colon, options = spec.partition(":")
+    if (cls := _strategy_type(name.strip())) is not None:
+        return _with_options(cls, options, spec) if colon else cls()
     raise SimkitError(
-        f"unknown strategy {spec!r}: use one of {', '.join(strategy_names())} or a trained "
-        ".npz table"
+        f"unknown strategy {name!r}: use one of {', '.join(strategy_names())} (options as "
+        "name:key=value,...) or a trained .npz table"
     )

@@ -93,7 +93,8 @@ def register(subparsers: Any) -> None:
         metavar="NAME",
         help="also print how this strategy sets the hand: greedy, random-legal, rollout "
         "(the default's best splits valued by rollouts against it, seeded by --seed), "
-        "expected-score-hand (the default on tables conditioned on the hand's own cards) or a "
+        "expected-score-hand (the default on tables conditioned on the hand's own cards), "
+        "options as name:key=value,... (expected-score-hand:pool_hands=262144), or a "
         "trained .npz table (default: none)",
     )
     add_seed_option(parser)

@@ -29,8 +29,10 @@ def add_run_options(parser: argparse.ArgumentParser, *, games: int | None) -> No
     parser.add_argument(
         "--strategy",
         default="expected-score",
-        choices=("expected-score", "max-ev", "greedy", "random-legal"),
-        help="how hands are set",
+        metavar="STRATEGY",
+        help="how hands are set: expected-score (the default), max-ev, greedy, random-legal, or a "
+        "slower one (expected-score-hand, expected-score-places, rollout), options as "
+        "name:key=value,... (a wrong key's error lists the strategy's options)",
     )
     add_seed_option(parser)
     add_jobs_option(parser)
