@@ -11,7 +11,8 @@ picked on selection rollouts and valued on independent evaluation rollouts, with
 into the whole row (:func:`simkit.regret.merge_parts`): the same figures as one run, spread
 over more processes than there are rows.
 
-Writes results/strategy/regret.md and regret.json.
+Writes results/strategy/regret.md and regret.json (and regret-hands.npz, each row's per-hand
+regrets, with ``--save-hands``).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from joblib import Parallel, delayed
 
 from simkit.arrange import strategy_from_name
@@ -57,6 +59,12 @@ def main() -> None:
     parser.add_argument(
         "--parts", type=int, default=1, help="runs each row's hands are split into (same figures)"
     )
+    parser.add_argument(
+        "--save-hands",
+        action="store_true",
+        help="also write each row's per-hand regrets to regret-hands.npz (for paired comparisons "
+        "of two strategies on the same hands and deals)",
+    )
     args = parser.parse_args()
     if args.jobs < 1:
         raise SystemExit(f"--jobs must be at least 1, got {args.jobs}")
@@ -89,6 +97,7 @@ def main() -> None:
 
     # every row is seeded on its own: the same figures in any number of processes, in order
     rows = []
+    per_hand: dict[str, Any] = {}
     parts: list[Any] = []
     for r in Parallel(n_jobs=args.jobs, return_as="generator")(
         delayed(measure)(*row, k) for row in todo for k in range(args.parts)
@@ -98,6 +107,8 @@ def main() -> None:
             whole = merge_parts(parts) if args.parts > 1 else parts[0]
             parts = []
             rows.append(whole.row())
+            key = f"{whole.variant}/{whole.n_players}/{whole.seat}"
+            per_hand[f"{key}/regret"], per_hand[f"{key}/differs"] = whole.per_hand, whole.differs
             print(whole, flush=True)
     elapsed = time.perf_counter() - start
 
@@ -142,6 +153,8 @@ def main() -> None:
             f"{r['mean_candidates']:.0f} |"
         )
     (args.out / "regret.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    if args.save_hands:  # rows keyed variant/players/seat, hands in the run's order
+        np.savez_compressed(args.out / "regret-hands.npz", **per_hand)
     print(f"regret: {len(rows)} rows → {args.out / 'regret.md'}")
 
 

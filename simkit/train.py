@@ -43,7 +43,6 @@ from simkit.arrange import (
     arrange,
     dun_classes,
     payout_model,
-    strategy_from_name,
     table_name,
 )
 from simkit.arrange.classes import fine_classes, n_fine_classes
@@ -528,14 +527,6 @@ def removal_shifts(
     # each toward none by the opponent duns it saw (half weight at REMOVAL_PRIOR of them)
     seen_per_bucket = seen[:, 0].sum(axis=1)
     return shifts * (seen_per_bucket / (seen_per_bucket + REMOVAL_PRIOR))[:, None, None]
-
-
-def strategy_spec(spec: str) -> tuple[str, WinTables | None]:
-    """A strategy named on a command line (:func:`~simkit.arrange.strategy_from_name`) as
-    ``(name, tables)``: a strategy name, or an ``.npz`` table file (max-ev with those
-    tables)."""
-    strategy = strategy_from_name(spec)
-    return strategy.name, strategy.tables if isinstance(strategy, MaxEV) else None
 
 
 def duplicate_match(

@@ -291,6 +291,19 @@ def test_a_simulation_plays_it_by_name_with_options():
     assert not scores("expected-score-hand:pool_hands=8192").equals(plain)
 
 
+def test_a_match_plays_the_options_it_is_given(capsys):
+    """simkit match keeps a strategy's options: conditioned on nothing (a prior that leaves
+    every shift at zero) it sets every hand as expected-score, so it wins exactly nothing."""
+    from simkit.cli import main
+
+    none = "expected-score-hand:pool_hands=8192,prior=1e300"
+    for a, zero in ((none, True), ("expected-score-hand:pool_hands=8192", False)):
+        args = ["match", a, "expected-score", "--variant", "guangxi", "--players", "4"]
+        assert main([*args, "--games", "150", "--seed", "2"]) == 0
+        wins = capsys.readouterr().out.split(" wins ")[1].split()[0]
+        assert (float(wins) == 0.0) == zero, wins
+
+
 def test_a_pool_needs_cards_and_ranks_of_one_shape():
     with pytest.raises(ValueError, match="a pool needs"):
         make_pool(np.zeros((3, 12), dtype=np.int8), np.zeros((3, 3), dtype=np.int32))

@@ -27,7 +27,8 @@ def register(subparsers: Any) -> None:
         "greedy, random-legal, rollout (slow, "
         "about 25 hands a second at 4 players: expected-score's best splits valued by "
         "rollouts against expected-score; "
-        "give fewer --games) or a trained .npz table (max-ev with that table).",
+        "give fewer --games) or a trained .npz table (max-ev with that table); options as "
+        "name:key=value,...",
     )
     parser.add_argument("a", help="strategy A")
     parser.add_argument("b", help="strategy B")
@@ -39,14 +40,15 @@ def register(subparsers: Any) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
+    from simkit.arrange import strategy_from_name
     from simkit.errors import SimkitError
-    from simkit.train import duplicate_match, strategy_spec
+    from simkit.train import duplicate_match
     from simkit.variants import resolve_variant
 
     if args.games < 2:
         raise SimkitError(f"--games must be at least 2, got {args.games}")
-    strategy_a, tables_a = strategy_spec(args.a)
-    strategy_b, tables_b = strategy_spec(args.b)
+    strategy_a = strategy_from_name(args.a)  # with its options and tables
+    strategy_b = strategy_from_name(args.b)
     variant = resolve_variant(chosen_variant(args))
     r = duplicate_match(
         strategy_a,
@@ -55,8 +57,6 @@ def handle(args: argparse.Namespace) -> int:
         n_players=args.players,
         n_games=args.games,
         rng=args.seed,
-        tables_a=tables_a,
-        tables_b=tables_b,
     )
     print(
         f"{args.a} vs {args.b}, {variant.name}, {args.players} players, {args.games} deals "
