@@ -4,6 +4,7 @@ import json
 import sys
 
 import numpy as np
+import pytest
 from conftest import experiment
 from scipy.stats import norm
 
@@ -126,3 +127,38 @@ def test_tformula_place_term_follows_the_waters():
         z = x["Bz"][g] / np.where(b[g] != 0, b[g], np.nan)
         z = z[np.isfinite(z)]
         assert np.allclose(z, z[0]) and -2.0 <= z[0] <= 2.0
+
+
+def test_per_hand_regrets_are_saved_and_paired(tmp_path, monkeypatch):
+    """``--save-hands`` keeps each row's per-hand regrets (their mean is the row's); two runs
+    of the same hands pair hand by hand in regret_paired.py."""
+    runs = {}
+    for strategy in ("expected-score", "greedy"):
+        out = tmp_path / strategy
+        argv = ["regret.py", "--strategy", strategy, "--hands", "4", "--rollouts", "4", "4",
+                "--variants", "western-2-4", "--players", "2", "--seed", "5", "--save-hands",
+                "--out", str(out)]  # fmt: skip
+        monkeypatch.setattr(sys, "argv", argv)
+        experiment("regret").main()
+        (row,) = json.loads((out / "regret.json").read_text())["rows"]
+        with np.load(out / "regret-hands.npz") as z:
+            runs[strategy] = z["western-2-4/2/any/regret"]
+            assert z["western-2-4/2/any/differs"].dtype == bool
+        assert runs[strategy].shape == (4,)
+        assert np.isclose(runs[strategy].mean(), row["regret"])
+    md = tmp_path / "paired.md"
+    argv = ["regret_paired.py", str(tmp_path / "expected-score" / "regret.json"),
+            str(tmp_path / "greedy" / "regret.json"), "--out", str(md)]  # fmt: skip
+    monkeypatch.setattr(sys, "argv", argv)
+    experiment("regret_paired").main()
+    (row,) = json.loads(md.with_suffix(".json").read_text())["rows"]
+    gain = runs["expected-score"] - runs["greedy"]
+    assert np.isclose(row["gain"]["mean"], gain.mean())
+    assert row["gain"]["low"] < gain.mean() < row["gain"]["high"]
+    assert "| western-2-4 | 2 | any |" in md.read_text()
+    # runs of other hands do not pair
+    other = json.loads((tmp_path / "greedy" / "regret.json").read_text())
+    other["meta"]["seed"] = 6
+    (tmp_path / "greedy" / "regret.json").write_text(json.dumps(other))
+    with pytest.raises(SystemExit, match="differ in seed"):
+        experiment("regret_paired").main()
