@@ -8,6 +8,7 @@ conditioned tables (:meth:`~simkit.arrange.ExpectedScoreHand.hand_solver`) and c
 and value with the strategy's.  Also: the one-off cost of building the pool.
 
     .venv/bin/python experiments/bench_conditioned.py [--hands 4000] [--exhaustive-hands 200]
+        [--pool-hands 131072 262144]
 
 Writes results/bench/conditioned.json and results/bench/conditioned.md.
 """
@@ -27,7 +28,7 @@ import numpy as np
 from _timing import best_of  # experiments/ is on sys.path when run as a script
 
 from simkit.arrange import ExpectedScore, ExpectedScoreHand, exhaustive_ids, max_ev_ids
-from simkit.arrange.conditioned import conditioned_ids
+from simkit.arrange.conditioned import POOL_HANDS, conditioned_ids
 from simkit.deal import deal
 from simkit.variants import resolve_variant
 
@@ -36,9 +37,11 @@ ROWS = (("guangxi", 4), ("guangxi-regional", 4), ("fujian", 4))
 SEED = 2026
 
 
-def bench(variant: str, players: int, n_hands: int, n_exhaustive: int, repeats: int) -> dict:
+def bench(
+    variant: str, players: int, pool_hands: int, n_hands: int, n_exhaustive: int, repeats: int
+) -> dict:
     v = resolve_variant(variant)
-    hand_strategy = ExpectedScoreHand()
+    hand_strategy = ExpectedScoreHand(pool_hands=pool_hands)
     start = time.perf_counter()
     pool = hand_strategy.pool(v, players)
     pool_seconds = time.perf_counter() - start
@@ -80,16 +83,31 @@ def main() -> None:
     ap.add_argument("--hands", type=int, default=4000)
     ap.add_argument("--exhaustive-hands", type=int, default=200)
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument(
+        "--pool-hands",
+        type=int,
+        nargs="+",
+        default=[POOL_HANDS],
+        help=f"pool sizes to time, each beside the default (default {POOL_HANDS})",
+    )
     ap.add_argument("--out", type=Path, default=ROOT / "results" / "bench")
     a = ap.parse_args()
     if a.hands < 4 or not 0 <= a.exhaustive_hands <= a.hands or a.repeats < 1:
         raise SystemExit("--hands ≥ 4, 0 ≤ --exhaustive-hands ≤ --hands, --repeats ≥ 1")
+    if min(a.pool_hands) < 64:
+        raise SystemExit("--pool-hands: each at least 64")
     a.out.mkdir(parents=True, exist_ok=True)
-    rows = [bench(v, p, a.hands, a.exhaustive_hands, a.repeats) for v, p in ROWS]
+    rows = [
+        bench(v, p, size, a.hands, a.exhaustive_hands, a.repeats)
+        for v, p in ROWS
+        for size in a.pool_hands
+    ]
     command = (
         f"python experiments/bench_conditioned.py --hands {a.hands} "
         f"--exhaustive-hands {a.exhaustive_hands} --repeats {a.repeats}"
     )
+    if a.pool_hands != [POOL_HANDS]:
+        command += " --pool-hands " + " ".join(map(str, a.pool_hands))
     meta = {
         "command": command,
         "seed": SEED,

@@ -34,7 +34,7 @@ from simkit.regret import Z95
 from simkit.variants import resolve_variant
 
 ROOT = Path(__file__).resolve().parents[1]
-POOLS = (32768, 65536, POOL_HANDS)
+POOLS = (32768, 65536, 131072, 262144, 524288, 1048576)
 PRIORS = (0.0, 100.0, SHRINK_PRIOR, 1000.0)
 
 

@@ -35,6 +35,7 @@ from simkit.cards import format_cards, parse_cards
 from simkit.deal import deal
 from simkit.errors import SimkitError
 from simkit.evaluate import dun_ranks
+from simkit.splits import SPLIT_IDS, split_positions
 from simkit.variants import resolve_variant
 
 GUANGXI = resolve_variant("guangxi")
@@ -159,23 +160,32 @@ def test_kernel_quantities_equal_the_reference_to_the_last_bit(strategy, pool):
     tie = np.ascontiguousarray(solver.tables.tie)
     n_fine = win.shape[1]
     model = payout_model(GUANGXI, 4, horse=True)
+    everything = np.full(3, n_fine - 1, dtype=np.int64)
     for row in _hands(12, 7):
-        q = solver.q.copy()[None]
-        fav = solver.fav.copy()[None]
-        sep = np.empty((1, 3, n_fine))
-        counts = np.zeros((3, n_fine), dtype=np.int64)
-        free = np.empty(pool.card_bits.shape[1], dtype=np.uint64)
-        scratch = [np.empty(n_fine) for _ in range(4)]
-        k = _condition(
-            row, pool.card_bits, pool.masks.shape[0], pool.classes, pool.pooled, win, tie,
-            SHRINK_PRIOR, q, fav, sep, counts, free, *scratch,
-        )  # fmt: skip
-        assert k == int(((pool.masks & card_masks(row[None])[0]) == 0).sum())
-        assert not counts.any()  # left zero for the next hand
         ref = strategy.hand_solver(row, GUANGXI, 4)
-        assert np.array_equal(q[0], ref.q)
-        assert np.array_equal(fav[0], ref.fav)
-        assert np.array_equal(sep[0], ref.sep)
+        # the whole table, then up to the hand's strongest front and 5-card classes (every
+        # 3-card subset is the front of some split, every 5-card one the back of some)
+        classes = fine_classes(dun_ranks(row[split_positions(SPLIT_IDS)], GUANGXI))
+        c3, c5 = classes[:, 0].max(), classes[:, 1:].max()
+        for top in (everything, np.array([c3, c5, c5], dtype=np.int64)):
+            q = solver.q.copy()[None]
+            fav = solver.fav.copy()[None]
+            sep = np.full((1, 3, n_fine), np.nan)
+            counts = np.zeros((3, n_fine), dtype=np.int64)
+            free = np.empty(pool.card_bits.shape[1], dtype=np.uint64)
+            scratch = [np.empty(n_fine) for _ in range(4)]
+            k = _condition(
+                row, pool.card_bits, pool.masks.shape[0], pool.classes, pool.pooled, win, tie,
+                SHRINK_PRIOR, top, q, fav, sep, counts, free, *scratch,
+            )  # fmt: skip
+            assert k == int(((pool.masks & card_masks(row[None])[0]) == 0).sum())
+            assert not counts.any()  # left zero for the next hand
+            for d in range(3):
+                up = slice(0, top[d] + 1)
+                assert np.array_equal(q[0, d, up], ref.q[d, up])
+                assert np.array_equal(fav[0, d, up], ref.fav[d, up])
+                assert np.array_equal(sep[0, d, up], ref.sep[d, up])
+                assert np.isnan(sep[0, d, top[d] + 1 :]).all()  # none above: left alone
         q64 = ev_quantities(hand_tables(solver.tables, row, pool), model)
         assert np.array_equal(favourable_quantities(q64).astype(np.float32), ref.fav)
 

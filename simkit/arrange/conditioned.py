@@ -50,8 +50,10 @@ from simkit.arrange.search import (
     Solver,
     _max_ev_kernel,
 )
+from simkit.arrange.subsets import _rank_subsets
 from simkit.arrange.wintables import WinTables
 from simkit.cards import DECK_SIZE
+from simkit.splits import N_FIVE, N_THREE
 
 #: Pool hands dealt for the conditioning (those that declare a special are left out).  On
 #: guangxi's rerank probe hands (``results/strategy/hand-removal-probe.md``; seed 5, never the
@@ -71,7 +73,7 @@ SHRINK_PRIOR = 300.0
 class Pool:
     """The opponents a hand's tables are conditioned on.
 
-    ``classes``: ``int32 (n, 3)`` fine classes of the pool hands' duns; ``masks``: ``uint64
+    ``classes``: ``int16 (n, 3)`` fine classes of the pool hands' duns; ``masks``: ``uint64
     (n,)`` the cards each holds as bits; ``card_bits``: ``uint64 (52, ceil(n / 64))`` for each
     card the pool hands that hold it, as bits; ``pooled``: ``float64 (3, N_FINE)`` the whole
     pool's mid-CDF by dun.
@@ -98,7 +100,8 @@ def make_pool(cards: np.ndarray, ranks: np.ndarray) -> Pool:
     n = cards.shape[0]
     if n < 1 or cards.shape[1:] != (13,) or np.shape(ranks) != (n, N_DUNS):
         raise ValueError(f"a pool needs cards (n, 13) and ranks (n, 3), got {cards.shape}")
-    classes = np.ascontiguousarray(fine_classes(ranks), dtype=np.int32)
+    # int16: the kernel reads one row per compatible hand, at random; half the bytes of int32
+    classes = np.ascontiguousarray(fine_classes(ranks), dtype=np.int16)
     masks = card_masks(cards)
     # row c: bit j (little-endian within each 64-bit word) set when pool hand j holds card c
     holds = (masks[None, :] >> np.arange(DECK_SIZE, dtype=np.uint64)[:, None]) & np.uint64(1)
@@ -153,14 +156,18 @@ def _lowest_bit(x):
 
 @nb.njit(cache=True)
 def _condition(
-    hand, card_bits, n_pool, classes, pooled, win, tie, prior, q, fav, sep, counts, free, share,
-    cum, w_out, l_out,
+    hand, card_bits, n_pool, classes, pooled, win, tie, prior, top, q, fav, sep, counts, free,
+    share, cum, w_out, l_out,
 ):  # fmt: skip
-    """Write the hand's conditioned quantities in ``q``, ``fav``, ``sep`` (``[0]`` of each),
-    the same to the last bit as :func:`make_solver` on :func:`hand_tables`.  ``win``, ``tie``:
-    the base tables' ``float64 (3, N_FINE)``; ``q``, ``fav`` hold the base solver's win
-    points and lose pay already (the shift leaves them); ``counts`` ``(3, N_FINE)`` zeros,
-    left zero; ``free``, ``share``, ``cum``, ``w_out``, ``l_out``: scratch buffers."""
+    """Write the hand's conditioned quantities in ``q``, ``fav``, ``sep`` (``[0]`` of each)
+    for the classes up to ``top[d]`` of each dun ``d``, the same to the last bit as
+    :func:`make_solver` on :func:`hand_tables`.  Every quantity of a class is a function of
+    the classes at or below it (the mid-CDF and the favourable quantities are running sums and
+    maxima from the weakest class up), and the search reads none above the hand's strongest
+    dun of each kind, so the classes above are left as they were.  ``win``, ``tie``: the base
+    tables' ``float64 (3, N_FINE)``; ``q``, ``fav`` hold the base solver's win points and lose
+    pay already (the shift leaves them); ``counts`` ``(3, N_FINE)`` zeros, left zero;
+    ``free``, ``share``, ``cum``, ``w_out``, ``l_out``: scratch buffers."""
     n_words = card_bits.shape[1]
     free[:] = 0
     for i in range(hand.shape[0]):  # a card's row at a time: contiguous, so it vectorizes
@@ -178,21 +185,24 @@ def _condition(
             j = w * 64 + _lowest_bit(x)
             x &= x - np.uint64(1)
             for d in range(3):
-                counts[d, classes[j, d]] += 1
+                c = classes[j, d]
+                if c <= top[d]:
+                    counts[d, c] += 1
             k += 1
     n_fine = win.shape[1]
     shrink = k / (k + prior) if k > 0 else 0.0
     kk = max(k, 1) * 1.0
     for d in range(3):
+        n_up = min(top[d] + 1, n_fine)
         # in passes, so that the independent ones vectorize
-        for c in range(n_fine):
+        for c in range(n_up):
             share[c] = counts[d, c] / kk
             counts[d, c] = 0
         acc = 0.0
-        for c in range(n_fine):
+        for c in range(n_up):
             acc += share[c]
             cum[c] = acc
-        for c in range(n_fine):
+        for c in range(n_up):
             s = (cum[c] - 0.5 * share[c] - pooled[d, c]) * shrink
             w0 = win[d, c]
             w1 = min(max(w0 + s, 0.0), 1.0)
@@ -204,7 +214,7 @@ def _condition(
             l_out[c] = min(max(1.0 - w1 - t2, 0.0), 1.0)
         top_w = -np.inf
         low_l = np.inf
-        for c in range(n_fine):
+        for c in range(n_up):
             w2 = w_out[c]
             l2 = l_out[c]
             q[0, d, c, 0] = w2
@@ -238,10 +248,19 @@ def _conditioned_kernel(
     counts = np.zeros((q0.shape[0], q0.shape[1]), dtype=np.int64)
     free = np.empty(card_bits.shape[1], dtype=np.uint64)
     pick = np.zeros((1, 1), dtype=np.int64)
+    r5 = np.empty(N_FIVE, dtype=np.int32)
+    r3 = np.empty(N_THREE, dtype=np.int32)
+    c5 = np.empty(N_FIVE, dtype=np.int32)
+    c3 = np.empty(N_THREE, dtype=np.int32)
+    top = np.empty(3, dtype=np.int64)
     for h in range(hands.shape[0]):
+        # the hand's strongest front and 5-card classes: the search reads none above them
+        _rank_subsets(hands[h], rt, r5, r3, c5, c3)
+        top[0] = c3.max()
+        top[1] = top[2] = c5.max()
         n_compatible[h] = _condition(
-            hands[h], card_bits, n_pool, classes, pooled, win, tie, prior, q, fav, sep, counts,
-            free, share, cum, w_out, l_out,
+            hands[h], card_bits, n_pool, classes, pooled, win, tie, prior, top, q, fav, sep,
+            counts, free, share, cum, w_out, l_out,
         )  # fmt: skip
         _max_ev_kernel(
             hands[h : h + 1], rt, back_middle, back_front, q, fav, sep, params, cops, stricts,
