@@ -40,6 +40,12 @@ def main() -> None:
         default="expected-score",
         help="strategy under test, options as name:key=value,... (default expected-score)",
     )
+    parser.add_argument(
+        "--opponents",
+        default=None,
+        help="what the opponents play (default: the strategy under test, as the protocol asks; "
+        "another shows what the strategy gives away among players of that one)",
+    )
     parser.add_argument("--hands", type=int, default=200, help="hands per row (default 200)")
     parser.add_argument(
         "--rollouts",
@@ -71,6 +77,8 @@ def main() -> None:
     if not 1 <= args.parts <= args.hands:
         raise SystemExit(f"--parts must be between 1 and --hands, got {args.parts}")
     strategy_from_name(args.strategy)  # a bad name or option fails before any work
+    opponents = args.opponents or args.strategy
+    strategy_from_name(opponents)
     names = args.variants or variant_names()
     for name in names:
         resolve_variant(name)  # bad names fail before any work
@@ -89,6 +97,7 @@ def main() -> None:
             name,
             players,
             seat=seat,
+            opponents=strategy_from_name(opponents),
             hands=args.hands,
             rollouts=tuple(args.rollouts),
             seed=args.seed,
@@ -116,12 +125,15 @@ def main() -> None:
         f"experiments/regret.py --strategy {args.strategy} --hands {args.hands} "
         f"--rollouts {args.rollouts[0]} {args.rollouts[1]} --seed {args.seed}"
     )
+    if args.opponents:
+        command += f" --opponents {args.opponents}"
     if args.variants:  # the rows this run measured, so that the command reproduces them
         command += " --variants " + " ".join(args.variants)
     if args.players != [2, 3, 4]:
         command += " --players " + " ".join(str(n) for n in args.players)
     meta = {
         "strategy": args.strategy,
+        "opponents": opponents,
         "hands": args.hands,
         "rollouts": list(args.rollouts),
         "seed": args.seed,
@@ -137,7 +149,7 @@ def main() -> None:
         "",
         f"{args.hands} hands per row; for each hand, every setting on its Pareto front, the "
         "strategy's own and declaring (where the hand qualifies) are scored on the same random "
-        f"deals of the other cards to opponents who play `{args.strategy}`; the best is picked on "
+        f"deals of the other cards to opponents who play `{opponents}`; the best is picked on "
         f"{args.rollouts[0]} deals and valued against the strategy's own on {args.rollouts[1]} "
         "independent ones (an estimate that errs low). Points per hand, 95% CI over hands.",
         "",

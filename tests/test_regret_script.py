@@ -162,3 +162,19 @@ def test_per_hand_regrets_are_saved_and_paired(tmp_path, monkeypatch):
     (tmp_path / "greedy" / "regret.json").write_text(json.dumps(other))
     with pytest.raises(SystemExit, match="differ in seed"):
         experiment("regret_paired").main()
+
+
+def test_the_opponents_can_play_another_strategy(tmp_path, monkeypatch):
+    """``--opponents``: what the strategy gives away among players of another strategy; the
+    rows say so and the command reproduces them."""
+    out = tmp_path / "among-greedy"
+    argv = ["regret.py", "--hands", "3", "--rollouts", "4", "4", "--variants", "western-2-4",
+            "--players", "2", "--seed", "5", "--opponents", "greedy", "--out", str(out)]  # fmt: skip
+    monkeypatch.setattr(sys, "argv", argv)
+    experiment("regret").main()
+    meta = json.loads((out / "regret.json").read_text())["meta"]
+    assert meta["opponents"] == "greedy" and "--opponents greedy" in meta["command"]
+    assert "opponents who play `greedy`" in (out / "regret.md").read_text()
+    monkeypatch.setattr(sys, "argv", [*argv[:-2], "--opponents", "telepathy", "--out", str(out)])
+    with pytest.raises(Exception, match="unknown strategy 'telepathy'"):
+        experiment("regret").main()
