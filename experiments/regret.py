@@ -127,6 +127,8 @@ def main() -> None:
     )
     if args.opponents:
         command += f" --opponents {args.opponents}"
+    if args.save_hands:
+        command += " --save-hands"
     if args.variants:  # the rows this run measured, so that the command reproduces them
         command += " --variants " + " ".join(args.variants)
     if args.players != [2, 3, 4]:

@@ -7,11 +7,12 @@ taken hand by hand: the hands that are hard for one are mostly hard for the othe
 paired difference's CI is far narrower than the two CIs together.
 
     PYTHONPATH=. python experiments/regret_paired.py A/regret.json B/regret.json \\
-        [--out results/strategy/regret-paired.md]
+        [A2/regret.json B2/regret.json ...] [--out results/strategy/regret-paired.md]
 
-Each argument is a run's ``regret.json``, its ``regret-hands.npz`` beside it.  Prints, and
-with ``--out`` writes (``.md`` and ``.json``), every row the two runs share: both regrets and
-B's gain over A (A − B), mean and 95% CI over hands.
+The arguments are pairs of runs (A then B), each a run's ``regret.json`` with its
+``regret-hands.npz`` beside it.  Prints, and with ``--out`` writes (``.md`` and ``.json``),
+every row the two runs of a pair share: both regrets and B's gain over A (A − B), mean and
+95% CI over hands.
 """
 
 from __future__ import annotations
@@ -41,6 +42,14 @@ def _run(path: Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     return meta, per_hand
 
 
+def _who(meta: dict[str, Any]) -> str:
+    """A run's strategy, and its opponents where they play another."""
+    opponents = meta.get("opponents", meta["strategy"])
+    if opponents == meta["strategy"]:
+        return f"`{meta['strategy']}`"
+    return f"`{meta['strategy']}` among `{opponents}`"
+
+
 def _ci(x: np.ndarray) -> dict[str, float]:
     half = Z95 * float(x.std(ddof=1)) / math.sqrt(x.size)
     return {"mean": float(x.mean()), "low": float(x.mean()) - half, "high": float(x.mean()) + half}
@@ -48,52 +57,57 @@ def _ci(x: np.ndarray) -> dict[str, float]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("a", type=Path, help="regret.json of strategy A")
-    ap.add_argument("b", type=Path, help="regret.json of strategy B")
+    ap.add_argument("runs", type=Path, nargs="+", help="regret.json of A, of B, [A2, B2, ...]")
     ap.add_argument("--out", type=Path, default=None, help="write this .md (and .json beside it)")
     args = ap.parse_args()
-    (meta_a, rows_a), (meta_b, rows_b) = _run(args.a), _run(args.b)
-    differs = [k for k in SAME if meta_a[k] != meta_b[k]]
-    if differs:
-        raise SystemExit(f"the runs are not of the same hands: they differ in {', '.join(differs)}")
-    shared = [k for k in rows_a if k in rows_b]
-    if not shared:
-        raise SystemExit("the runs share no row")
-    rows = []
-    for key in shared:
-        a, b = rows_a[key], rows_b[key]
-        variant, players, seat = key.split("/")
-        rows.append(
-            {"variant": variant, "players": int(players), "seat": seat, "hands": int(a.size),
-             "a": _ci(a), "b": _ci(b), "gain": _ci(a - b),
-             "correlation": float(np.corrcoef(a, b)[0, 1])}
-        )  # fmt: skip
+    if len(args.runs) % 2:
+        raise SystemExit(f"runs come in pairs (A then B), got {len(args.runs)}")
+    runs = [_run(path) for path in args.runs]  # every file checked before any figure
+    rows, pairs = [], []
+    for (meta_a, rows_a), (meta_b, rows_b) in zip(runs[::2], runs[1::2], strict=True):
+        differs = [k for k in SAME if meta_a[k] != meta_b[k]]
+        if differs:
+            raise SystemExit(f"runs of other hands: they differ in {', '.join(differs)}")
+        shared = [k for k in rows_a if k in rows_b]
+        if not shared:
+            raise SystemExit(f"{meta_a['command']} and {meta_b['command']} share no row")
+        pairs.append({"a": meta_a, "b": meta_b})
+        for key in shared:
+            a, b = rows_a[key], rows_b[key]
+            variant, players, seat = key.split("/")
+            rows.append(
+                {"variant": variant, "players": int(players), "seat": seat, "hands": int(a.size),
+                 "a_strategy": _who(meta_a), "b_strategy": _who(meta_b),
+                 "rollouts": meta_a["rollouts"], "seed": meta_a["seed"],
+                 "a": _ci(a), "b": _ci(b), "gain": _ci(a - b),
+                 "correlation": float(np.corrcoef(a, b)[0, 1])}
+            )  # fmt: skip
     lines = [
-        f"# `{meta_b['strategy']}` against `{meta_a['strategy']}`: regret paired hand by hand",
+        "# Regret of two strategies, paired hand by hand",
         "",
         __doc__.split("\n\n")[1].replace("\n", " "),
         "",
-        f"{meta_a['hands']} hands a row, {meta_a['rollouts'][0]} + {meta_a['rollouts'][1]} "
-        f"rollouts, seed {meta_a['seed']}.  A: `{meta_a['command']}`.  B: `{meta_b['command']}`.",
-        "",
-        f"| variant | players | seat | regret of `{meta_a['strategy']}` (A) | regret of "
-        f"`{meta_b['strategy']}` (B) | gain A − B, paired | correlation of the hands' regrets |",
-        "|---|---|---|---|---|---|---|",
+        "| variant | players | seat | hands | rollouts | A | regret of A | B | regret of B | "
+        "gain A − B, paired | correlation of the hands' regrets |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         a, b, g = r["a"], r["b"], r["gain"]
         lines.append(
-            f"| {r['variant']} | {r['players']} | {r['seat']} | {a['mean']:.4f} ({a['low']:.4f} "
-            f"to {a['high']:.4f}) | {b['mean']:.4f} ({b['low']:.4f} to {b['high']:.4f}) | "
-            f"{g['mean']:+.4f} ({g['low']:+.4f} to {g['high']:+.4f}) | {r['correlation']:.2f} |"
+            f"| {r['variant']} | {r['players']} | {r['seat']} | {r['hands']} | "
+            f"{r['rollouts'][0]} + {r['rollouts'][1]}, seed {r['seed']} | {r['a_strategy']} | "
+            f"{a['mean']:.4f} ({a['low']:.4f} to {a['high']:.4f}) | {r['b_strategy']} | "
+            f"{b['mean']:.4f} ({b['low']:.4f} to {b['high']:.4f}) | {g['mean']:+.4f} "
+            f"({g['low']:+.4f} to {g['high']:+.4f}) | {r['correlation']:.2f} |"
         )
-    print("\n".join(lines[8:]))
+    lines += ["", "The runs (`.venv/bin/python` from the repository root, `PYTHONPATH=.`):", ""]
+    lines += [f"    {p['a']['command']}\n    {p['b']['command']}" for p in pairs]
+    print("\n".join(lines[4:]))
     if args.out is not None:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text("\n".join(lines) + "\n", encoding="utf-8")
         args.out.with_suffix(".json").write_text(
-            json.dumps({"a": meta_a, "b": meta_b, "rows": rows}, indent=2) + "\n",
-            encoding="utf-8",
+            json.dumps({"pairs": pairs, "rows": rows}, indent=2) + "\n", encoding="utf-8"
         )
 
 
