@@ -21,6 +21,7 @@ from simkit.arrange import (
 )
 from simkit.arrange.conditioned import (
     SHRINK_PRIOR,
+    _class_counts,
     _condition,
     _lowest_bit,
     card_masks,
@@ -151,6 +152,15 @@ def test_a_later_rounds_pool_is_fresh_deals_set_by_the_round_before():
     assert not np.isin(pool_two.masks, pool_one.masks).all()  # other deals
     first = build_pool(ExpectedScore(), GUANGXI, 4, 4096)
     assert (first.masks == pool_one.masks).all() and (first.classes == pool_one.classes).all()
+    # the shift is measured from the first round's duns (what the tables were fitted against),
+    # or from the round's own pool
+    assert np.array_equal(pool_two.pooled, pool_one.pooled)
+    own = ExpectedScoreHand(rounds=2, pool_hands=4096, shift_from="own-pool").pool(GUANGXI, 4)
+    assert (own.masks == pool_two.masks).all()
+    assert np.array_equal(own.pooled, mid_cdf(_class_counts(own.classes)))
+    assert not np.array_equal(own.pooled, pool_one.pooled)
+    with pytest.raises(SimkitError, match="shift_from must be one of first-round, own-pool"):
+        ExpectedScoreHand(rounds=2, shift_from="nowhere")
 
 
 def test_kernel_quantities_equal_the_reference_to_the_last_bit(strategy, pool):

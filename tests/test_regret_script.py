@@ -162,7 +162,7 @@ def test_per_hand_regrets_are_saved_and_paired(tmp_path, monkeypatch):
     (tmp_path / "greedy" / "regret.json").write_text(json.dumps(other))
     with pytest.raises(SystemExit, match="differ in seed"):
         experiment("regret_paired").main()
-    monkeypatch.setattr(sys, "argv", argv[:2] + ["--out", str(md)])
+    monkeypatch.setattr(sys, "argv", [*argv[:2], "--out", str(md)])
     with pytest.raises(SystemExit, match="in pairs"):
         experiment("regret_paired").main()
 

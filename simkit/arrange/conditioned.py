@@ -75,8 +75,9 @@ class Pool:
 
     ``classes``: ``int16 (n, 3)`` fine classes of the pool hands' duns; ``masks``: ``uint64
     (n,)`` the cards each holds as bits; ``card_bits``: ``uint64 (52, ceil(n / 64))`` for each
-    card the pool hands that hold it, as bits; ``pooled``: ``float64 (3, N_FINE)`` the whole
-    pool's mid-CDF by dun.
+    card the pool hands that hold it, as bits; ``pooled``: ``float64 (3, N_FINE)`` the mid-CDF
+    by dun the shift is measured from: the whole pool's (a later round's may take the first
+    round's: :attr:`~simkit.arrange.strategies.ExpectedScoreHand.shift_from`).
     """
 
     classes: np.ndarray

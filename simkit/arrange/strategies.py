@@ -230,6 +230,10 @@ class ExpectedScorePlaces(ExpectedScore):
     name: ClassVar[str] = "expected-score-places"
 
 
+#: Where a later round's shift is measured from (:attr:`ExpectedScoreHand.shift_from`).
+SHIFT_FROM = ("first-round", "own-pool")
+
+
 @dataclass(frozen=True, eq=False, repr=False)  # ExpectedScore.__repr__ shows its options
 class ExpectedScoreHand(ExpectedScore):
     """expected-score on each hand's own tables: the fine tables conditioned on the 13 cards it
@@ -243,15 +247,20 @@ class ExpectedScoreHand(ExpectedScore):
     ``rounds``:
     rounds of fictitious play that set the pool: 1 (the default), a pool set by expected-score;
     ``r``, a pool of fresh deals set by this strategy with ``rounds = r - 1``, so that the
-    opponents a hand is conditioned on play as it does.  On guangxi's regret protocol, where
-    the opponents play the strategy under test, two rounds measured no better than one
-    (0.0263 against 0.0227 a hand, unpaired, CIs ±0.009; ``results/strategy/
+    opponents a hand is conditioned on play as it does.  ``shift_from`` (later rounds only):
+    ``"first-round"``, the shift is the compatible hands' mid-CDF minus the first round's
+    whole pool's, the duns the tables were fitted against, so that it carries the later
+    opponents' other play as well as the removal; ``"own-pool"``, minus the round's own whole
+    pool's (the removal alone).  On guangxi's regret protocol, where
+    the opponents play the strategy under test, two rounds from the own pool measured no
+    better than one (0.0263 against 0.0227 a hand, unpaired, CIs ±0.009; ``results/strategy/
     regret-hand-4p-2000.md``) and cost a ~30 s pool a process, so one is the default.
     """
 
     prior: float = SHRINK_PRIOR
     rounds: int = 1
     pool_hands: int = POOL_HANDS
+    shift_from: str = "first-round"
     name: ClassVar[str] = "expected-score-hand"
     one_pass: ClassVar[bool] = False  # each hand its own search: choose_splits
 
@@ -264,6 +273,10 @@ class ExpectedScoreHand(ExpectedScore):
             raise SimkitError(f"pool_hands must be an integer, got {self.pool_hands!r}")
         if self.pool_hands < 64:
             raise SimkitError(f"pool_hands must be at least 64, got {self.pool_hands}")
+        if self.shift_from not in SHIFT_FROM:
+            raise SimkitError(
+                f"shift_from must be one of {', '.join(SHIFT_FROM)}, got {self.shift_from!r}"
+            )
 
     def pool(self, variant: str | Variant | None, n_players: int) -> Pool | None:
         """The pool the hands of ``variant`` at ``n_players`` are conditioned on (built once
@@ -274,9 +287,10 @@ class ExpectedScoreHand(ExpectedScore):
             return None
         # the first round's pool is set by expected-score: the prior does not enter it
         prior = self.prior if self.rounds > 1 else None
+        shift_from = self.shift_from if self.rounds > 1 else None
         key = (
             id(tables), id(v), n_players, self._weights(tables), self.joint, prior, self.rounds,
-            self.pool_hands,
+            self.pool_hands, shift_from,
         )  # fmt: skip
 
         def build() -> Pool:
@@ -285,7 +299,15 @@ class ExpectedScoreHand(ExpectedScore):
                 if self.rounds == 1  # expected-score on the same tables, without removal shifts
                 else replace(self, rounds=self.rounds - 1)
             )
-            return build_pool(setter, v, n_players, self.pool_hands, round_=self.rounds)
+            pool = build_pool(setter, v, n_players, self.pool_hands, round_=self.rounds)
+            if shift_from == "first-round":
+                # the tables were fitted against expected-score's duns: measure the shift from
+                # those (the first round's pool), so that the later round's opponents' other
+                # play enters it beside the removal
+                first = replace(self, rounds=1).pool(v, n_players)
+                assert first is not None
+                pool = replace(pool, pooled=first.pooled)
+            return pool
 
         return _recent(_POOLS, key, build, tables, v)
 
