@@ -12,7 +12,7 @@ paired difference's CI is far narrower than the two CIs together.
 The arguments are pairs of runs (A then B), each a run's ``regret.json`` with its
 ``regret-hands.npz`` beside it.  Prints, and with ``--out`` writes (``.md`` and ``.json``),
 every row the two runs of a pair share: both regrets and B's gain over A (A − B), mean and
-95% CI over hands.
+95% CI over hands, and how much of each regret the worst 2.5% of the hands hold.
 """
 
 from __future__ import annotations
@@ -28,6 +28,8 @@ import numpy as np
 from simkit.regret import Z95
 
 SAME = ("hands", "rollouts", "seed")
+#: The share of the hands whose part of the regret is reported (the worst of them).
+WORST = 0.025
 
 
 def _run(path: Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
@@ -48,6 +50,12 @@ def _who(meta: dict[str, Any]) -> str:
     if opponents == meta["strategy"]:
         return f"`{meta['strategy']}`"
     return f"`{meta['strategy']}` among `{opponents}`"
+
+
+def _worst_share(x: np.ndarray) -> float:
+    """The share of the total regret that the worst :data:`WORST` of the hands hold."""
+    worst = np.sort(x)[::-1][: max(1, round(WORST * x.size))]
+    return float(worst.sum() / x.sum()) if x.sum() > 0 else float("nan")
 
 
 def _ci(x: np.ndarray) -> dict[str, float]:
@@ -80,7 +88,8 @@ def main() -> None:
                  "a_strategy": _who(meta_a), "b_strategy": _who(meta_b),
                  "rollouts": meta_a["rollouts"], "seed": meta_a["seed"],
                  "a": _ci(a), "b": _ci(b), "gain": _ci(a - b),
-                 "correlation": float(np.corrcoef(a, b)[0, 1])}
+                 "correlation": float(np.corrcoef(a, b)[0, 1]),
+                 "worst_share": [_worst_share(a), _worst_share(b)]}
             )  # fmt: skip
     lines = [
         "# Regret of two strategies, paired hand by hand",
@@ -88,8 +97,9 @@ def main() -> None:
         __doc__.split("\n\n")[1].replace("\n", " "),
         "",
         "| variant | players | seat | hands | rollouts | A | regret of A | B | regret of B | "
-        "gain A − B, paired | correlation of the hands' regrets |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "gain A − B, paired | correlation of the hands' regrets | share of A's, B's regret in "
+        f"their worst {WORST:.1%} of hands |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         a, b, g = r["a"], r["b"], r["gain"]
@@ -98,7 +108,8 @@ def main() -> None:
             f"{r['rollouts'][0]} + {r['rollouts'][1]}, seed {r['seed']} | {r['a_strategy']} | "
             f"{a['mean']:.4f} ({a['low']:.4f} to {a['high']:.4f}) | {r['b_strategy']} | "
             f"{b['mean']:.4f} ({b['low']:.4f} to {b['high']:.4f}) | {g['mean']:+.4f} "
-            f"({g['low']:+.4f} to {g['high']:+.4f}) | {r['correlation']:.2f} |"
+            f"({g['low']:+.4f} to {g['high']:+.4f}) | {r['correlation']:.2f} | "
+            f"{r['worst_share'][0]:.0%}, {r['worst_share'][1]:.0%} |"
         )
     lines += ["", "The runs (`.venv/bin/python` from the repository root, `PYTHONPATH=.`):", ""]
     lines += [f"    {p['a']['command']}\n    {p['b']['command']}" for p in pairs]

@@ -26,9 +26,10 @@ exact search on the hand's own tables.
 :func:`_conditioned_kernel` builds the same quantities to the last bit in buffers, one hand at a
 time, and runs :func:`~simkit.arrange.search._max_ev_kernel` on them.  The compatible hands are
 found by bit sets: for every card, the pool hands that hold it, so that the hands compatible
-with a 13-card hand are the complement of 13 ORed sets.  A hand costs about five times what
-expected-score's search costs (the bit sets and the 3 × 4,840 classes' quantities, then the
-search): ``experiments/bench_conditioned.py``.
+with a 13-card hand are the complement of 13 ORed sets.  Only the classes up to the hand's
+strongest front and 5-card duns are built (the search reads none above them).  A hand costs
+about four and a half times what expected-score's search costs (the bit sets and the classes'
+quantities, then the search): ``experiments/bench_conditioned.py``.
 
 One plain deck only (a card held twice cannot be told apart by a bit).
 """
