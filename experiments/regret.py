@@ -24,9 +24,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from joblib import Parallel, delayed
 
 from simkit.arrange import strategy_from_name
+from simkit.parallel import run_ordered
 from simkit.regret import merge_parts, regret
 from simkit.variants import resolve_variant, variant_names
 
@@ -108,9 +108,9 @@ def main() -> None:
     rows = []
     per_hand: dict[str, Any] = {}
     parts: list[Any] = []
-    for r in Parallel(n_jobs=args.jobs, return_as="generator")(
-        delayed(measure)(*row, k) for row in todo for k in range(args.parts)
-    ):
+    # simkit's runner: its workers end with this process, however it ends
+    tasks = [(*row, k) for row in todo for k in range(args.parts)]
+    for r in run_ordered(measure, tasks, n_jobs=args.jobs):
         parts.append(r)
         if len(parts) == args.parts:
             whole = merge_parts(parts) if args.parts > 1 else parts[0]
