@@ -30,7 +30,6 @@ import time
 from pathlib import Path
 
 import numpy as np
-from joblib import Parallel, delayed
 from restamp_tables import write_meta  # experiments/ is on sys.path when run as a script
 
 from simkit.arrange import (
@@ -54,6 +53,7 @@ from simkit.objective import (
     fit_weights,
     worth_shipping,
 )
+from simkit.parallel import run_ordered
 from simkit.regret import Z95, regret
 from simkit.variants import load_variant, variant_names
 
@@ -215,10 +215,8 @@ def main(argv: list[str] | None = None) -> int:
                 weighted.append((name, players, seat))
         # each row seeded on its own: the same figures in any number of processes
         measured = []
-        for r in Parallel(n_jobs=args.jobs, return_as="generator")(
-            delayed(paired_regret)(name, players, seat, args.regret, 1)
-            for name, players, seat in weighted
-        ):
+        tasks = [(name, players, seat, args.regret, 1) for name, players, seat in weighted]
+        for r in run_ordered(paired_regret, tasks, n_jobs=args.jobs):
             print(json.dumps(r), flush=True)
             measured.append(r)
         (args.out / "objective-weights-regret.json").write_text(
@@ -242,9 +240,7 @@ def main(argv: list[str] | None = None) -> int:
         return fit, time.perf_counter() - start
 
     # each row is its own seeded fit: the same figures in any number of processes
-    results = Parallel(n_jobs=args.jobs, return_as="generator")(
-        delayed(fit_row)(name, players) for name, players in weighed
-    )
+    results = run_ordered(fit_row, weighed, n_jobs=args.jobs)
     fits = []
     for fit, seconds in results:
         done = write_weights(fit) if args.write else "not written"  # files written here only

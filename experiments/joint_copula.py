@@ -29,7 +29,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from joblib import Parallel, delayed
 from training_schedule import parse_row  # experiments/ is on sys.path when run as a script
 
 from simkit.arrange import ExpectedScore, arrange, default_fine_tables
@@ -37,6 +36,7 @@ from simkit.arrange.joint import JOINT_CELLS, cdf3, joint_cdfs
 from simkit.deal import deal
 from simkit.evaluate import dun_ranks
 from simkit.files import atomic_write
+from simkit.parallel import run_ordered
 from simkit.regret import Z95, regret
 from simkit.variants import resolve_variant
 
@@ -171,7 +171,7 @@ def main() -> None:
                                 PROBES), ("--jobs", args.jobs, 1)):  # fmt: skip
         if value < least:
             raise SystemExit(f"{what} must be at least {least}, got {value}")
-    done = Parallel(n_jobs=args.jobs)(delayed(measure)(row, args) for row in rows)
+    done = list(run_ordered(measure, [(row, args) for row in rows], n_jobs=args.jobs))
     path = args.out / "joint.json"
     kept: list[dict[str, Any]] = json.loads(path.read_text()) if path.exists() else []
     key = ("variant", "players", "seat", "hands", "rollouts", "seed")

@@ -36,7 +36,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from joblib import Parallel, delayed
 from removal_buckets import hand_shape
 
 from simkit.arrange import legal_splits, pareto_front, split_values
@@ -44,6 +43,7 @@ from simkit.arrange.api import arrangements
 from simkit.arrange.strategies import ExpectedScore
 from simkit.deal import as_generator, deal
 from simkit.evaluate import dun_ranks
+from simkit.parallel import run_ordered
 from simkit.regret import Z95, _points_on_rollouts, _rollout_hands
 from simkit.score import score
 from simkit.splits import split_positions
@@ -238,13 +238,12 @@ def main() -> None:
     hands = deal(a.hands, a.players, rng=as_generator(deal_seed))[:, 0]
     seeds = roll_seed.spawn(a.hands)
     bounds = [k * a.hands // a.parts for k in range(a.parts + 1)]
-    parts = Parallel(n_jobs=a.jobs)(
-        delayed(chunk)(
-            a.variant, a.players, hands[lo:hi], seeds[lo:hi], tuple(a.rollouts), a.m, tables,
-            pick_seed.spawn(a.parts)[k],
-        )
+    # simkit's runner: its workers end with this process, however it ends
+    parts = list(run_ordered(chunk, [
+        (a.variant, a.players, hands[lo:hi], seeds[lo:hi], tuple(a.rollouts), a.m, tables,
+         pick_seed.spawn(a.parts)[k])
         for k, (lo, hi) in enumerate(itertools.pairwise(bounds))
-    )  # fmt: skip
+    ], n_jobs=a.jobs))  # fmt: skip
     measured = [rec for part in parts for rec in part]
     if a.save_hands is not None:
         arrays = {f"{k}/{i}": v for i, rec in enumerate(measured) for k, v in rec.items()}
