@@ -27,10 +27,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from joblib import Parallel, delayed
-
 from simkit.arrange import arrange
 from simkit.deal import deal
+from simkit.parallel import run_ordered
 from simkit.regret import Z95, RegretResult, merge_parts, regret
 from simkit.rollout import Rollout
 from simkit.variants import resolve_variant
@@ -93,40 +92,40 @@ def main() -> None:
 
     rows = []
     start = time.perf_counter()
-    with Parallel(n_jobs=args.jobs) as pool:
-        for variant, players in cases:
-            speed = hands_per_second(strategy, variant, players, args.seed)
-            jobs = [
-                (which, k)
-                for which in ("rollout", DEFAULT)
-                for k in range(args.parts)
-            ]  # fmt: skip
-            done = pool(
-                delayed(_part)(which, variant, players, {**common, "part": (k, args.parts)})
-                for which, k in jobs
-            )
-            mine = merge_parts(done[: args.parts])
-            base = merge_parts(done[args.parts :])
-            gain = base.per_hand - mine.per_hand
-            gain_se = float(gain.std(ddof=1) / math.sqrt(gain.size))
-            row = {
-                "variant": variant,
-                "players": players,
-                "hands": args.hands,
-                "rollout_hands_per_s": speed,
-                "rollout": mine.row(),
-                "default": base.row(),
-                "gain": float(gain.mean()),
-                "gain_se": gain_se,
-                "gain_ci": [float(gain.mean() - Z95 * gain_se), float(gain.mean() + Z95 * gain_se)],
-            }
-            rows.append(row)
-            print(
-                f"{variant} {players}p: rollout {speed:.1f} hands/s; regret rollout "
-                f"{mine.mean:.4f} ± {Z95 * mine.se:.4f}, default {base.mean:.4f} ± "
-                f"{Z95 * base.se:.4f}, gain {row['gain']:.4f} ± {Z95 * gain_se:.4f}",
-                flush=True,
-            )
+    for variant, players in cases:
+        speed = hands_per_second(strategy, variant, players, args.seed)
+        jobs = [
+            (which, k)
+            for which in ("rollout", DEFAULT)
+            for k in range(args.parts)
+        ]  # fmt: skip
+        # simkit's runner: its workers end with this process, however it ends
+        tasks = [
+            (which, variant, players, {**common, "part": (k, args.parts)}) for which, k in jobs
+        ]
+        done = list(run_ordered(_part, tasks, n_jobs=args.jobs))
+        mine = merge_parts(done[: args.parts])
+        base = merge_parts(done[args.parts :])
+        gain = base.per_hand - mine.per_hand
+        gain_se = float(gain.std(ddof=1) / math.sqrt(gain.size))
+        row = {
+            "variant": variant,
+            "players": players,
+            "hands": args.hands,
+            "rollout_hands_per_s": speed,
+            "rollout": mine.row(),
+            "default": base.row(),
+            "gain": float(gain.mean()),
+            "gain_se": gain_se,
+            "gain_ci": [float(gain.mean() - Z95 * gain_se), float(gain.mean() + Z95 * gain_se)],
+        }
+        rows.append(row)
+        print(
+            f"{variant} {players}p: rollout {speed:.1f} hands/s; regret rollout "
+            f"{mine.mean:.4f} ± {Z95 * mine.se:.4f}, default {base.mean:.4f} ± "
+            f"{Z95 * base.se:.4f}, gain {row['gain']:.4f} ± {Z95 * gain_se:.4f}",
+            flush=True,
+        )
     elapsed = time.perf_counter() - start
 
     command = (
