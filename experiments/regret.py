@@ -76,9 +76,10 @@ def main() -> None:
         raise SystemExit(f"--jobs must be at least 1, got {args.jobs}")
     if not 1 <= args.parts <= args.hands:
         raise SystemExit(f"--parts must be between 1 and --hands, got {args.parts}")
-    strategy_from_name(args.strategy)  # a bad name or option fails before any work
+    # a bad name or option fails before any work
+    strategy = strategy_from_name(args.strategy)
     opponents = args.opponents or args.strategy
-    strategy_from_name(opponents)
+    opponent_strategy = strategy_from_name(opponents) if args.opponents else strategy
     names = args.variants or variant_names()
     for name in names:
         resolve_variant(name)  # bad names fail before any work
@@ -93,11 +94,11 @@ def main() -> None:
 
     def measure(name: str, players: int, seat: str, k: int) -> Any:
         return regret(
-            strategy_from_name(args.strategy),
+            strategy,
             name,
             players,
             seat=seat,
-            opponents=strategy_from_name(opponents),
+            opponents=opponent_strategy,
             hands=args.hands,
             rollouts=tuple(args.rollouts),
             seed=args.seed,

@@ -75,10 +75,9 @@ BLOCK_GAMES = 2048
 #: an interrupt (Ctrl-C, SIGTERM) and at the end.
 CHECKPOINT_INTERVAL_S = 10.0
 CHECKPOINT_FORMAT = 2
-#: The fast strategies (a run can play any name :func:`~simkit.arrange.strategy_names` lists,
-#: with options as ``name:key=value,...``: :func:`~simkit.arrange.strategy_from_name`).
-STRATEGIES = ("greedy", "random-legal", "max-ev", "expected-score")
-#: The strategy a run plays unless told otherwise.
+#: The strategy a run plays unless told otherwise (a run can play any name
+#: :func:`~simkit.arrange.strategy_names` lists, with options as ``name:key=value,...``:
+#: :func:`~simkit.arrange.strategy_from_name`).
 DEFAULT_STRATEGY = "expected-score"
 
 
