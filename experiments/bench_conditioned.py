@@ -5,12 +5,15 @@ Rates are hands per second of CPU time on one core (numba compiled and the pool 
 timing; the best of ``--repeats`` runs, since the machine may be shared).  The exhaustive
 check scores all 72,072 splits of each of ``--exhaustive-hands`` hands under that hand's own
 conditioned tables (:meth:`~simkit.arrange.ExpectedScoreHand.hand_solver`) and compares split
-and value with the strategy's.  Also: the one-off cost of building the pool.
+and value with the strategy's.  Also: the one-off cost of building the pool.  ``--places``
+times ``expected-score-hand:places=true`` (the t-formula's place model in the value where the
+tables carry one, :class:`~simkit.arrange.ExpectedScorePlaces`) beside the same default.
 
     .venv/bin/python experiments/bench_conditioned.py [--hands 4000] [--exhaustive-hands 200]
-        [--pool-hands 131072 262144]
+        [--pool-hands 131072 262144] [--places]
 
-Writes results/bench/conditioned.json and results/bench/conditioned.md.
+Writes results/bench/conditioned.json and results/bench/conditioned.md
+(``conditioned-places.*`` with ``--places``).
 """
 
 from __future__ import annotations
@@ -38,22 +41,29 @@ SEED = 2026
 
 
 def bench(
-    variant: str, players: int, pool_hands: int, n_hands: int, n_exhaustive: int, repeats: int
+    variant: str,
+    players: int,
+    pool_hands: int,
+    n_hands: int,
+    n_exhaustive: int,
+    repeats: int,
+    places: bool = False,
 ) -> dict:
     v = resolve_variant(variant)
-    hand_strategy = ExpectedScoreHand(pool_hands=pool_hands)
+    hand_strategy = ExpectedScoreHand(pool_hands=pool_hands, places=places)
     start = time.perf_counter()
     pool = hand_strategy.pool(v, players)
     pool_seconds = time.perf_counter() - start
     assert pool is not None
-    solver = ExpectedScore().solver(v, players)
+    solver = ExpectedScore().solver(v, players)  # the default, timed beside it
+    base = ExpectedScore(places=places).solver(v, players)  # what the hands' tables shift
     hands = np.sort(deal(n_hands // players + 1, players, rng=SEED).reshape(-1, 13), axis=1)
     hands = np.ascontiguousarray(hands[:n_hands])
     max_ev_ids(hands[:4], solver)  # compile
-    conditioned_ids(hands[:4], solver, pool)
+    conditioned_ids(hands[:4], base, pool)
     plain_s = best_of(lambda: max_ev_ids(hands, solver), repeats, clock=time.process_time)
-    hand_s = best_of(lambda: conditioned_ids(hands, solver, pool), repeats, clock=time.process_time)
-    ids, values, n_scored, compatible = conditioned_ids(hands, solver, pool)
+    hand_s = best_of(lambda: conditioned_ids(hands, base, pool), repeats, clock=time.process_time)
+    ids, values, n_scored, compatible = conditioned_ids(hands, base, pool)
     plain_ids = max_ev_ids(hands, solver)[0]
     same = 0
     for h in range(n_exhaustive):
@@ -64,6 +74,7 @@ def bench(
     return {
         "variant": variant,
         "players": players,
+        "places": places,
         "hands": n_hands,
         "expected_score_hands_per_s": round(n_hands / plain_s),
         "expected_score_hand_hands_per_s": round(n_hands / hand_s),
@@ -90,6 +101,11 @@ def main() -> None:
         default=[POOL_HANDS],
         help=f"pool sizes to time, each beside the default (default {POOL_HANDS})",
     )
+    ap.add_argument(
+        "--places",
+        action="store_true",
+        help="time expected-score-hand:places=true (writes conditioned-places.*)",
+    )
     ap.add_argument("--out", type=Path, default=ROOT / "results" / "bench")
     a = ap.parse_args()
     if a.hands < 4 or not 0 <= a.exhaustive_hands <= a.hands or a.repeats < 1:
@@ -98,7 +114,7 @@ def main() -> None:
         raise SystemExit("--pool-hands: each at least 64")
     a.out.mkdir(parents=True, exist_ok=True)
     rows = [
-        bench(v, p, size, a.hands, a.exhaustive_hands, a.repeats)
+        bench(v, p, size, a.hands, a.exhaustive_hands, a.repeats, a.places)
         for v, p in ROWS
         for size in a.pool_hands
     ]
@@ -108,6 +124,10 @@ def main() -> None:
     )
     if a.pool_hands != [POOL_HANDS]:
         command += " --pool-hands " + " ".join(map(str, a.pool_hands))
+    if a.places:
+        command += " --places"
+    name = "conditioned-places" if a.places else "conditioned"
+    strategy = "expected-score-hand:places=true" if a.places else "expected-score-hand"
     meta = {
         "command": command,
         "seed": SEED,
@@ -116,18 +136,18 @@ def main() -> None:
         "when": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "load_average": [round(x, 2) for x in os.getloadavg()],
     }
-    (a.out / "conditioned.json").write_text(
+    (a.out / f"{name}.json").write_text(
         json.dumps({"meta": meta, "rows": rows}, indent=2) + "\n", encoding="utf-8"
     )
     lines = [
-        "# expected-score-hand against expected-score: speed and exactness",
+        f"# {strategy} against expected-score: speed and exactness",
         "",
         f"`{command}` — seed {SEED}, one core, CPU time (best of {a.repeats}), numba "
         f"{meta['numba']}, {meta['when']}, load average at the end {tuple(meta['load_average'])} "
         "(the machine is shared, so rates are lower bounds).  Both strategies set the same hands "
         "in one process; the pool is built before timing (its one-off cost is its own column).",
         "",
-        "| variant | players | expected-score hands/s | expected-score-hand hands/s | ratio | "
+        f"| variant | players | expected-score hands/s | {strategy} hands/s | ratio | "
         "pool hands | pool build s | compatible pool hands per hand | splits scored | "
         "choices that differ | same as the exhaustive scan |",
         "|---|---|---|---|---|---|---|---|---|---|---|",
@@ -140,7 +160,7 @@ def main() -> None:
             f"{r['differs_from_expected_score']:.1%} | {r['same_as_exhaustive']} of "
             f"{r['exhaustive_hands']} |"
         )
-    (a.out / "conditioned.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (a.out / f"{name}.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
     print("\n".join(lines))
 
 

@@ -1,7 +1,7 @@
 """Fit the place model of the t-formula for ``expected-score-places``, its weights, and check it.
 
     PYTHONPATH=. python experiments/fit_places.py [--rows guangxi:4 guangxi-regional:4] \
-        [--games 40000] [--seed 77] [--check 6000 1000] [--write]
+        [--games 40000] [--seed 77] [--check 6000 1000] [--write [--always]]
 
 Under the t-formula a hand is paid its place among the hands compared normally times t, the
 round's biggest dun worth.  ``expected-score`` prices the duns' points as if they were paid;
@@ -22,8 +22,10 @@ round's biggest dun worth.  ``expected-score`` prices the duns' points as if the
 
 With ``--write`` the model and its weights stay in the file's ``meta["place_model"]``
 (``simkit/data/<variant>-<p>p-fine.npz``, arrays unchanged; the default's weights untouched)
-where the check's gain is positive beyond its CI; elsewhere the file is put back as it was, and
-without ``--write`` always.  The table goes to ``results/strategy/places.md`` and ``.json``.
+where the check's gain is positive beyond its CI (with ``--always``, in every row: the check
+measures the places alone against the default, and a strategy that adds more to them, such as
+``expected-score-hand:places=true``, is measured by its own regret); elsewhere the file is put
+back as it was, and without ``--write`` always.  The table goes to ``results/strategy/places.md`` and ``.json``.
 About 5 minutes a row on one core.
 """
 
@@ -107,27 +109,30 @@ def fit_row(name: str, players: int, args: argparse.Namespace) -> dict[str, Any]
         _set_meta(path, {PLACE_KEY: None})
         # the population plays the default (expected-score, which prices no places)
         place = fit_place_model(v, players, games=args.games, seed=args.seed)
-        _set_meta(path, {PLACE_KEY: place.as_meta()})
+        meta = place.as_meta()
+        if args.always:  # how the file's entry is made again
+            meta["command"] += " --always"
+        _set_meta(path, {PLACE_KEY: meta})
         weights = fit_weights(
             name, players, hands=args.hands, rollouts=args.rollouts, top=TOP, places=True
         )
         shipped_weights = worth_shipping(weights)
-        entry = {**weights.as_meta(), "command": place.as_meta()["command"]}
+        entry = {**weights.as_meta(), "command": meta["command"]}
         if not shipped_weights:
             entry.update(scoop=1.0, home_run=1.0)
-        _set_meta(path, {PLACE_KEY: {**place.as_meta(), "weights": entry}})
+        _set_meta(path, {PLACE_KEY: {**meta, "weights": entry}})
         default = ExpectedScore()
         check = head_to_head(
             default, ExpectedScorePlaces(), v, players, hands=args.check[0],
             rollouts=args.check[1], seed=CHECK_SEED, opponents=default,
         )  # fmt: skip
-        keep = args.write and check["gain"] - check["ci95"] > 0.0
+        keep = args.write and (args.always or check["gain"] - check["ci95"] > 0.0)
         if keep:
             gain = {
                 "check_gain": round(check["gain"], 5), "check_ci95": round(check["ci95"], 5),
                 "check_hands": args.check[0], "check_rollouts": args.check[1],
             }  # fmt: skip
-            _set_meta(path, {PLACE_KEY: {**place.as_meta(), "weights": entry, **gain}})
+            _set_meta(path, {PLACE_KEY: {**meta, "weights": entry, **gain}})
     finally:
         if not keep:
             shutil.copy2(backup, path)
@@ -145,12 +150,20 @@ def fit_row(name: str, players: int, args: argparse.Namespace) -> dict[str, Any]
         "weights_held_out_ci": list(weights.held_out_ci),
         "check_hands": args.check[0], "check_rollouts": args.check[1],
         "check_seed": CHECK_SEED, "gain": check["gain"], "gain_ci95": check["ci95"],
-        "differ": check["differ"], "shipped": keep,
+        "differ": check["differ"], "shipped": keep, "command": meta["command"],
         "seconds": round(time.perf_counter() - start),
     }  # fmt: skip
 
 
-def render(rows: list[dict[str, Any]], args: argparse.Namespace) -> str:
+def _command(row: dict[str, Any]) -> str:
+    """How a row was fitted (rows written before the command was recorded used ``--write``)."""
+    return row.get("command") or (
+        f"python experiments/fit_places.py --rows {row['variant']}:{row['players']} "
+        f"--games {row['games']} --seed {row['seed']} --write"
+    )
+
+
+def render(rows: list[dict[str, Any]]) -> str:
     lines = [
         "# The t-formula's places in the objective: expected-score-places",
         "",
@@ -169,11 +182,17 @@ def render(rows: list[dict[str, Any]], args: argparse.Namespace) -> str:
         "The check: its split against the default's on hands of an independent stream (seed "
         f"{CHECK_SEED}), both scored on the same rollouts against opponents who play the "
         "default; gain per hand (0 where the two agree), 95% CI.  The model ships (in the fine "
-        "table file's `meta`) where the gain is positive beyond its CI; elsewhere "
-        "`expected-score-places` plays as expected-score.",
+        "table file's `meta`) where the gain is positive beyond its CI"
+        + (
+            ", and with `--always` in every row: the check measures the places alone, and "
+            "`expected-score-hand:places=true`, which adds each hand's own card removal to "
+            "them, is measured by its own regret (`regret-hand-4p-2000.md`)"
+            if any("--always" in _command(r) for r in rows)
+            else ""
+        )
+        + "; elsewhere `expected-score-places` plays as expected-score.",
         "",
-        "    PYTHONPATH=. python experiments/fit_places.py --write"
-        + ("" if args.rows == list(ROWS) else " --rows " + " ".join(args.rows)),
+        *dict.fromkeys(f"    PYTHONPATH=. {_command(r)}" for r in rows),
         "",
         "| variant | players | h: A, c, s (SE) | T: level (chance) | weights scoop, home run "
         "(the default's) | check: gain | picks differ | shipped |",
@@ -222,9 +241,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rollouts", type=int, default=ROLLOUTS, help="fit_weights' rollouts")
     ap.add_argument("--check", type=int, nargs=2, default=(6000, 1000), metavar=("HANDS", "R"))
     ap.add_argument("--write", action="store_true", help="keep what ships in simkit/data")
+    ap.add_argument(
+        "--always",
+        action="store_true",
+        help="with --write: keep the model in every row, whatever the places-alone check says",
+    )
     ap.add_argument("--out", type=Path, default=OUT)
     args = ap.parse_args(argv)
     rows = _rows(args.rows)
+    if args.always and not args.write:
+        raise SystemExit("--always keeps what --write writes: give --write too")
     if args.games < 100 or min(args.check) < 2:
         raise SystemExit("--games must be ≥ 100 and --check's numbers ≥ 2")
     args.out.mkdir(parents=True, exist_ok=True)
@@ -240,8 +266,20 @@ def main(argv: list[str] | None = None) -> int:
             flush=True,
         )
         done.append(r)
-    (args.out / "places.json").write_text(json.dumps(done, indent=1, default=str) + "\n")
-    (args.out / "places.md").write_text(render(done, args))
+    # rows fitted before and not again this time stay in the table (each row carries how it
+    # was made: its ``shipped`` and the file's meta command)
+    previous = args.out / "places.json"
+    fitted = {(r["variant"], r["players"]) for r in done}
+    kept = [
+        r
+        for r in (json.loads(previous.read_text()) if previous.exists() else [])
+        if (r["variant"], r["players"]) not in fitted
+    ]
+    done = sorted(kept + done, key=lambda r: (ROWS + (f"{r['variant']}:{r['players']}",)).index(
+        f"{r['variant']}:{r['players']}"
+    ))
+    previous.write_text(json.dumps(done, indent=1, default=str) + "\n")
+    (args.out / "places.md").write_text(render(done))
     return 0
 
 

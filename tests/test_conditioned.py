@@ -9,8 +9,10 @@ import numpy as np
 import pytest
 
 from simkit.arrange import (
+    P_PLACE,
     ExpectedScore,
     ExpectedScoreHand,
+    ExpectedScorePlaces,
     arrange,
     arrangements,
     as_strategy,
@@ -200,12 +202,16 @@ def test_kernel_quantities_equal_the_reference_to_the_last_bit(strategy, pool):
         assert np.array_equal(favourable_quantities(q64).astype(np.float32), ref.fav)
 
 
-@pytest.mark.parametrize("variant", ["guangxi", "fujian"])
-def test_search_equals_the_exhaustive_scan_under_each_hands_own_objective(variant):
+@pytest.mark.parametrize(
+    ("variant", "places"), [("guangxi", False), ("fujian", False), ("guangxi-regional", True)]
+)
+def test_search_equals_the_exhaustive_scan_under_each_hands_own_objective(variant, places):
     """Every hand's split and value are those of scoring all 72,072 splits under its own
-    conditioned tables (the solver hand_solver builds), and of the plain search on them."""
+    conditioned tables (the solver hand_solver builds), and of the plain search on them; with
+    ``places`` the objective prices the t-formula's places (its tables carry a place model)."""
     v = resolve_variant(variant)
-    strategy = ExpectedScoreHand()
+    strategy = ExpectedScoreHand(places=places)
+    assert (strategy.solver(v, 4).model.params[P_PLACE] > 0) == places
     hands = _hands(60, 11)
     ids, values = strategy.choose_splits(hands, v, n_players=4)
     for h in range(len(hands)):
@@ -235,6 +241,23 @@ def test_conditioning_changes_some_choices_and_a_huge_prior_none(pool):
     none, _, _, compatible = conditioned_ids(hands, solver, pool, prior=1e300)
     assert (none == plain).all()
     assert compatible.min() > 0
+
+
+def test_with_places_and_no_shift_it_is_expected_score_places():
+    """``places=true`` conditions expected-score-places' objective: with a prior that zeroes
+    every shift its choices are expected-score-places' own, and the hands' own tables change
+    some of them."""
+    hands = _hands(300, 19)
+    want, _ = ExpectedScorePlaces().choose_splits(hands, GUANGXI, n_players=4)
+    assert (want != ExpectedScore().choose_splits(hands, GUANGXI, n_players=4)[0]).any()
+    unshifted, _ = ExpectedScoreHand(places=True, prior=1e300).choose_splits(
+        hands, GUANGXI, n_players=4
+    )
+    assert (unshifted == want).all()
+    own, _ = strategy_from_name("expected-score-hand:places=true").choose_splits(
+        hands, GUANGXI, n_players=4
+    )
+    assert 0.02 < (own != want).any(axis=1).mean() < 0.5
 
 
 def test_every_entry_point_plays_it(strategy):

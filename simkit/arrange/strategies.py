@@ -218,13 +218,16 @@ Weights: TypeAlias = tuple[float, float]
 @dataclass(frozen=True, eq=False)
 class ExpectedScorePlaces(ExpectedScore):
     """expected-score with the t-formula's places in its value where the fine tables carry a
-    place model (guangxi at 4 players; :mod:`simkit.objective`, ``experiments/fit_places.py``):
-    a split's dun points are priced ``τ(m)·h(B)``, its expected place payment times the
-    expected t, and the scoop and home-run terms by weights fitted over that.  Elsewhere it
-    plays as expected-score.  Not the default: its picks gain +0.0037 ± 0.0034 points a hand
-    against the default's in guangxi (``results/strategy/places.md``; on the regret protocol
-    −0.0015 ± 0.0067, ``places-regret.md``), but its search, whose value saturates for strong
-    hands, scores about twice the splits and runs at 0.80× the default's speed."""
+    place model (guangxi and guangxi-regional at 4 players; :mod:`simkit.objective`,
+    ``experiments/fit_places.py``): a split's dun points are priced ``τ(m)·h(B)``, its expected
+    place payment times the expected t, and the scoop and home-run terms by weights fitted over
+    that.  Elsewhere it plays as expected-score.  Not the default: its picks gain +0.0037 ±
+    0.0034 points a hand against the default's in guangxi (``results/strategy/places.md``; on
+    the regret protocol −0.0015 ± 0.0067, ``places-regret.md``; in guangxi-regional −0.0005 ±
+    0.0036), but its search, whose value saturates for strong hands, scores about twice the
+    splits and runs at 0.80× the default's speed.  With each hand's own card removal
+    (``expected-score-hand:places=true``) the places gain where alone they do not:
+    ``results/strategy/regret-hand-4p-2000.md``."""
 
     places: bool = True
     name: ClassVar[str] = "expected-score-places"
