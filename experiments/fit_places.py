@@ -25,7 +25,8 @@ With ``--write`` the model and its weights stay in the file's ``meta["place_mode
 where the check's gain is positive beyond its CI (with ``--always``, in every row: the check
 measures the places alone against the default, and a strategy that adds more to them, such as
 ``expected-score-hand:places=true``, is measured by its own regret); elsewhere the file is put
-back as it was, and without ``--write`` always.  The table goes to ``results/strategy/places.md`` and ``.json``.
+back as it was, and without ``--write`` always.  The table goes to
+``results/strategy/places.md`` and ``.json`` (rows not fitted again are kept there).
 About 5 minutes a row on one core.
 """
 
@@ -275,9 +276,8 @@ def main(argv: list[str] | None = None) -> int:
         for r in (json.loads(previous.read_text()) if previous.exists() else [])
         if (r["variant"], r["players"]) not in fitted
     ]
-    done = sorted(kept + done, key=lambda r: (ROWS + (f"{r['variant']}:{r['players']}",)).index(
-        f"{r['variant']}:{r['players']}"
-    ))
+    order = {row: k for k, row in enumerate(ROWS)}  # the usual rows first, in their order
+    done = sorted(kept + done, key=lambda r: order.get(f"{r['variant']}:{r['players']}", len(ROWS)))
     previous.write_text(json.dumps(done, indent=1, default=str) + "\n")
     (args.out / "places.md").write_text(render(done))
     return 0

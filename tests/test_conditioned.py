@@ -46,7 +46,7 @@ GUANGXI = resolve_variant("guangxi")
 
 @pytest.fixture(scope="module")
 def strategy() -> ExpectedScoreHand:
-    """The default: one round, its pool set by expected-score."""
+    """The default: one round, its pool set by expected-score (the places on)."""
     return ExpectedScoreHand()
 
 
@@ -139,7 +139,8 @@ def test_the_issue_hand_moves_its_kings_out_of_the_front(strategy):
 
 def test_a_later_rounds_pool_is_fresh_deals_set_by_the_round_before():
     """rounds = 2: the pool's hands are dealt afresh and set by the strategy of one round (whose
-    pool expected-score set); a pool of the same size and seed otherwise."""
+    pool expected-score set, with the places on as the strategy has them); a pool of the same
+    size and seed otherwise."""
     from simkit.arrange.conditioned import POOL_SEED
     from simkit.arrange.strategies import build_pool
 
@@ -152,7 +153,7 @@ def test_a_later_rounds_pool_is_fresh_deals_set_by_the_round_before():
     assert (pool_two.masks == card_masks(found.cards[normal])).all()
     assert (pool_two.classes == fine_classes(found.ranks[normal])).all()
     assert not np.isin(pool_two.masks, pool_one.masks).all()  # other deals
-    first = build_pool(ExpectedScore(), GUANGXI, 4, 4096)
+    first = build_pool(ExpectedScore(places=True), GUANGXI, 4, 4096)
     assert (first.masks == pool_one.masks).all() and (first.classes == pool_one.classes).all()
     # the shift is measured from the first round's duns (what the tables were fitted against),
     # or from the round's own pool
@@ -322,25 +323,30 @@ def test_options_on_the_command_line():
 
 def test_a_simulation_plays_it_by_name_with_options():
     """simulate plays the named strategy with its options: with a prior that leaves every
-    shift at zero it scores as expected-score, game for game; with the shipped prior not."""
+    shift at zero it scores as expected-score-places, game for game (as expected-score with
+    the places off); with the shipped prior not."""
     from simkit.simulate import simulate
 
     def scores(strategy: str):
         run = simulate("guangxi", 256, strategy=strategy, seed=4, n_jobs=1, progress=False)
         return run["scores"].sort(["variant", "seat"])
 
+    placed = scores("expected-score-places")
+    assert scores("expected-score-hand:pool_hands=8192,prior=1e300").equals(placed)
+    assert not scores("expected-score-hand:pool_hands=8192").equals(placed)
     plain = scores("expected-score")
-    assert scores("expected-score-hand:pool_hands=8192,prior=1e300").equals(plain)
-    assert not scores("expected-score-hand:pool_hands=8192").equals(plain)
+    assert not placed.equals(plain)
+    assert scores("expected-score-hand:pool_hands=8192,prior=1e300,places=false").equals(plain)
 
 
 def test_a_match_plays_the_options_it_is_given(capsys):
     """simkit match keeps a strategy's options: conditioned on nothing (a prior that leaves
-    every shift at zero) it sets every hand as expected-score, so it wins exactly nothing."""
+    every shift at zero) and the places off it sets every hand as expected-score, so it wins
+    exactly nothing."""
     from simkit.cli import main
 
-    none = "expected-score-hand:pool_hands=8192,prior=1e300"
-    for a, zero in ((none, True), ("expected-score-hand:pool_hands=8192", False)):
+    none = "expected-score-hand:pool_hands=8192,prior=1e300,places=false"
+    for a, zero in ((none, True), ("expected-score-hand:pool_hands=8192,places=false", False)):
         args = ["match", a, "expected-score", "--variant", "guangxi", "--players", "4"]
         assert main([*args, "--games", "150", "--seed", "2"]) == 0
         wins = capsys.readouterr().out.split(" wins ")[1].split()[0]
