@@ -226,8 +226,8 @@ class ExpectedScorePlaces(ExpectedScore):
     the regret protocol −0.0015 ± 0.0067, ``places-regret.md``; in guangxi-regional −0.0005 ±
     0.0036), but its search, whose value saturates for strong hands, scores about twice the
     splits and runs at 0.80× the default's speed.  With each hand's own card removal
-    (``expected-score-hand:places=true``) the places gain where alone they do not:
-    ``results/strategy/regret-hand-4p-2000.md``."""
+    (:class:`ExpectedScoreHand`, which prices the places by default) they gain where alone
+    they do not: ``results/strategy/regret-hand-4p-2000.md``."""
 
     places: bool = True
     name: ClassVar[str] = "expected-score-places"
