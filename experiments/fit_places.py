@@ -156,14 +156,6 @@ def fit_row(name: str, players: int, args: argparse.Namespace) -> dict[str, Any]
     }  # fmt: skip
 
 
-def _command(row: dict[str, Any]) -> str:
-    """How a row was fitted (rows written before the command was recorded used ``--write``)."""
-    return row.get("command") or (
-        f"python experiments/fit_places.py --rows {row['variant']}:{row['players']} "
-        f"--games {row['games']} --seed {row['seed']} --write"
-    )
-
-
 def render(rows: list[dict[str, Any]]) -> str:
     lines = [
         "# The t-formula's places in the objective: expected-score-places",
@@ -188,12 +180,12 @@ def render(rows: list[dict[str, Any]]) -> str:
             ", and with `--always` in every row: the check measures the places alone, and "
             "`expected-score-hand:places=true`, which adds each hand's own card removal to "
             "them, is measured by its own regret (`regret-hand-4p-2000.md`)"
-            if any("--always" in _command(r) for r in rows)
+            if any("--always" in r["command"] for r in rows)
             else ""
         )
         + "; elsewhere `expected-score-places` plays as expected-score.",
         "",
-        *dict.fromkeys(f"    PYTHONPATH=. {_command(r)}" for r in rows),
+        *dict.fromkeys(f"    PYTHONPATH=. {r['command']}" for r in rows),
         "",
         "| variant | players | h: A, c, s (SE) | T: level (chance) | weights scoop, home run "
         "(the default's) | check: gain | picks differ | shipped |",

@@ -112,7 +112,8 @@ def main() -> None:
             f"{r['worst_share'][0]:.0%}, {r['worst_share'][1]:.0%} |"
         )
     lines += ["", "The runs (`.venv/bin/python` from the repository root, `PYTHONPATH=.`):", ""]
-    lines += [f"    {p['a']['command']}\n    {p['b']['command']}" for p in pairs]
+    # a run may be in several pairs: its command once
+    lines += dict.fromkeys(f"    {run['command']}" for p in pairs for run in (p["a"], p["b"]))
     print("\n".join(lines[4:]))
     if args.out is not None:
         args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -94,14 +94,11 @@ def main() -> None:
     start = time.perf_counter()
     for variant, players in cases:
         speed = hands_per_second(strategy, variant, players, args.seed)
-        jobs = [
-            (which, k)
-            for which in ("rollout", DEFAULT)
-            for k in range(args.parts)
-        ]  # fmt: skip
         # simkit's runner: its workers end with this process, however it ends
         tasks = [
-            (which, variant, players, {**common, "part": (k, args.parts)}) for which, k in jobs
+            (which, variant, players, {**common, "part": (k, args.parts)})
+            for which in ("rollout", DEFAULT)
+            for k in range(args.parts)
         ]
         done = list(run_ordered(_part, tasks, n_jobs=args.jobs))
         mine = merge_parts(done[: args.parts])

@@ -298,12 +298,13 @@ class ExpectedScoreHand(ExpectedScore):
         tables = self._tables(v, n_players)
         if not v.deck_for(n_players).is_one_deck or tables.win.shape[1] == N_CLASSES:
             return None
-        # the first round's pool is set by expected-score: the prior does not enter it
+        # the first round's pool is set by expected-score (with the places where they are on):
+        # the prior does not enter it
         prior = self.prior if self.rounds > 1 else None
         shift_from = self.shift_from if self.rounds > 1 else None
         key = (
-            id(tables), id(v), n_players, self._weights(tables), self.joint, prior, self.rounds,
-            self.pool_hands, shift_from,
+            id(tables), id(v), n_players, self._weights(tables), self.joint, self.places, prior,
+            self.rounds, self.pool_hands, shift_from,
         )  # fmt: skip
 
         def build() -> Pool:
