@@ -104,6 +104,28 @@ def test_the_horse_card_counts_twice_in_the_dun_that_wins_with_it():
     np.testing.assert_allclose(with_horse - without, extra, rtol=1e-12)
 
 
+@pytest.mark.parametrize("copies", [0, 1, 2])
+def test_the_horse_counts_of_every_subset_are_the_multiplier_to_its_copies(copies):
+    """Each 5- and 3-card subset's extra count is multiplier**(copies it holds) - 1, whether
+    the hand holds the 马牌 once (the subsets that hold it marked alone) or twice (two decks)."""
+    from simkit.arrange.search import _horse_counts
+    from simkit.splits import FIVE_SUBSETS, THREE_SUBSETS
+
+    rng = np.random.default_rng(copies)
+    card = 50
+    for _ in range(20):
+        others = rng.choice(np.setdiff1d(np.arange(52), [card]), 13 - copies, replace=False)
+        hand = rng.permutation(np.concatenate([others, np.full(copies, card)]))
+        x5 = np.full(len(FIVE_SUBSETS), np.nan)  # stale values of an earlier hand
+        x3 = np.full(len(THREE_SUBSETS), np.nan)
+        got = _horse_counts(hand, card, 2.0, FIVE_SUBSETS, THREE_SUBSETS, x5, x3)
+        assert got == copies
+        if copies:
+            held = hand == card
+            np.testing.assert_array_equal(x5, 2.0 ** held[FIVE_SUBSETS].sum(axis=1) - 1.0)
+            np.testing.assert_array_equal(x3, 2.0 ** held[THREE_SUBSETS].sum(axis=1) - 1.0)
+
+
 def test_expected_score_is_registered_and_reads_fine_table_files(tmp_path):
     assert strategy_from_name("expected-score").name == "expected-score"
     assert isinstance(strategy_from_name("max-ev"), MaxEV)

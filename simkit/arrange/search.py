@@ -11,7 +11,9 @@ of the tables (:func:`~simkit.arrange.value.favourable_quantities`) drops whole 
 (that bound never rises as the class falls, so the first class that fails ends the search),
 then single backs (capping the middle and front at the strongest legal ones the other 8 cards
 allow, one vectorized pass over the back's 56 splits; a back whose caps are no stronger than
-those of a back of its class that failed fails without its bound computed), then single splits
+those of a back of its class that failed fails without its bound computed, and one whose
+separable part at its caps plus the rest bounded at its class's caps falls short fails without
+the joint chances of its own bound), then single splits
 (the separable part plus a bound on the rest).  The expected score never falls when a
 dun's win chance or worth rises, so every bound is valid and the answer equals the scan of
 all 72,072 splits, ties broken the same way (stronger back, middle, front, then lower ids).
@@ -275,6 +277,12 @@ def _eval_back(
     return n_scored
 
 
+#: For each hand position, the 5-card and 3-card subsets (of FIVE_SUBSETS, THREE_SUBSETS) that
+#: hold it: a hand with one 马牌 marks only those.
+FIVE_WITH = np.array([np.flatnonzero((FIVE_SUBSETS == i).any(axis=1)) for i in range(13)])
+THREE_WITH = np.array([np.flatnonzero((THREE_SUBSETS == i).any(axis=1)) for i in range(13)])
+
+
 @nb.njit(cache=True)
 def _horse_counts(hand, card, multiplier, five, three, x5, x3):
     """The 马牌's extra count (multiplier**copies - 1) of every subset of ``hand``; returns
@@ -287,13 +295,26 @@ def _horse_counts(hand, card, multiplier, five, three, x5, x3):
             copies += 1
     if copies == 0:
         return 0
-    for s in range(five.shape[0]):
+    # the extra count of k copies, looked up once (not a power per subset)
+    extra = np.empty(6, dtype=np.float64)
+    for k in range(6):
+        extra[k] = multiplier**k - 1.0
+    if copies == 1:  # one copy: the subsets that hold it, and none elsewhere
+        x5[:] = 0.0
+        x3[:] = 0.0
+        i = np.argmax(held)
+        for s in FIVE_WITH[i]:
+            x5[s] = extra[1]
+        for s in THREE_WITH[i]:
+            x3[s] = extra[1]
+        return copies
+    for s in range(five.shape[0]):  # two decks: count the copies in every subset
         k = held[five[s, 0]] + held[five[s, 1]] + held[five[s, 2]] + held[five[s, 3]]
         k += held[five[s, 4]]
-        x5[s] = multiplier**k - 1.0
+        x5[s] = extra[k]
     for s in range(three.shape[0]):
         k = held[three[s, 0]] + held[three[s, 1]] + held[three[s, 2]]
-        x3[s] = multiplier**k - 1.0
+        x3[s] = extra[k]
     return copies
 
 
@@ -323,6 +344,9 @@ def _max_ev_kernel(
     from its own class and the strongest legal middle and front its other 8 cards allow
     (:func:`_best_duns`) before its 56 splits are scored; that bound rises with all three, so
     once it fails it fails for every back of the group whose class and caps are no stronger.
+    Outside the places, the group's bound less its separable part bounds the rest of every
+    back of the group, so a back's separable part at its caps plus that is checked first, with
+    no joint chances to compute.
 
     ``horses[s]``: the 马牌 card of solver ``s`` (-1: none; its multiplier is ``ps[s]``'s
     ``P_HORSE``); a hand holding it adds :func:`_horse_points` to every split and
@@ -381,6 +405,7 @@ def _max_ev_kernel(
             has_horse = copies > 0
             x_top = p[P_HORSE] ** copies - 1.0
             n_opp = p[P_N_OPP]
+            placed = p[P_PLACE] > 0.0
             best[0] = -np.inf
             key[:] = -1
             scored = 0
@@ -398,6 +423,14 @@ def _max_ev_kernel(
                 # 1e-9: rounding must never drop a back that ties the best (as below)
                 if bound + 1e-9 < best[0]:
                     break
+                # the rest (all but the separable part) at the group's caps bounds the rest of
+                # every back of the group, so a back's separable part at its own caps plus it
+                # is a bound of its own, far cheaper than the back's (no joint chances); not
+                # under the places, whose duns' part is not separable
+                if placed:
+                    group_rest = np.inf
+                else:
+                    group_rest = bound - n_opp * _separable(fav, cf, cm, cb_top)
                 # a back of this group whose class and caps are no stronger than these fails
                 failed_cb = -1
                 failed_cm = -1
@@ -413,9 +446,13 @@ def _max_ev_kernel(
                     cm_top = cap_m[b]
                     cf_cap = cap_f[b]
                     if cm_top >= 0 and (cm_top > failed_cm or cf_cap > failed_cf or cb > failed_cb):
-                        bound = _ev(fav, p, cop, cf_cap, cm_top, cb, True)
-                        if has_horse:
-                            bound += n_opp * _horse_bound(fav, cf_cap, cm_top, cb, x_top, copies)
+                        bound = n_opp * _separable(fav, cf_cap, cm_top, cb) + group_rest
+                        if bound + 1e-9 >= best[0]:
+                            bound = _ev(fav, p, cop, cf_cap, cm_top, cb, True)
+                            if has_horse:
+                                bound += n_opp * _horse_bound(
+                                    fav, cf_cap, cm_top, cb, x_top, copies
+                                )
                         if bound + 1e-9 >= best[0]:
                             # the non-separable part is monotone too: bounded at the caps
                             m_cap = max(fav[0, cf_cap, 2], max(fav[1, cm_top, 2], fav[2, cb, 2]))
