@@ -1,28 +1,153 @@
 # Baseline of bench_search_ab.py: the max-ev search kernel of simkit/arrange/search.py at commit
 # 079c806, verbatim (_eval_back, _horse_counts, _max_ev_kernel), before a back's bound was first
 # checked against its class's rest (no joint chances) and the 马牌's counts were marked by
-# lookup.  The helpers it shares with the search as it is now are imported from there.
+# lookup; and the value it scores splits with, simkit/arrange/value.py's joint_chances,
+# expected_points and _ev at the same commit, verbatim, before the majority's pairs and triple
+# were read from one lookup of their cells.  The helpers the search and the value share with
+# the code as it is now are imported from there.
 """The max-ev search kernel as it was at commit 079c806 (see the comment above)."""
 
 import numba as nb
 import numpy as np
 
 from simkit.arrange.classes import fine_code
+from simkit.arrange.joint import cdf2, cdf3
 from simkit.arrange.search import _beats, _best_duns, _legal
 from simkit.arrange.subsets import _rank_subsets
 from simkit.arrange.value import (
+    P_HOME,
     P_HORSE,
+    P_JOINT,
+    P_MAJORITY,
+    P_MAJORITY_TWO,
     P_N_OPP,
     P_PLACE,
-    _ev,
+    P_SCOOP_ADD,
+    P_SCOOP_DOUBLE,
+    P_SCOOP_TIES,
+    P_TIE_PAIRS,
+    P_TIE_TRIPLE,
     _horse_bound,
     _horse_points,
+    _independent_chances,
     _separable,
-    expected_points,
     placed_points,
     placed_skip_below,
+    points_of_chances,
 )
 from simkit.splits import N_FIVE, N_THREE
+
+
+@nb.njit(cache=True, inline="always")
+def joint_chances(w0, w1, w2, l0, l1, l2, p, cop, bound):
+    """(scoop, scooped, majority won, majority lost) against an opponent whose duns follow
+    the copula ``cop`` (:func:`~simkit.arrange.joint.joint_cdfs`: ``cop[0]`` the cumulative
+    distribution of the duns' percentiles ``U``, ``cop[1]`` of ``1 - U``).
+
+    The opponent's dun ``d`` loses to mine when ``U_d < w_d`` and beats it when
+    ``U_d > 1 - l_d``: a scoop is ``cop[0]`` at ``w``, being scooped ``cop[1]`` at ``l``, two
+    duns won the pairs' distributions less twice the triple's.  Ties enter where a rule counts
+    them: a scoop with ties counts no dun lost (``cop[0]`` at ``1 - l``) less all three tied,
+    and a majority of more wins than losses also one win and two ties; those tie terms (at
+    most a few in 10⁴: ties are rare) are the independent products.  ``bound``: an upper bound
+    of the value over the splits whose quantities are at most these favourable ones: the
+    copula's chances are monotone, and each tie term takes its extreme over every split
+    (``P_TIE_TRIPLE``, ``P_TIE_PAIRS``).
+    """
+    below, above = cop[0], cop[1]
+    t0, t1, t2 = 1.0 - w0 - l0, 1.0 - w1 - l1, 1.0 - w2 - l2
+    s_for = s_against = 0.0
+    won3 = lost3 = -1.0
+    if p[P_SCOOP_DOUBLE] != 0.0 or p[P_SCOOP_ADD] != 0.0 or p[P_HOME] > 0.0:
+        if p[P_SCOOP_TIES] > 0.0:  # no dun lost, less all three tied
+            s_for = cdf3(below, 1.0 - l0, 1.0 - l1, 1.0 - l2)
+            s_against = cdf3(above, 1.0 - w0, 1.0 - w1, 1.0 - w2)
+            if bound:
+                s_against -= p[P_TIE_TRIPLE]
+            else:
+                s_for -= t0 * t1 * t2
+                s_against -= t0 * t1 * t2
+            s_for = max(s_for, 0.0)
+            s_against = max(s_against, 0.0)
+        else:
+            won3 = s_for = cdf3(below, w0, w1, w2)
+            lost3 = s_against = cdf3(above, l0, l1, l2)
+    maj_win = maj_lose = 0.0
+    if p[P_MAJORITY] != 0.0:
+        if won3 < 0.0:
+            won3 = cdf3(below, w0, w1, w2)
+            lost3 = cdf3(above, l0, l1, l2)
+        maj_win = cdf2(below, 2, w0, w1) + cdf2(below, 1, w0, w2) + cdf2(below, 0, w1, w2)
+        maj_win -= 2.0 * won3
+        maj_lose = cdf2(above, 2, l0, l1) + cdf2(above, 1, l0, l2) + cdf2(above, 0, l1, l2)
+        maj_lose -= 2.0 * lost3
+        if p[P_MAJORITY_TWO] == 0.0:  # more wins than losses: one win and two ties too
+            if bound:
+                maj_win += p[P_TIE_PAIRS]
+            else:
+                maj_win += w0 * t1 * t2 + w1 * t0 * t2 + w2 * t0 * t1
+                maj_lose += l0 * t1 * t2 + l1 * t0 * t2 + l2 * t0 * t1
+    return s_for, s_against, maj_win, maj_lose
+
+
+@nb.njit(cache=True, inline="always")
+def expected_points(w0, w1, w2, l0, l1, l2, v0, v1, v2, e0, e1, e2, p, cop, bound=False):
+    """Expected score of a split from its per-dun win/lose chances (the module's model).
+
+    ``w*``, ``l*``: chance of winning / losing each dun against one opponent; ``v*``: points
+    collected when winning it; ``e*``: points paid when losing it; ``p``: payout parameters;
+    ``cop``: the cumulative copula grids of the opponents' duns (:func:`joint_chances`; read
+    when ``p[P_JOINT]``).  The value rises with every ``w`` and ``v`` and falls with every
+    ``l`` and ``e``.  It is computed in float64 whatever the inputs' type (float32 quantities
+    would otherwise be multiplied in float32, and the search's bounds, computed in float64,
+    could then fall below the value they bound).  ``bound``: the favourable quantities' bound
+    (:func:`joint_chances`).
+
+    The joint chances (scoop, scooped, the majority match, the home run) are those of
+    independent duns, or of the copula, and :func:`points_of_chances` pays them.
+    """
+    w0, w1, w2 = np.float64(w0), np.float64(w1), np.float64(w2)
+    l0, l1, l2 = np.float64(l0), np.float64(l1), np.float64(l2)
+    v0, v1, v2 = np.float64(v0), np.float64(v1), np.float64(v2)
+    e0, e1, e2 = np.float64(e0), np.float64(e1), np.float64(e2)
+    base = w0 * v0 + w1 * v1 + w2 * v2 - l0 * e0 - l1 * e1 - l2 * e2
+    if p[P_PLACE] > 0.0:  # the t-formula's places price the duns: the rest priced as before
+        placed = placed_points(p[P_N_OPP] * base, max(v0, max(v1, v2)), p, bound)
+        base = 0.0
+    else:
+        placed = 0.0
+    if p[P_JOINT] > 0.0:
+        s_for, s_against, maj_win, maj_lose = joint_chances(w0, w1, w2, l0, l1, l2, p, cop, bound)
+    else:
+        s_for, s_against, maj_win, maj_lose = _independent_chances(w0, w1, w2, l0, l1, l2, p)
+    home_for = s_for  # I scoop every opponent
+    if p[P_HOME] > 0.0:
+        for _ in range(int(p[P_N_OPP]) - 1):  # integer powers: far cheaper than ``**``
+            home_for *= s_for
+    total = points_of_chances(
+        base, v0 + v1 + v2, e0 + e1 + e2, s_for, s_against, maj_win, maj_lose, home_for, p
+    )
+    if p[P_PLACE] > 0.0:
+        total += placed
+    return total
+
+
+@nb.njit(cache=True, inline="always")
+def _ev(qa, p, cop, cf, cm, cb, bound=False):
+    """:func:`expected_points` of dun classes (cf, cm, cb) read from a quantity array.
+
+    With the plain quantities (:func:`ev_quantities`) this is a split's expected score; with
+    the favourable ones (:func:`favourable_quantities`) and ``bound`` it bounds every split
+    whose duns are at most those classes, since the value rises with win chances and points
+    and falls with lose chances and pay.
+    """
+    return expected_points(
+        qa[0, cf, 0], qa[1, cm, 0], qa[2, cb, 0],
+        qa[0, cf, 1], qa[1, cm, 1], qa[2, cb, 1],
+        qa[0, cf, 2], qa[1, cm, 2], qa[2, cb, 2],
+        qa[0, cf, 3], qa[1, cm, 3], qa[2, cb, 3],
+        p, cop, bound,
+    )  # fmt: skip
 
 
 @nb.njit(cache=True)

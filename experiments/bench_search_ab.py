@@ -6,7 +6,9 @@ Writes ``results/bench/search_ab.md`` and ``results/bench/search_ab.json``.
 ``experiments/_search_before.py`` holds the search kernel of commit 079c806 verbatim, before
 a back's bound was first checked against its class's rest (its separable part at its caps plus
 the group bound's rest: no joint chances) and before the 马牌's counts were marked by lookup
-(one copy: the 495 + 66 subsets that hold it; before, a power per subset).  Both search the
+(one copy: the 495 + 66 subsets that hold it; before, a power per subset), and the value it
+scored splits with at that commit, before the majority's three pairs and triple were read from
+one lookup of their cells (:func:`simkit.arrange.joint.cdf3_and_pairs`).  Both search the
 same hands (4 players; 2 for western-2-4) under expected-score's solver of each shipped
 variant on its pooled tables (the default's removal buckets pick one such solver per hand and
 search it the same way), and must return the same split and value for every hand.  Each pair
@@ -152,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     below = [r["variant"] for r in rows if r["default_hands_per_s"] < TARGET_RATE]
     lines = [
-        "# Search A/B: the max-ev search kernel against its baseline (commit 079c806)",
+        "# Search A/B: the max-ev search and its value against their baseline (commit 079c806)",
         "",
         f"`{meta['command'].strip()}` — seed {SEED}, {args.hands:,} hands a row, "
         f"{args.pairs} alternating pairs, one core, CPU time; {meta['date_utc']}, "

@@ -14,6 +14,7 @@ from simkit.arrange.joint import (
     JOINT_CELLS,
     cdf2,
     cdf3,
+    cdf3_and_pairs,
     dun_percentiles,
     joint_cdfs,
     joint_counts,
@@ -195,3 +196,20 @@ def test_the_copula_study_rejects_bad_input_before_any_work(monkeypatch):
         monkeypatch.setattr("sys.argv", ["joint_copula.py", *argv])
         with pytest.raises(SystemExit):
             study.main()
+
+
+def test_the_triple_and_its_pairs_read_at_once_equal_cdf3_and_cdf2_to_the_last_bit():
+    """The majority's chances read the triple and the three pairs from one lookup of the cells
+    (cdf3_and_pairs): the same floats as cdf3 and the sum of cdf2's, grid points, edges and
+    values outside [0, 1] included, on a copula that is not the independent one."""
+    rng = np.random.default_rng(7)
+    cop = joint_cdfs(rng.random((JOINT_CELLS,) * 3) ** 3)
+    points = np.concatenate(
+        [rng.random((300, 3)), rng.integers(0, JOINT_CELLS + 1, (50, 3)) / JOINT_CELLS,
+         rng.choice([-0.1, 0.0, 1.0, 1.2], (50, 3))]
+    )  # fmt: skip
+    for h in cop:
+        for x, y, z in points:
+            triple, pairs = cdf3_and_pairs(h, x, y, z)
+            assert triple == cdf3(h, x, y, z)
+            assert pairs == cdf2(h, 2, x, y) + cdf2(h, 1, x, z) + cdf2(h, 0, y, z)

@@ -88,12 +88,8 @@ def _cell(x, g):
 
 
 @nb.njit(cache=True, inline="always")
-def cdf3(h, x, y, z):
-    """The cumulative distribution ``h`` ``(G + 1,)*3`` (:func:`joint_cdfs`) at (x, y, z)."""
-    g = h.shape[0] - 1
-    i, fx = _cell(x, g)
-    j, fy = _cell(y, g)
-    k, fz = _cell(z, g)
+def _trilinear(h, i, fx, j, fy, k, fz):
+    """``h`` between its grid points: cell (i, j, k), positions (fx, fy, fz) in it."""
     gz = 1.0 - fz
     c00 = h[i, j, k] * gz + h[i, j, k + 1] * fz
     c01 = h[i, j + 1, k] * gz + h[i, j + 1, k + 1] * fz
@@ -102,6 +98,37 @@ def cdf3(h, x, y, z):
     c0 = c00 * (1.0 - fy) + c01 * fy
     c1 = c10 * (1.0 - fy) + c11 * fy
     return c0 * (1.0 - fx) + c1 * fx
+
+
+@nb.njit(cache=True, inline="always")
+def cdf3(h, x, y, z):
+    """The cumulative distribution ``h`` ``(G + 1,)*3`` (:func:`joint_cdfs`) at (x, y, z)."""
+    g = h.shape[0] - 1
+    i, fx = _cell(x, g)
+    j, fy = _cell(y, g)
+    k, fz = _cell(z, g)
+    return _trilinear(h, i, fx, j, fy, k, fz)
+
+
+@nb.njit(cache=True, inline="always")
+def cdf3_and_pairs(h, x, y, z):
+    """:func:`cdf3` at (x, y, z) and the sum of the three pairs' :func:`cdf2`, (x, y) + (x, z)
+    + (y, z), to the last bit, the cells found once.
+
+    A pair's distribution is the triple's with the third coordinate at 1: its cell is the last,
+    at position 1, where the weight of the cell's lower corner is an exact 0 (the grid is
+    finite and non-negative), so the interpolation reduces to :func:`cdf2`'s, operation for
+    operation.  The majority of two duns out of three reads all four
+    (:func:`~simkit.arrange.value.joint_chances`).
+    """
+    g = h.shape[0] - 1
+    i, fx = _cell(x, g)
+    j, fy = _cell(y, g)
+    k, fz = _cell(z, g)
+    triple = _trilinear(h, i, fx, j, fy, k, fz)
+    pairs = _trilinear(h, i, fx, j, fy, g - 1, 1.0) + _trilinear(h, i, fx, g - 1, 1.0, k, fz)
+    pairs += _trilinear(h, g - 1, 1.0, j, fy, k, fz)
+    return triple, pairs
 
 
 @nb.njit(cache=True, inline="always")

@@ -64,7 +64,7 @@ from simkit.arrange.classes import (
     n_fine_classes,
     ranked_code_list,
 )
-from simkit.arrange.joint import cdf2, cdf3
+from simkit.arrange.joint import cdf3, cdf3_and_pairs
 from simkit.arrange.wintables import WinTables
 from simkit.variants import Variant
 from simkit.variants.compiled import ScoopMode, Transform, compile_rules
@@ -433,6 +433,10 @@ def joint_chances(w0, w1, w2, l0, l1, l2, p, cop, bound):
     t0, t1, t2 = 1.0 - w0 - l0, 1.0 - w1 - l1, 1.0 - w2 - l2
     s_for = s_against = 0.0
     won3 = lost3 = -1.0
+    won2 = lost2 = 0.0
+    if p[P_MAJORITY] != 0.0:  # the triples and the pairs, from one lookup of the cells
+        won3, won2 = cdf3_and_pairs(below, w0, w1, w2)
+        lost3, lost2 = cdf3_and_pairs(above, l0, l1, l2)
     if p[P_SCOOP_DOUBLE] != 0.0 or p[P_SCOOP_ADD] != 0.0 or p[P_HOME] > 0.0:
         if p[P_SCOOP_TIES] > 0.0:  # no dun lost, less all three tied
             s_for = cdf3(below, 1.0 - l0, 1.0 - l1, 1.0 - l2)
@@ -445,17 +449,15 @@ def joint_chances(w0, w1, w2, l0, l1, l2, p, cop, bound):
             s_for = max(s_for, 0.0)
             s_against = max(s_against, 0.0)
         else:
-            won3 = s_for = cdf3(below, w0, w1, w2)
-            lost3 = s_against = cdf3(above, l0, l1, l2)
+            if won3 < 0.0:
+                won3 = cdf3(below, w0, w1, w2)
+                lost3 = cdf3(above, l0, l1, l2)
+            s_for = won3
+            s_against = lost3
     maj_win = maj_lose = 0.0
     if p[P_MAJORITY] != 0.0:
-        if won3 < 0.0:
-            won3 = cdf3(below, w0, w1, w2)
-            lost3 = cdf3(above, l0, l1, l2)
-        maj_win = cdf2(below, 2, w0, w1) + cdf2(below, 1, w0, w2) + cdf2(below, 0, w1, w2)
-        maj_win -= 2.0 * won3
-        maj_lose = cdf2(above, 2, l0, l1) + cdf2(above, 1, l0, l2) + cdf2(above, 0, l1, l2)
-        maj_lose -= 2.0 * lost3
+        maj_win = won2 - 2.0 * won3
+        maj_lose = lost2 - 2.0 * lost3
         if p[P_MAJORITY_TWO] == 0.0:  # more wins than losses: one win and two ties too
             if bound:
                 maj_win += p[P_TIE_PAIRS]
