@@ -19,3 +19,10 @@ def best_of(
         fn()
         times.append(clock() - t0)
     return min(times)
+
+
+def cpu_time(fn: Callable[[], Any]) -> float:
+    """This process's CPU seconds for one call of ``fn`` (one side of an A/B pair)."""
+    t0 = time.process_time()
+    fn()
+    return time.process_time() - t0

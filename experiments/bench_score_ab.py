@@ -21,12 +21,12 @@ import json
 import os
 import platform
 import sys
-import time
 from functools import partial
 from pathlib import Path
 
 import _score_before as before  # experiments/ is on sys.path when run as a script
 import numpy as np
+from _timing import cpu_time
 from bench_score import arrangements
 
 from simkit.evaluate import dun_ranks
@@ -35,12 +35,6 @@ from simkit.variants import load_variant, variant_names
 
 OUT_DIR = Path(__file__).resolve().parents[1] / "results" / "bench"
 TARGET_RATIO = 0.95
-
-
-def cpu_time(fn) -> float:  # type: ignore[no-untyped-def]
-    t0 = time.process_time()
-    fn()
-    return time.process_time() - t0
 
 
 def ratios(old, new, pairs: int) -> np.ndarray:  # type: ignore[no-untyped-def]

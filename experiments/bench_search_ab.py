@@ -32,7 +32,7 @@ from pathlib import Path
 
 import _search_before as before  # experiments/ is on sys.path when run as a script
 import numpy as np
-from _timing import best_of
+from _timing import best_of, cpu_time
 
 from simkit.arrange import ExpectedScore
 from simkit.arrange.classes import coarse_of_fine
@@ -66,12 +66,6 @@ def search(kernel, rows, solver):  # type: ignore[no-untyped-def]
         coarse_of_fine(), ids, values, n_scored,
     )  # fmt: skip
     return ids[0], values[0], n_scored[0]
-
-
-def cpu_time(fn) -> float:  # type: ignore[no-untyped-def]
-    t0 = time.process_time()
-    fn()
-    return time.process_time() - t0
 
 
 def bench(variant: str, players: int, n_hands: int, pairs: int) -> dict:

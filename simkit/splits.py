@@ -67,9 +67,15 @@ def _build() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 SPLIT_IDS, DISTINCT_IDS, BACK_REST = _build()
 BACK_MIDDLE = np.ascontiguousarray(BACK_REST[:, :, 0], dtype=np.uint16)
 BACK_FRONT = np.ascontiguousarray(BACK_REST[:, :, 1], dtype=np.uint16)
+#: For each hand position, the 5-card and 3-card subsets that hold it ``(13, 495)`` and
+#: ``(13, 66)``: a hand holding one 马牌 marks only those.
+FIVE_WITH = np.array([np.flatnonzero((FIVE_SUBSETS == i).any(axis=1)) for i in range(HAND)])
+THREE_WITH = np.array([np.flatnonzero((THREE_SUBSETS == i).any(axis=1)) for i in range(HAND)])
 for _table in (
     THREE_SUBSETS,
     FIVE_SUBSETS,
+    FIVE_WITH,
+    THREE_WITH,
     SPLIT_IDS,
     DISTINCT_IDS,
     BACK_REST,

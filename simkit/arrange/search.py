@@ -69,11 +69,13 @@ from simkit.splits import (
     BACK_FRONT,
     BACK_MIDDLE,
     FIVE_SUBSETS,
+    FIVE_WITH,
     N_DISTINCT,
     N_FIVE,
     N_THREE,
     SPLIT_IDS,
     THREE_SUBSETS,
+    THREE_WITH,
 )
 from simkit.variants import Variant, resolve_variant
 
@@ -275,12 +277,6 @@ def _eval_back(
     best[0] = best_v
     key[0], key[1], key[2], key[3], key[4], key[5] = key_b, key_m, key_f, id_b, id_m, id_f
     return n_scored
-
-
-#: For each hand position, the 5-card and 3-card subsets (of FIVE_SUBSETS, THREE_SUBSETS) that
-#: hold it: a hand with one 马牌 marks only those.
-FIVE_WITH = np.array([np.flatnonzero((FIVE_SUBSETS == i).any(axis=1)) for i in range(13)])
-THREE_WITH = np.array([np.flatnonzero((THREE_SUBSETS == i).any(axis=1)) for i in range(13)])
 
 
 @nb.njit(cache=True)
