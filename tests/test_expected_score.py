@@ -126,6 +126,45 @@ def test_the_horse_counts_of_every_subset_are_the_multiplier_to_its_copies(copie
             np.testing.assert_array_equal(x3, 2.0 ** held[THREE_SUBSETS].sum(axis=1) - 1.0)
 
 
+def test_a_backs_horse_bound_holds_every_split_with_that_back():
+    """The search bounds the 马牌's points of a back's splits knowing whether the back holds
+    it (qiantang's one marked card): every legal split's horse points lie under the bound at
+    its back's caps, whether the card sits in the back, the middle or the front."""
+    from simkit.arrange import legal_splits
+    from simkit.arrange.search import _horse_counts
+    from simkit.arrange.value import P_HORSE, _horse_bound_back, _horse_points
+    from simkit.splits import FIVE_SUBSETS, THREE_SUBSETS
+
+    v = load_variant("qiantang")
+    solver = ExpectedScore(removal=False).solver(v, 4)
+    card = solver.horse_card
+    assert card >= 0
+    q, fav = solver.q, solver.fav
+    multiplier = solver.model.params[P_HORSE]
+    rng = np.random.default_rng(11)
+    where = {"back": 0, "middle": 0, "front": 0}
+    for _ in range(12):
+        others = rng.choice(np.setdiff1d(np.arange(52), [card]), 12, replace=False)
+        hand = np.sort(np.concatenate([others, [card]])).astype(np.int8)
+        x5 = np.zeros(len(FIVE_SUBSETS))
+        x3 = np.zeros(len(THREE_SUBSETS))
+        assert _horse_counts(hand, card, multiplier, FIVE_SUBSETS, THREE_SUBSETS, x5, x3) == 1
+        ids, ranks = legal_splits(hand, v)
+        classes = fine_classes(ranks).astype(np.int64)
+        for b in np.unique(ids[:, 2]):
+            rows = ids[:, 2] == b
+            cf_cap, cm_cap = classes[rows, 0].max(), classes[rows, 1].max()
+            cb = classes[rows, 2][0]
+            bound = _horse_bound_back(fav, cf_cap, cm_cap, cb, multiplier - 1.0, 1, x5[b])
+            for (f, m, _), (cf, cm, _) in zip(ids[rows], classes[rows], strict=True):
+                points = _horse_points(q, cf, cm, cb, x3[f], x5[m], x5[b])
+                assert points <= bound * (1 + 1e-12)
+                held = "back" if x5[b] else "middle" if x5[m] else "front" if x3[f] else None
+                if held:
+                    where[held] += 1
+    assert min(where.values()) > 0  # the card was met in every dun
+
+
 def test_expected_score_is_registered_and_reads_fine_table_files(tmp_path):
     assert strategy_from_name("expected-score").name == "expected-score"
     assert isinstance(strategy_from_name("max-ev"), MaxEV)

@@ -88,6 +88,12 @@ def _cell(x, g):
 
 
 @nb.njit(cache=True, inline="always")
+def _lerp(a, b, f):
+    """``a`` to ``b`` at ``f`` in [0, 1], as :func:`_trilinear` weighs its corners."""
+    return a * (1.0 - f) + b * f
+
+
+@nb.njit(cache=True, inline="always")
 def _trilinear(h, i, fx, j, fy, k, fz):
     """``h`` between its grid points: cell (i, j, k), positions (fx, fy, fz) in it."""
     gz = 1.0 - fz
@@ -126,8 +132,19 @@ def cdf3_and_pairs(h, x, y, z):
     j, fy = _cell(y, g)
     k, fz = _cell(z, g)
     triple = _trilinear(h, i, fx, j, fy, k, fz)
-    pairs = _trilinear(h, i, fx, j, fy, g - 1, 1.0) + _trilinear(h, i, fx, g - 1, 1.0, k, fz)
-    pairs += _trilinear(h, g - 1, 1.0, j, fy, k, fz)
+    # each pair on its face of the grid, its third coordinate at 1 (read at g): the corners
+    # that the trilinear form weights by an exact 0 are left out, which changes no bit
+    xy = _lerp(
+        _lerp(h[i, j, g], h[i, j + 1, g], fy), _lerp(h[i + 1, j, g], h[i + 1, j + 1, g], fy), fx
+    )
+    xz = _lerp(
+        _lerp(h[i, g, k], h[i, g, k + 1], fz), _lerp(h[i + 1, g, k], h[i + 1, g, k + 1], fz), fx
+    )
+    yz = _lerp(
+        _lerp(h[g, j, k], h[g, j, k + 1], fz), _lerp(h[g, j + 1, k], h[g, j + 1, k + 1], fz), fy
+    )
+    pairs = xy + xz
+    pairs += yz
     return triple, pairs
 
 

@@ -51,6 +51,7 @@ from simkit.arrange.value import (
     PlaceModel,
     _ev,
     _horse_bound,
+    _horse_bound_back,
     _horse_points,
     _separable,
     ev_quantities,
@@ -346,7 +347,8 @@ def _max_ev_kernel(
 
     ``horses[s]``: the 马牌 card of solver ``s`` (-1: none; its multiplier is ``ps[s]``'s
     ``P_HORSE``); a hand holding it adds :func:`_horse_points` to every split and
-    :func:`_horse_bound` to every bound.  ``ties[s]``: 1 breaks equal values toward the
+    :func:`_horse_bound` to a group's bound, :func:`_horse_bound_back` to a back's (which
+    knows whether the back holds the card).  ``ties[s]``: 1 breaks equal values toward the
     stronger front (:func:`_beats`).  ``five``, ``three``: the subsets' hand positions.
     """
     n_answers = pick.shape[0]
@@ -431,6 +433,7 @@ def _max_ev_kernel(
                 failed_cb = -1
                 failed_cm = -1
                 failed_cf = -1
+                failed_x = -1.0
                 b = head[g]
                 while b >= 0:
                     if cap_hand[b] != h:
@@ -441,13 +444,21 @@ def _max_ev_kernel(
                     cb = c5[b]
                     cm_top = cap_m[b]
                     cf_cap = cap_f[b]
-                    if cm_top >= 0 and (cm_top > failed_cm or cf_cap > failed_cf or cb > failed_cb):
+                    # the 马牌's extra count in this back: its bound is tighter with it known,
+                    # so only a back of the same count is ruled out by another's failure
+                    x_b = x5[b] if has_horse else 0.0
+                    if cm_top >= 0 and (
+                        cm_top > failed_cm
+                        or cf_cap > failed_cf
+                        or cb > failed_cb
+                        or x_b != failed_x
+                    ):
                         bound = n_opp * _separable(fav, cf_cap, cm_top, cb) + group_rest
                         if bound + 1e-9 >= best[0]:
                             bound = _ev(fav, p, cop, cf_cap, cm_top, cb, True)
                             if has_horse:
-                                bound += n_opp * _horse_bound(
-                                    fav, cf_cap, cm_top, cb, x_top, copies
+                                bound += n_opp * _horse_bound_back(
+                                    fav, cf_cap, cm_top, cb, x_top, copies, x_b
                                 )
                         if bound + 1e-9 >= best[0]:
                             # the non-separable part is monotone too: bounded at the caps
@@ -463,6 +474,7 @@ def _max_ev_kernel(
                             failed_cb = cb
                             failed_cm = cm_top
                             failed_cf = cf_cap
+                            failed_x = x_b
                     b = next_back[b]
             out[s, h, 0], out[s, h, 1], out[s, h, 2] = key[5], key[4], key[3]
             values[s, h] = best[0]

@@ -573,6 +573,20 @@ def _horse_bound(fav, cf, cm, cb, x_top, copies):
 
 
 @nb.njit(cache=True, inline="always")
+def _horse_bound_back(fav, cf, cm, cb, x_top, copies, x_back):
+    """:func:`_horse_bound` over the splits of one back of class ``cb`` whose extra count is
+    ``x_back``: with one marked card, the back's own term where it holds the card, else the
+    front's or the middle's (the card is in one dun only)."""
+    if copies != 1:
+        return _horse_bound(fav, cf, cm, cb, x_top, copies)
+    if x_back > 0.0:
+        return x_back * (np.float64(fav[2, cb, 0]) * fav[2, cb, 2])
+    a = np.float64(fav[0, cf, 0]) * fav[0, cf, 2]
+    b = np.float64(fav[1, cm, 0]) * fav[1, cm, 2]
+    return x_top * max(a, b)
+
+
+@nb.njit(cache=True, inline="always")
 def _separable(qa, cf, cm, cb):
     """Σ over duns of (win chance × win points − lose chance × lose pay), one opponent."""
     return (
