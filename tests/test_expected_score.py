@@ -126,6 +126,23 @@ def test_the_horse_counts_of_every_subset_are_the_multiplier_to_its_copies(copie
             np.testing.assert_array_equal(x3, 2.0 ** held[THREE_SUBSETS].sum(axis=1) - 1.0)
 
 
+def test_the_walk_steps_to_the_next_present_group_below():
+    """The search walks the back groups a hand holds through a bit set: from every group,
+    the next one below that is present (or none), across and inside 64-bit words."""
+    from simkit.arrange.search import _present_below
+
+    rng = np.random.default_rng(5)
+    n_groups = int(coarse_of_fine()[-1]) + 1
+    for density in (0.0, 0.002, 0.02, 0.3, 1.0):
+        held = rng.random(n_groups) < density
+        bits = np.zeros((n_groups + 63) // 64, dtype=np.uint64)
+        for g in np.flatnonzero(held):
+            bits[g >> 6] |= np.uint64(1) << np.uint64(g & 63)
+        for g in range(n_groups + 1):
+            below = np.flatnonzero(held[:g])
+            assert _present_below(bits, g) == (below[-1] if below.size else -1)
+
+
 def test_a_backs_horse_bound_holds_every_split_with_that_back():
     """The search bounds the 马牌's points of a back's splits knowing whether the back holds
     it (qiantang's one marked card): every legal split's horse points lie under the bound at
