@@ -11,7 +11,8 @@ scored splits with at that commit, before the majority's three pairs and triple 
 one lookup of their cells (:func:`simkit.arrange.joint.cdf3_and_pairs`), before those pairs
 were read on the grid's faces (no corner weighted by an exact 0), and before a back's 马牌 bound
 knew whether the back holds the card (:func:`simkit.arrange.value._horse_bound_back`), and
-before the walk stepped over the groups a hand does not hold by their bits.  Both
+before the walk stepped over the groups a hand does not hold by their bits, and before a
+split's value was memoized by its class triple.  Both
 search the same hands (4 players; 2 for western-2-4) under expected-score's solver of each shipped
 variant on its pooled tables (the default's removal buckets pick one such solver per hand and
 search it the same way), and must return the same split and value for every hand.  Each pair

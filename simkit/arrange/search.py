@@ -208,7 +208,7 @@ def _best_duns(r5, r3, middles, fronts, rb):
 @nb.njit(cache=True)
 def _eval_back(
     b, r5, r3, c5, c3, back_middle, back_front, q, sep, p, cop, strict, rest_max, m_cap, best,
-    key, x5, x3, has_horse, front_first,
+    key, x5, x3, has_horse, front_first, memo_key, memo_value, gen,
 ):  # fmt: skip
     """Score the legal splits with back ``b``, keeping the best in ``best`` / ``key``.
 
@@ -219,8 +219,12 @@ def _eval_back(
     separable part is the split's placed points (its own biggest worth), and ``rest_max``
     was found with the placed points of the caps' bound at ``m_cap``, their biggest worth.
     ``x5``, ``x3``: each subset's extra count of the 马牌 when it wins (read when
-    ``has_horse``).  The best so far lives in locals during the loop: stores to ``best``
-    would otherwise force the back's quantities to be reloaded for every split.
+    ``has_horse``).  ``memo_key``, ``memo_value``: the values of recent class triples of this
+    hand and solver (keys that hold ``gen``, the hand and solver's generation): splits of
+    equal classes (cards of one rank swapped between duns, backs alike in all but suits) have
+    equal values, and a fifth to a third of the splits scored repeat one.  The best so far
+    lives in locals during the loop: stores to ``best`` would otherwise force the back's
+    quantities to be reloaded for every split.
     """
     rb = r5[b]
     cb = c5[b]
@@ -258,13 +262,21 @@ def _eval_back(
         elif points + rest_max + 1e-9 < best_v:
             continue
         n_scored += 1
-        v = expected_points(
-            q[0, cf, 0], q[1, cm, 0], w2,
-            q[0, cf, 1], q[1, cm, 1], l2,
-            q[0, cf, 2], q[1, cm, 2], v2,
-            q[0, cf, 3], q[1, cm, 3], e2,
-            p, cop,
-        )  # fmt: skip
+        # the classes and the generation in one key (13 bits a class: fine classes < 8,192)
+        triple = gen | (np.int64(cf) << 26) | (np.int64(cm) << 13) | cb
+        slot = (cf ^ (cm * 7) ^ (cb * 13)) & (memo_key.shape[0] - 1)
+        if memo_key[slot] == triple:
+            v = memo_value[slot]
+        else:
+            v = expected_points(
+                q[0, cf, 0], q[1, cm, 0], w2,
+                q[0, cf, 1], q[1, cm, 1], l2,
+                q[0, cf, 2], q[1, cm, 2], v2,
+                q[0, cf, 3], q[1, cm, 3], e2,
+                p, cop,
+            )  # fmt: skip
+            memo_key[slot] = triple
+            memo_value[slot] = v
         if has_horse:
             v += n_opp * _horse_points(q, cf, cm, cb, x3[f], x5[m], x5[b])
         if _beats(
@@ -278,6 +290,10 @@ def _eval_back(
     best[0] = best_v
     key[0], key[1], key[2], key[3], key[4], key[5] = key_b, key_m, key_f, id_b, id_m, id_f
     return n_scored
+
+
+#: Slots of the search's memo of split values by class triple (a power of 2).
+MEMO_SLOTS = 256
 
 
 @nb.njit(cache=True)
@@ -394,6 +410,9 @@ def _max_ev_kernel(
     key = np.empty(6, dtype=np.int64)
     x5 = np.zeros(N_FIVE, dtype=np.float64)
     x3 = np.zeros(N_THREE, dtype=np.float64)
+    memo_key = np.full(MEMO_SLOTS, -1, dtype=np.int64)
+    memo_value = np.empty(MEMO_SLOTS, dtype=np.float64)
+    n_gen = 0
     for h in range(hands.shape[0]):
         _rank_subsets(hands[h], rt, r5, r3, c5, c3)
         top_f = 0
@@ -429,6 +448,13 @@ def _max_ev_kernel(
             placed = p[P_PLACE] > 0.0
             best[0] = -np.inf
             key[:] = -1
+            # a new hand or solver: the memo's entries are stale (the generation sits in a
+            # key's top 24 bits; once they are spent, the memo is emptied and counts again)
+            n_gen += 1
+            if n_gen == 1 << 24:
+                memo_key[:] = -1
+                n_gen = 1
+            gen = np.int64(n_gen) << 39
             scored = 0
             # strongest group first: a walk down the group index (groups are ordered as
             # their classes are, and the search mostly stops within a dozen), stepping over the
@@ -494,7 +520,7 @@ def _max_ev_kernel(
                             scored += _eval_back(
                                 b, r5, r3, c5, c3, back_middle, back_front,
                                 q, sep, p, cop, strict, rest_max, m_cap, best, key,
-                                x5, x3, has_horse, front_first,
+                                x5, x3, has_horse, front_first, memo_key, memo_value, gen,
                             )  # fmt: skip
                         else:
                             failed_cb = cb
