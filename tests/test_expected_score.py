@@ -126,6 +126,15 @@ def test_the_horse_counts_of_every_subset_are_the_multiplier_to_its_copies(copie
             np.testing.assert_array_equal(x3, 2.0 ** held[THREE_SUBSETS].sum(axis=1) - 1.0)
 
 
+def test_the_search_memo_keys_hold_every_fine_class():
+    """The search memoizes a split's value under one int64 key: three 13-bit classes and the
+    hand's generation above them, so every fine class must fit in 13 bits."""
+    from simkit.arrange.search import MEMO_SLOTS
+
+    assert n_fine_classes() <= 1 << 13
+    assert MEMO_SLOTS & (MEMO_SLOTS - 1) == 0  # slots are picked by a mask
+
+
 def test_the_walk_steps_to_the_next_present_group_below():
     """The search walks the back groups a hand holds through a bit set: from every group,
     the next one below that is present (or none), across and inside 64-bit words."""
