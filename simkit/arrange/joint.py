@@ -89,21 +89,22 @@ def _cell(x, g):
 
 @nb.njit(cache=True, inline="always")
 def _lerp(a, b, f):
-    """``a`` to ``b`` at ``f`` in [0, 1], as :func:`_trilinear` weighs its corners."""
+    """``a`` to ``b`` at ``f`` in [0, 1]: how the grid's corners are weighed."""
     return a * (1.0 - f) + b * f
 
 
 @nb.njit(cache=True, inline="always")
 def _trilinear(h, i, fx, j, fy, k, fz):
     """``h`` between its grid points: cell (i, j, k), positions (fx, fy, fz) in it."""
-    gz = 1.0 - fz
-    c00 = h[i, j, k] * gz + h[i, j, k + 1] * fz
-    c01 = h[i, j + 1, k] * gz + h[i, j + 1, k + 1] * fz
-    c10 = h[i + 1, j, k] * gz + h[i + 1, j, k + 1] * fz
-    c11 = h[i + 1, j + 1, k] * gz + h[i + 1, j + 1, k + 1] * fz
-    c0 = c00 * (1.0 - fy) + c01 * fy
-    c1 = c10 * (1.0 - fy) + c11 * fy
-    return c0 * (1.0 - fx) + c1 * fx
+    c0 = _lerp(
+        _lerp(h[i, j, k], h[i, j, k + 1], fz), _lerp(h[i, j + 1, k], h[i, j + 1, k + 1], fz), fy
+    )
+    c1 = _lerp(
+        _lerp(h[i + 1, j, k], h[i + 1, j, k + 1], fz),
+        _lerp(h[i + 1, j + 1, k], h[i + 1, j + 1, k + 1], fz),
+        fy,
+    )
+    return _lerp(c0, c1, fx)
 
 
 @nb.njit(cache=True, inline="always")

@@ -308,19 +308,19 @@ def _horse_counts(hand, card, multiplier, five, three, x5, x3):
             copies += 1
     if copies == 0:
         return 0
-    # the extra count of k copies, looked up once (not a power per subset)
-    extra = np.empty(6, dtype=np.float64)
-    for k in range(6):
-        extra[k] = multiplier**k - 1.0
     if copies == 1:  # one copy: the subsets that hold it, and none elsewhere
         x5[:] = 0.0
         x3[:] = 0.0
         i = np.argmax(held)
         for s in FIVE_WITH[i]:
-            x5[s] = extra[1]
+            x5[s] = multiplier - 1.0
         for s in THREE_WITH[i]:
-            x3[s] = extra[1]
+            x3[s] = multiplier - 1.0
         return copies
+    # the extra count of k copies, looked up once (not a power per subset)
+    extra = np.empty(6, dtype=np.float64)
+    for k in range(6):
+        extra[k] = multiplier**k - 1.0
     for s in range(five.shape[0]):  # two decks: count the copies in every subset
         k = held[five[s, 0]] + held[five[s, 1]] + held[five[s, 2]] + held[five[s, 3]]
         k += held[five[s, 4]]
