@@ -25,7 +25,9 @@ from simkit.arrange.conditioned import (
     SHRINK_PRIOR,
     _class_counts,
     _condition,
+    _count_below,
     _lowest_bit,
+    _popcount,
     card_masks,
     conditioned_ids,
     hand_shift,
@@ -72,15 +74,57 @@ def test_lowest_bit_of_every_position():
         assert lowest(one | (np.uint64(1) << np.uint64(63))) == i  # a higher bit changes nothing
 
 
-def test_card_bits_say_which_pool_hands_hold_each_card(pool):
+def _bit(bits: np.ndarray, j: int) -> int:
+    return int((bits[j // 64] >> np.uint64(j % 64)) & np.uint64(1))
+
+
+def test_each_duns_card_bits_say_which_pool_hands_hold_each_card_in_class_order(pool):
     n = pool.masks.shape[0]
-    for card in (0, 17, 51):
-        bits = pool.card_bits[card]
-        holds = np.array([(bits[j // 64] >> np.uint64(j % 64)) & np.uint64(1) for j in range(n)])
-        assert (holds == ((pool.masks >> np.uint64(card)) & np.uint64(1))).all()
-    # every pool hand holds 13 cards: 13 bits set across the 52 rows
-    total = sum(int(np.unpackbits(row.view(np.uint8)).sum()) for row in pool.card_bits)
-    assert total == 13 * n
+    for d in range(3):
+        order = np.argsort(pool.classes[:, d], kind="stable")
+        for card in (0, 17, 51):
+            bits = pool.dun_bits[d, card]
+            holds = np.array([_bit(bits, j) for j in range(n)], dtype=np.uint64)
+            assert (holds == ((pool.masks[order] >> np.uint64(card)) & np.uint64(1))).all()
+        # every pool hand holds 13 cards: 13 bits set across the 52 rows
+        total = sum(int(np.unpackbits(row.view(np.uint8)).sum()) for row in pool.dun_bits[d])
+        assert total == 13 * n
+
+
+def test_each_class_starts_where_the_weaker_classes_end(pool):
+    """dun_starts[d, c]: the pool hands whose dun d is below class c, counted."""
+    n_fine = pool.pooled.shape[1]
+    for d in range(3):
+        starts = pool.dun_starts[d]
+        assert starts[0] == 0 and starts[-1] == pool.masks.shape[0]
+        for c in (0, 1, 57, 455, 2000, n_fine - 1):
+            assert starts[c] == (pool.classes[:, d] < c).sum()
+            assert starts[c + 1] - starts[c] == (pool.classes[:, d] == c).sum()
+
+
+def test_popcount_and_the_count_below_a_position():
+    import numba as nb
+
+    @nb.njit
+    def pop(x):
+        return _popcount(x)
+
+    @nb.njit
+    def count(free, below, position):
+        return _count_below(free, below, position)
+
+    rng = np.random.default_rng(4)
+    words = rng.integers(0, 2**63, size=5, dtype=np.uint64) * np.uint64(2) + rng.integers(
+        0, 2, size=5, dtype=np.uint64
+    )
+    words[2] = np.uint64(0xFFFFFFFFFFFFFFFF)
+    words[3] = np.uint64(0)
+    for x in words:
+        assert pop(x) == bin(int(x)).count("1")
+    below = np.concatenate([[0], np.cumsum([bin(int(x)).count("1") for x in words])])
+    for position in (0, 1, 63, 64, 65, 127, 128, 200, 319, 320):
+        want = sum(_bit(words, j) for j in range(position))
+        assert count(words, below, position) == want
 
 
 def test_card_masks_refuse_cards_of_other_decks():
@@ -167,40 +211,53 @@ def test_a_later_rounds_pool_is_fresh_deals_set_by_the_round_before():
 
 
 def test_kernel_quantities_equal_the_reference_to_the_last_bit(strategy, pool):
-    """_condition's q, fav and sep are make_solver's on hand_tables, bit for bit."""
+    """_condition's q and sep are make_solver's on hand_tables, bit for bit, at every class
+    the search reads; its fav is the reference's running best taken over those classes (over
+    every class when every class is asked for: make_solver's fav, bit for bit); the classes
+    the search does not read are left as they were."""
     solver = strategy.solver(GUANGXI, 4)
     win = np.ascontiguousarray(solver.tables.win)
     tie = np.ascontiguousarray(solver.tables.tie)
     n_fine = win.shape[1]
     model = payout_model(GUANGXI, 4, horse=True)
-    everything = np.full(3, n_fine - 1, dtype=np.int64)
+    every = np.arange(n_fine, dtype=np.int32)
     for row in _hands(12, 7):
         ref = strategy.hand_solver(row, GUANGXI, 4)
-        # the whole table, then up to the hand's strongest front and 5-card classes (every
-        # 3-card subset is the front of some split, every 5-card one the back of some)
+        q64 = ev_quantities(hand_tables(solver.tables, row, pool), model)
+        assert np.array_equal(favourable_quantities(q64).astype(np.float32), ref.fav)
+        # every class, then the hand's own (every 3-card subset is the front of some split,
+        # every 5-card one the back of some)
         classes = fine_classes(dun_ranks(row[split_positions(SPLIT_IDS)], GUANGXI))
-        c3, c5 = classes[:, 0].max(), classes[:, 1:].max()
-        for top in (everything, np.array([c3, c5, c5], dtype=np.int64)):
+        fronts = np.unique(classes[:, 0]).astype(np.int32)
+        fives = np.unique(classes[:, 1:]).astype(np.int32)
+        for asked_fronts, asked_fives in ((every, every), (fronts, fives)):
             q = solver.q.copy()[None]
             fav = solver.fav.copy()[None]
             sep = np.full((1, 3, n_fine), np.nan)
-            counts = np.zeros((3, n_fine), dtype=np.int64)
-            free = np.empty(pool.card_bits.shape[1], dtype=np.uint64)
-            scratch = [np.empty(n_fine) for _ in range(4)]
+            free = np.empty(pool.dun_bits.shape[2], dtype=np.uint64)
+            below = np.empty(pool.dun_bits.shape[2] + 1, dtype=np.int64)
+            wanted = np.zeros((3, (n_fine + 63) // 64), dtype=np.uint64)
             k = _condition(
-                row, pool.card_bits, pool.masks.shape[0], pool.classes, pool.pooled, win, tie,
-                SHRINK_PRIOR, top, q, fav, sep, counts, free, *scratch,
+                row, pool.dun_bits, pool.dun_starts, pool.masks.shape[0], pool.pooled, win,
+                tie, SHRINK_PRIOR, asked_fronts, asked_fives, q, fav, sep, free, below, wanted,
             )  # fmt: skip
             assert k == int(((pool.masks & card_masks(row[None])[0]) == 0).sum())
-            assert not counts.any()  # left zero for the next hand
+            assert not wanted.any()  # left zero for the next hand
+            top_front = asked_fronts.max()
+            read = (np.union1d(asked_fronts, asked_fives[asked_fives <= top_front]), asked_fives)
             for d in range(3):
-                up = slice(0, top[d] + 1)
-                assert np.array_equal(q[0, d, up], ref.q[d, up])
-                assert np.array_equal(fav[0, d, up], ref.fav[d, up])
-                assert np.array_equal(sep[0, d, up], ref.sep[d, up])
-                assert np.isnan(sep[0, d, top[d] + 1 :]).all()  # none above: left alone
-        q64 = ev_quantities(hand_tables(solver.tables, row, pool), model)
-        assert np.array_equal(favourable_quantities(q64).astype(np.float32), ref.fav)
+                at = read[min(d, 1)]
+                assert np.array_equal(q[0, d, at], ref.q[d, at])
+                assert np.array_equal(sep[0, d, at], ref.sep[d, at])
+                over_read = favourable_quantities(q64[d : d + 1, at])[0].astype(np.float32)
+                assert np.array_equal(fav[0, d, at, :2], over_read[:, :2])
+                assert np.array_equal(fav[0, d, :, 2:], solver.fav[d, :, 2:])  # not shifted
+                left = np.setdiff1d(every, at)
+                assert np.isnan(sep[0, d, left]).all()
+                assert np.array_equal(q[0, d, left], solver.q[d, left])
+                assert np.array_equal(fav[0, d, left], solver.fav[d, left])
+            if asked_fronts is every:
+                assert np.array_equal(fav[0], ref.fav)
 
 
 @pytest.mark.parametrize(

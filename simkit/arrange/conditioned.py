@@ -24,12 +24,13 @@ exact search on the hand's own tables.
 :func:`hand_tables` builds those tables with numpy (the reference, and what
 :meth:`~simkit.arrange.strategies.ExpectedScoreHand.hand_solver` returns); the kernel
 :func:`_conditioned_kernel` builds the same quantities to the last bit in buffers, one hand at a
-time, and runs :func:`~simkit.arrange.search._max_ev_kernel` on them.  The compatible hands are
-found by bit sets: for every card, the pool hands that hold it, so that the hands compatible
-with a 13-card hand are the complement of 13 ORed sets.  Only the classes up to the hand's
-strongest front and 5-card duns are built (the search reads none above them).  A hand costs
-about four and a half times what expected-score's search costs (the bit sets and the classes'
-quantities, then the search): ``experiments/bench_conditioned.py``.
+time, and runs :func:`~simkit.arrange.search._max_ev_kernel` on them.  It builds them only at
+the classes the search reads (the hand's own fronts and 5-card duns: some 150 of each, of
+4,840), and counts the compatible hands by bit sets: for each dun, the pool hands in the order
+of that dun's class, and for every card the ones that hold it, so that the hands compatible
+with a 13-card hand are the complement of 13 ORed sets, and those below a class a count of
+bits (:func:`_condition`).  A hand costs about two and a half times what expected-score's
+search costs (the bit sets, then the search): ``experiments/bench_conditioned.py``.
 
 One plain deck only (a card held twice cannot be told apart by a bit).
 """
@@ -75,15 +76,19 @@ class Pool:
     """The opponents a hand's tables are conditioned on.
 
     ``classes``: ``int16 (n, 3)`` fine classes of the pool hands' duns; ``masks``: ``uint64
-    (n,)`` the cards each holds as bits; ``card_bits``: ``uint64 (52, ceil(n / 64))`` for each
-    card the pool hands that hold it, as bits; ``pooled``: ``float64 (3, N_FINE)`` the mid-CDF
+    (n,)`` the cards each holds as bits; ``dun_bits``: ``uint64 (3, 52, ceil(n / 64))``: for
+    each dun ``d`` and card, the pool hands that hold the card as bits, the hands taken in
+    the order of their dun ``d``'s class (weakest first); ``dun_starts``: ``int64 (3, N_FINE
+    + 1)`` where each class begins in that order, so that the hands of dun ``d`` below class
+    ``c`` are the first ``dun_starts[d, c]``; ``pooled``: ``float64 (3, N_FINE)`` the mid-CDF
     by dun the shift is measured from: the whole pool's (a later round's may take the first
     round's: :attr:`~simkit.arrange.strategies.ExpectedScoreHand.shift_from`).
     """
 
     classes: np.ndarray
     masks: np.ndarray
-    card_bits: np.ndarray
+    dun_bits: np.ndarray
+    dun_starts: np.ndarray
     pooled: np.ndarray
 
 
@@ -102,16 +107,28 @@ def make_pool(cards: np.ndarray, ranks: np.ndarray) -> Pool:
     n = cards.shape[0]
     if n < 1 or cards.shape[1:] != (13,) or np.shape(ranks) != (n, N_DUNS):
         raise ValueError(f"a pool needs cards (n, 13) and ranks (n, 3), got {cards.shape}")
-    # int16: the kernel reads one row per compatible hand, at random; half the bytes of int32
+    # int16: half the bytes of int32 (the numpy reference reads them)
     classes = np.ascontiguousarray(fine_classes(ranks), dtype=np.int16)
     masks = card_masks(cards)
-    # row c: bit j (little-endian within each 64-bit word) set when pool hand j holds card c
-    holds = (masks[None, :] >> np.arange(DECK_SIZE, dtype=np.uint64)[:, None]) & np.uint64(1)
-    padded = np.zeros((DECK_SIZE, -(-n // 64) * 64), dtype=np.uint8)
-    padded[:, :n] = holds
-    card_bits = np.packbits(padded, axis=1, bitorder="little").view("<u8").astype(np.uint64)
+    n_fine = n_fine_classes()
+    n_words = -(-n // 64)
+    dun_bits = np.empty((N_DUNS, DECK_SIZE, n_words), dtype=np.uint64)
+    dun_starts = np.empty((N_DUNS, n_fine + 1), dtype=np.int64)
+    for d in range(N_DUNS):
+        order = np.argsort(classes[:, d], kind="stable")
+        dun_starts[d] = np.searchsorted(classes[order, d], np.arange(n_fine + 1), side="left")
+        dun_bits[d] = _card_bits(masks[order], n_words)
     counts = _class_counts(classes)
-    return Pool(classes, masks, card_bits, mid_cdf(counts))
+    return Pool(classes, masks, dun_bits, dun_starts, mid_cdf(counts))
+
+
+def _card_bits(masks: np.ndarray, n_words: int) -> np.ndarray:
+    """``uint64 (52, n_words)``: row ``c``, bit ``j`` (little-endian within each 64-bit word)
+    set when hand ``j`` of ``masks`` holds card ``c``."""
+    holds = (masks[None, :] >> np.arange(DECK_SIZE, dtype=np.uint64)[:, None]) & np.uint64(1)
+    padded = np.zeros((DECK_SIZE, n_words * 64), dtype=np.uint8)
+    padded[:, : masks.shape[0]] = holds
+    return np.packbits(padded, axis=1, bitorder="little").view("<u8").astype(np.uint64)
 
 
 def _class_counts(classes: np.ndarray) -> np.ndarray:
@@ -156,85 +173,132 @@ def _lowest_bit(x):
     return _DE_BRUIJN_POSITION[(low * np.uint64(_DE_BRUIJN)) >> np.uint64(58)]
 
 
+@nb.njit(cache=True, inline="always")
+def _mark(bits, d, c):
+    """Set bit ``c`` of row ``d`` of the bit sets ``bits`` ``uint64 (3, words)``."""
+    bits[d, c >> 6] |= np.uint64(1) << np.uint64(c & 63)
+
+
+@nb.njit(cache=True, inline="always")
+def _popcount(x):
+    """Set bits of a uint64 (the bit-parallel sum; LLVM emits the popcount instruction)."""
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@nb.njit(cache=True, inline="always")
+def _count_below(free, below, position):
+    """Set bits of ``free`` before bit ``position``, ``below[w]`` holding those before word
+    ``w``."""
+    w = position >> 6
+    part = position & 63
+    if part == 0:
+        return below[w]
+    return below[w] + _popcount(free[w] & ((np.uint64(1) << np.uint64(part)) - np.uint64(1)))
+
+
 @nb.njit(cache=True)
 def _condition(
-    hand, card_bits, n_pool, classes, pooled, win, tie, prior, top, q, fav, sep, counts, free,
-    share, cum, w_out, l_out,
+    hand, dun_bits, dun_starts, n_pool, pooled, win, tie, prior, fronts, fives, q, fav, sep,
+    free, below, wanted,
 ):  # fmt: skip
     """Write the hand's conditioned quantities in ``q``, ``fav``, ``sep`` (``[0]`` of each)
-    for the classes up to ``top[d]`` of each dun ``d``, the same to the last bit as
-    :func:`make_solver` on :func:`hand_tables`.  Every quantity of a class is a function of
-    the classes at or below it (the mid-CDF and the favourable quantities are running sums and
-    maxima from the weakest class up), and the search reads none above the hand's strongest
-    dun of each kind, so the classes above are left as they were.  ``win``, ``tie``: the base
-    tables' ``float64 (3, N_FINE)``; ``q``, ``fav`` hold the base solver's win points and lose
-    pay already (the shift leaves them); ``counts`` ``(3, N_FINE)`` zeros, left zero;
-    ``free``, ``share``, ``cum``, ``w_out``, ``l_out``: scratch buffers."""
-    n_words = card_bits.shape[1]
-    free[:] = 0
-    for i in range(hand.shape[0]):  # a card's row at a time: contiguous, so it vectorizes
-        row = card_bits[hand[i]]
-        for w in range(n_words):
-            free[w] |= row[w]
-    for w in range(n_words):
-        free[w] = ~free[w]
+    at the classes the search reads: the hand's fronts ``fronts`` and 5-card duns ``fives``
+    (their fine classes; repeats allowed), for the front also its 5-card classes up to its
+    strongest front (a front's cap is the lesser of the strongest front and a middle).
+    ``q`` and ``sep`` there are :func:`make_solver`'s on :func:`hand_tables` to the last bit;
+    ``fav`` is the running best over those classes alone, which bounds every split of the
+    hand (whose duns are among them) at least as tightly as the running best over all
+    classes.  Classes the search does not read are left as they were.
+
+    For each dun the compatible pool hands are the complement of the 13 ORed card rows of
+    its class order (up to the hand's strongest class of that dun), so the compatible hands
+    below a class are a count of bits before the class's start (running counts by word,
+    ``below``); the mid-CDF is then those counts
+    (twice those below plus those at it, over twice the compatible hands: exact integers and
+    one division, as :func:`~simkit.arrange.removal.mid_cdf`).  ``win``, ``tie``: the base
+    tables' ``float64 (3, N_FINE)``; ``q``, ``fav`` hold the base solver's win points and
+    lose pay already (the shift leaves them); ``free`` ``uint64 (words,)``, ``below`` ``int64
+    (words + 1,)``: scratch; ``wanted`` ``uint64 (3, ceil(N_FINE / 64))``: zeros, left
+    zero."""
+    top_front = fronts.max()
+    for i in range(fronts.shape[0]):
+        _mark(wanted, 0, fronts[i])
+    for i in range(fives.shape[0]):
+        c = fives[i]
+        _mark(wanted, 1, c)
+        if c <= top_front:
+            _mark(wanted, 0, c)
+    wanted[2, :] = wanted[1, :]
+    all_words = dun_bits.shape[2]
+    tail = np.uint64(0xFFFFFFFFFFFFFFFF)
     if n_pool % 64:
-        free[n_words - 1] &= (np.uint64(1) << np.uint64(n_pool % 64)) - np.uint64(1)
+        tail = (np.uint64(1) << np.uint64(n_pool % 64)) - np.uint64(1)
     k = 0
-    for w in range(n_words):
-        x = free[w]
-        while x:
-            j = w * 64 + _lowest_bit(x)
-            x &= x - np.uint64(1)
-            for d in range(3):
-                c = classes[j, d]
-                if c <= top[d]:
-                    counts[d, c] += 1
-            k += 1
-    n_fine = win.shape[1]
-    shrink = k / (k + prior) if k > 0 else 0.0
-    kk = max(k, 1) * 1.0
-    for d in range(3):
-        n_up = min(top[d] + 1, n_fine)
-        # in passes, so that the independent ones vectorize
-        for c in range(n_up):
-            share[c] = counts[d, c] / kk
-            counts[d, c] = 0
-        acc = 0.0
-        for c in range(n_up):
-            acc += share[c]
-            cum[c] = acc
-        for c in range(n_up):
-            s = (cum[c] - 0.5 * share[c] - pooled[d, c]) * shrink
-            w0 = win[d, c]
-            w1 = min(max(w0 + s, 0.0), 1.0)
-            l1 = min(min(max(1.0 - w0 - tie[d, c] - s, 0.0), 1.0), 1.0 - w1)
-            t1 = 1.0 - w1 - l1
-            # ev_quantities on the shifted tables: win, tie clipped, lose the rest
-            t2 = min(max(t1, 0.0), 1.0 - w1)
-            w_out[c] = w1
-            l_out[c] = min(max(1.0 - w1 - t2, 0.0), 1.0)
+    shrink = 0.0
+    twice = 2.0
+    for d in (1, 0, 2):
+        # the middle's order counts every compatible hand (the same in every order); the
+        # front and back only need the hands up to the hand's strongest class of theirs
+        n_words = all_words
+        if d != 1:
+            top = top_front if d == 0 else fives.max()
+            n_words = min(all_words, (dun_starts[d, top + 1] >> 6) + 1)
+        free[:n_words] = 0
+        for i in range(hand.shape[0]):  # a card's row at a time: contiguous, so it vectorizes
+            row = dun_bits[d, hand[i]]
+            for w in range(n_words):
+                free[w] |= row[w]
+        for w in range(n_words):
+            free[w] = ~free[w]
+        if n_words == all_words:
+            free[n_words - 1] &= tail
+        total = 0
+        for w in range(n_words):
+            below[w] = total
+            total += _popcount(free[w])
+        below[n_words] = total
+        if d == 1:
+            k = total
+            shrink = k / (k + prior) if k > 0 else 0.0
+            twice = 2.0 * max(k, 1)
         top_w = -np.inf
         low_l = np.inf
-        for c in range(n_up):
-            w2 = w_out[c]
-            l2 = l_out[c]
-            q[0, d, c, 0] = w2
-            q[0, d, c, 1] = l2
-            # favourable_quantities, in float64 before the cast as make_solver does
-            top_w = max(top_w, w2)
-            low_l = min(low_l, l2)
-            fav[0, d, c, 0] = top_w
-            fav[0, d, c, 1] = min(low_l, 1.0 - top_w)
-            sep[0, d, c] = np.float64(q[0, d, c, 0]) * np.float64(q[0, d, c, 2]) - np.float64(
-                q[0, d, c, 1]
-            ) * np.float64(q[0, d, c, 3])
+        for w in range(wanted.shape[1]):
+            x = wanted[d, w]
+            wanted[d, w] = 0
+            while x:
+                c = w * 64 + _lowest_bit(x)
+                x &= x - np.uint64(1)
+                at_or_below = _count_below(free, below, dun_starts[d, c + 1])
+                under = _count_below(free, below, dun_starts[d, c])
+                mid = (under + at_or_below) / twice
+                s = (mid - pooled[d, c]) * shrink
+                w0 = win[d, c]
+                w1 = min(max(w0 + s, 0.0), 1.0)
+                l1 = min(min(max(1.0 - w0 - tie[d, c] - s, 0.0), 1.0), 1.0 - w1)
+                t1 = 1.0 - w1 - l1
+                # ev_quantities on the shifted tables: win, tie clipped, lose the rest
+                t2 = min(max(t1, 0.0), 1.0 - w1)
+                l2 = min(max(1.0 - w1 - t2, 0.0), 1.0)
+                q[0, d, c, 0] = w1
+                q[0, d, c, 1] = l2
+                # favourable_quantities, in float64 before the cast as make_solver does
+                top_w = max(top_w, w1)
+                low_l = min(low_l, l2)
+                fav[0, d, c, 0] = top_w
+                fav[0, d, c, 1] = min(low_l, 1.0 - top_w)
+                sep[0, d, c] = np.float64(q[0, d, c, 0]) * np.float64(q[0, d, c, 2]) - np.float64(
+                    q[0, d, c, 1]
+                ) * np.float64(q[0, d, c, 3])
     return k
 
 
 @nb.njit(cache=True)
 def _conditioned_kernel(
-    hands, rt, back_middle, back_front, card_bits, n_pool, classes, pooled, win, tie, q0, fav0,
+    hands, rt, back_middle, back_front, dun_bits, dun_starts, n_pool, pooled, win, tie, q0, fav0,
     prior, params, cops, stricts, horses, ties, five, three, group_of, out, values, n_scored,
     n_compatible,
 ):  # fmt: skip
@@ -242,27 +306,21 @@ def _conditioned_kernel(
     q = q0.copy().reshape((1, *q0.shape))  # win points and lose pay kept from the base
     fav = fav0.copy().reshape((1, *fav0.shape))
     n_fine = q0.shape[1]
-    share = np.empty(n_fine)
-    cum = np.empty(n_fine)
-    w_out = np.empty(n_fine)
-    l_out = np.empty(n_fine)
     sep = np.empty((1, q0.shape[0], q0.shape[1]), dtype=np.float64)
-    counts = np.zeros((q0.shape[0], q0.shape[1]), dtype=np.int64)
-    free = np.empty(card_bits.shape[1], dtype=np.uint64)
+    wanted = np.zeros((q0.shape[0], (n_fine + 63) // 64), dtype=np.uint64)
+    free = np.empty(dun_bits.shape[2], dtype=np.uint64)
+    below = np.empty(dun_bits.shape[2] + 1, dtype=np.int64)
     pick = np.zeros((1, 1), dtype=np.int64)
     r5 = np.empty(N_FIVE, dtype=np.int32)
     r3 = np.empty(N_THREE, dtype=np.int32)
     c5 = np.empty(N_FIVE, dtype=np.int32)
     c3 = np.empty(N_THREE, dtype=np.int32)
-    top = np.empty(3, dtype=np.int64)
     for h in range(hands.shape[0]):
-        # the hand's strongest front and 5-card classes: the search reads none above them
+        # the classes of the hand's fronts and 5-card duns: the search reads no others
         _rank_subsets(hands[h], rt, r5, r3, c5, c3)
-        top[0] = c3.max()
-        top[1] = top[2] = c5.max()
         n_compatible[h] = _condition(
-            hands[h], card_bits, n_pool, classes, pooled, win, tie, prior, top, q, fav, sep,
-            counts, free, share, cum, w_out, l_out,
+            hands[h], dun_bits, dun_starts, n_pool, pooled, win, tie, prior, c3, c5, q, fav, sep,
+            free, below, wanted,
         )  # fmt: skip
         _max_ev_kernel(
             hands[h : h + 1], rt, back_middle, back_front, q, fav, sep, params, cops, stricts,
@@ -288,8 +346,8 @@ def conditioned_ids(
     n_scored = np.empty((1, n), dtype=np.int64)
     n_compatible = np.empty(n, dtype=np.int64)
     _conditioned_kernel(
-        rows, solver.rank_tables, BACK_MIDDLE, BACK_FRONT, pool.card_bits, pool.masks.shape[0],
-        pool.classes, pool.pooled, np.ascontiguousarray(tables.win, dtype=np.float64),
+        rows, solver.rank_tables, BACK_MIDDLE, BACK_FRONT, pool.dun_bits, pool.dun_starts,
+        pool.masks.shape[0], pool.pooled, np.ascontiguousarray(tables.win, dtype=np.float64),
         np.ascontiguousarray(tables.tie, dtype=np.float64), solver.q, solver.fav, float(prior),
         solver.model.params[None], solver.joint[None],
         np.array([solver.strict], dtype=np.int64), np.array([solver.horse_card], dtype=np.int64),

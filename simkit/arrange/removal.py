@@ -48,8 +48,10 @@ def mid_cdf(counts: np.ndarray) -> np.ndarray:
     """The mid-CDF of counts over ordered classes (the last axis): the share below each plus
     half its own.  A dun of a class wins against a population by this much more than half
     the ties: the difference of two of them is a shift of the win chance."""
-    share = counts / np.maximum(counts.sum(axis=-1, keepdims=True), 1.0)
-    return np.cumsum(share, axis=-1) - 0.5 * share
+    # twice the count below plus the count at, over twice the total: counts are whole
+    # numbers, so this is exact up to one rounding (what the conditioned kernel computes)
+    total = np.maximum(counts.sum(axis=-1, keepdims=True), 1.0)
+    return (2.0 * np.cumsum(counts, axis=-1) - counts) / (2.0 * total)
 
 
 def shifted_tables(base: WinTables, shift: np.ndarray) -> WinTables:
