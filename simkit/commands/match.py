@@ -22,7 +22,7 @@ def register(subparsers: Any) -> None:
         description="Deal once, play every deal with strategy A in each seat in turn and B in "
         "the others (heads-up: seats swapped), and report A's points per hand with a 95% "
         "confidence interval.  A strategy is expected-score, expected-score-places, "
-        "expected-score-hand (each hand's tables conditioned on its own cards; a fifth of "
+        "expected-score-hand (each hand's tables conditioned on its own cards; under half "
         "the speed), max-ev, "
         "greedy, random-legal, rollout (slow, "
         "about 25 hands a second at 4 players: expected-score's best splits valued by "
