@@ -386,6 +386,9 @@ def _max_ev_kernel(
     :func:`_horse_bound` to a group's bound, :func:`_horse_bound_back` to a back's (which
     knows whether the back holds the card).  ``ties[s]``: 1 breaks equal values toward the
     stronger front (:func:`_beats`).  ``five``, ``three``: the subsets' hand positions.
+
+    A hand's search is :func:`_search_hand` (inlined, so this kernel compiles as one loop;
+    :mod:`~simkit.arrange.conditioned` calls it on tables it builds per hand).
     """
     r5 = np.empty(N_FIVE, dtype=np.int32)
     r3 = np.empty(N_THREE, dtype=np.int32)
