@@ -24,15 +24,13 @@ exact search on the hand's own tables.
 :func:`hand_tables` builds those tables with numpy (the reference, and what
 :meth:`~simkit.arrange.strategies.ExpectedScoreHand.hand_solver` returns); the kernel
 :func:`_conditioned_kernel` builds the same quantities to the last bit in buffers, one hand at a
-time, and runs the search of :func:`~simkit.arrange.search._max_ev_kernel` on them
-(:func:`~simkit.arrange.search._search_hand`, on the subsets it has ranked already).  It
-builds them only at the classes the search reads (the hand's own fronts and 5-card duns: some
-150 of each, of 4,840), and counts the compatible hands by bit sets: for each dun, the pool
-hands in the order of that dun's class, and for every card the ones that hold it, so that the
-hands compatible with a 13-card hand are the complement of 13 ORed sets, and those below a
-class a count of bits (:func:`_condition`).  A hand costs about two and a half times what
-expected-score's search costs (the bit sets, then the search):
-``experiments/bench_conditioned.py``.
+time, and runs :func:`~simkit.arrange.search._max_ev_kernel` on them.  It builds them only at
+the classes the search reads (the hand's own fronts and 5-card duns: some 150 of each, of
+4,840), and counts the compatible hands by bit sets: for each dun, the pool hands in the order
+of that dun's class, and for every card the ones that hold it, so that the hands compatible
+with a 13-card hand are the complement of 13 ORed sets, and those below a class a count of
+bits (:func:`_condition`).  A hand costs about two and a half times what expected-score's
+search costs (the bit sets, then the search): ``experiments/bench_conditioned.py``.
 
 One plain deck only (a card held twice cannot be told apart by a bit).
 """
@@ -52,8 +50,7 @@ from simkit.arrange.search import (
     FIVE_SUBSETS,
     THREE_SUBSETS,
     Solver,
-    _search_hand,
-    _search_space,
+    _max_ev_kernel,
 )
 from simkit.arrange.subsets import _rank_subsets
 from simkit.arrange.wintables import WinTables
@@ -305,8 +302,7 @@ def _conditioned_kernel(
     prior, params, cops, stricts, horses, ties, five, three, group_of, out, values, n_scored,
     n_compatible,
 ):  # fmt: skip
-    """The exact search of every hand on its own conditioned tables (:func:`_condition`), one
-    hand at a time, on the ranks and classes of its subsets that the conditioning took."""
+    """The exact search of every hand on its own conditioned tables (:func:`_condition`)."""
     q = q0.copy().reshape((1, *q0.shape))  # win points and lose pay kept from the base
     fav = fav0.copy().reshape((1, *fav0.shape))
     n_fine = q0.shape[1]
@@ -314,13 +310,11 @@ def _conditioned_kernel(
     wanted = np.zeros((q0.shape[0], (n_fine + 63) // 64), dtype=np.uint64)
     free = np.empty(dun_bits.shape[2], dtype=np.uint64)
     below = np.empty(dun_bits.shape[2] + 1, dtype=np.int64)
-    pick = np.zeros(1, dtype=np.int64)
+    pick = np.zeros((1, 1), dtype=np.int64)
     r5 = np.empty(N_FIVE, dtype=np.int32)
     r3 = np.empty(N_THREE, dtype=np.int32)
     c5 = np.empty(N_FIVE, dtype=np.int32)
     c3 = np.empty(N_THREE, dtype=np.int32)
-    space = _search_space(n_fine, group_of)
-    n_gen = 0
     for h in range(hands.shape[0]):
         # the classes of the hand's fronts and 5-card duns: the search reads no others
         _rank_subsets(hands[h], rt, r5, r3, c5, c3)
@@ -328,10 +322,10 @@ def _conditioned_kernel(
             hands[h], dun_bits, dun_starts, n_pool, pooled, win, tie, prior, c3, c5, q, fav, sep,
             free, below, wanted,
         )  # fmt: skip
-        n_gen = _search_hand(
-            h, hands[h], r5, r3, c5, c3, rt, back_middle, back_front, q, fav, sep, params,
-            cops, stricts, horses, ties, pick, five, three, group_of, space, n_gen, out[:, h],
-            values[:, h], n_scored[:, h],
+        _max_ev_kernel(
+            hands[h : h + 1], rt, back_middle, back_front, q, fav, sep, params, cops, stricts,
+            horses, ties, pick, five, three, group_of, out[:, h : h + 1], values[:, h : h + 1],
+            n_scored[:, h : h + 1],
         )  # fmt: skip
 
 

@@ -386,28 +386,14 @@ def _max_ev_kernel(
     :func:`_horse_bound` to a group's bound, :func:`_horse_bound_back` to a back's (which
     knows whether the back holds the card).  ``ties[s]``: 1 breaks equal values toward the
     stronger front (:func:`_beats`).  ``five``, ``three``: the subsets' hand positions.
-
-    A hand's search is :func:`_search_hand` (inlined, so this kernel compiles as one loop;
-    :mod:`~simkit.arrange.conditioned` calls it on tables it builds per hand).
     """
+    n_answers = pick.shape[0]
+    n_classes = qs.shape[2]
     r5 = np.empty(N_FIVE, dtype=np.int32)
     r3 = np.empty(N_THREE, dtype=np.int32)
     c5 = np.empty(N_FIVE, dtype=np.int32)
     c3 = np.empty(N_THREE, dtype=np.int32)
-    space = _search_space(qs.shape[2], group_of)
-    n_gen = 0  # the memo's generation (a hand and solver's)
-    for h in range(hands.shape[0]):
-        _rank_subsets(hands[h], rt, r5, r3, c5, c3)
-        n_gen = _search_hand(
-            h, hands[h], r5, r3, c5, c3, rt, back_middle, back_front, qs, favs, seps, ps, cops,
-            stricts, horses, ties, pick[:, h], five, three, group_of, space, n_gen, out[:, h],
-            values[:, h], n_scored[:, h],
-        )  # fmt: skip
-
-
-@nb.njit(cache=True, inline="always")
-def _search_space(n_classes, group_of):
-    """The search's scratch, allocated once for a run of hands (:func:`_search_hand`)."""
+    class_of_code = rt[6]
     n_groups = group_of[n_classes - 1] + 1
     head = np.full(n_groups, -2, dtype=np.int64)  # -2: group absent from this hand
     group_top = np.empty(n_groups, dtype=np.int64)  # the group's strongest back class
@@ -426,145 +412,128 @@ def _search_space(n_classes, group_of):
     x3 = np.zeros(N_THREE, dtype=np.float64)
     memo_key = np.full(MEMO_SLOTS, -1, dtype=np.int64)
     memo_value = np.empty(MEMO_SLOTS, dtype=np.float64)
-    return (
-        head, group_top, next_back, group_list, present, cap_m, cap_f, cap_hand, best, key,
-        x5, x3, memo_key, memo_value,
-    )  # fmt: skip
-
-
-@nb.njit(cache=True, inline="always")
-def _search_hand(
-    h, hand, r5, r3, c5, c3, rt, back_middle, back_front, qs, favs, seps, ps, cops, stricts,
-    horses, ties, pick_h, five, three, group_of, space, n_gen, out_h, values_h, n_scored_h,
-):  # fmt: skip
-    """The search of :func:`_max_ev_kernel` for hand number ``h``, ``hand``, whose subsets'
-    ranks and classes are ``r5``, ``r3``, ``c5``, ``c3``: its answers ``s`` under solvers
-    ``pick_h[s]`` in ``out_h[s]``, ``values_h[s]`` and ``n_scored_h[s]``.  ``space``: the
-    scratch of :func:`_search_space`, the same for every hand of a run; ``n_gen``: the
-    memo's generation so far, returned as this hand leaves it."""
-    (
-        head, group_top, next_back, group_list, present, cap_m, cap_f, cap_hand, best, key,
-        x5, x3, memo_key, memo_value,
-    ) = space  # fmt: skip
-    n_answers = pick_h.shape[0]
-    class_of_code = rt[6]
-    top_f = 0
-    for i in range(N_THREE):
-        top_f = max(top_f, c3[i])
-    top_5 = 0
-    for i in range(N_FIVE):
-        top_5 = max(top_5, c5[i])
-    # distinct back groups, and the backs of each group as a linked list
-    n_grp = 0
-    for b in range(N_FIVE):
-        cb = c5[b]
-        g = group_of[cb]
-        if head[g] == -2:
-            head[g] = -1
-            present[g >> 6] |= np.uint64(1) << np.uint64(g & 63)
-            group_top[g] = cb
-            group_list[n_grp] = g
-            n_grp += 1
-        group_top[g] = max(group_top[g], cb)
-        next_back[b] = head[g]
-        head[g] = b
-    for s in range(n_answers):
-        k = pick_h[s]
-        q, fav, sep, p, cop, strict = qs[k], favs[k], seps[k], ps[k], cops[k], stricts[k]
-        front_first = ties[k] != 0
-        copies = 0
-        if horses[k] >= 0:
-            copies = _horse_counts(hand, horses[k], p[P_HORSE], five, three, x5, x3)
-        has_horse = copies > 0
-        x_top = p[P_HORSE] ** copies - 1.0
-        n_opp = p[P_N_OPP]
-        placed = p[P_PLACE] > 0.0
-        best[0] = -np.inf
-        key[:] = -1
-        # a new hand or solver: the memo's entries are stale (the generation sits in a
-        # key's top 24 bits; once they are spent, the memo is emptied and counts again)
-        n_gen += 1
-        if n_gen == 1 << 24:
-            memo_key[:] = -1
-            n_gen = 1
-        gen = np.int64(n_gen) << 39
-        scored = 0
-        # strongest group first: a walk down the group index (groups are ordered as
-        # their classes are, and the search mostly stops within a dozen), stepping over the
-        # absent ones by their bits (it stops some 750 indices down)
-        g = group_of[top_5] + 1
-        while True:
-            g = _present_below(present, g)
-            if g < 0:
-                break
-            cb_top = group_top[g]
-            cm = min(top_5, cb_top)
-            cf = min(top_f, cm)
-            bound = _ev(fav, p, cop, cf, cm, cb_top, True)
-            if has_horse:
-                bound += n_opp * _horse_bound(fav, cf, cm, cb_top, x_top, copies)
-            # 1e-9: rounding must never drop a back that ties the best (as below)
-            if bound + 1e-9 < best[0]:
-                break
-            # the rest (all but the separable part) at the group's caps bounds the rest of
-            # every back of the group, so a back's separable part at its own caps plus it
-            # is a bound of its own, far cheaper than the back's (no joint chances); not
-            # under the places, whose duns' part is not separable
-            if placed:
-                group_rest = np.inf
-            else:
-                group_rest = bound - n_opp * _separable(fav, cf, cm, cb_top)
-            # a back of this group whose class and caps are no stronger than these fails
-            failed_cb = -1
-            failed_cm = -1
-            failed_cf = -1
-            failed_x = -1.0
-            b = head[g]
-            while b >= 0:
-                if cap_hand[b] != h:
-                    rm_top, rf_top = _best_duns(r5, r3, back_middle[b], back_front[b], r5[b])
-                    cap_hand[b] = h
-                    cap_m[b] = class_of_code[fine_code(rm_top)] if rm_top >= 0 else -1
-                    cap_f[b] = class_of_code[fine_code(rf_top)] if rm_top >= 0 else -1
-                cb = c5[b]
-                cm_top = cap_m[b]
-                cf_cap = cap_f[b]
-                # the 马牌's extra count in this back: its bound is tighter with it known,
-                # so only a back of the same count is ruled out by another's failure
-                x_b = x5[b] if has_horse else 0.0
-                if cm_top >= 0 and (
-                    cm_top > failed_cm or cf_cap > failed_cf or cb > failed_cb or x_b != failed_x
-                ):
-                    bound = n_opp * _separable(fav, cf_cap, cm_top, cb) + group_rest
-                    if bound + 1e-9 >= best[0]:
-                        bound = _ev(fav, p, cop, cf_cap, cm_top, cb, True)
-                        if has_horse:
-                            bound += n_opp * _horse_bound_back(
-                                fav, cf_cap, cm_top, cb, x_top, copies, x_b
-                            )
-                    if bound + 1e-9 >= best[0]:
-                        # the non-separable part is monotone too: bounded at the caps
-                        m_cap = max(fav[0, cf_cap, 2], max(fav[1, cm_top, 2], fav[2, cb, 2]))
-                        separable = n_opp * _separable(fav, cf_cap, cm_top, cb)
-                        rest_max = bound - placed_points(separable, m_cap, p, True)
-                        scored += _eval_back(
-                            b, r5, r3, c5, c3, back_middle, back_front,
-                            q, sep, p, cop, strict, rest_max, m_cap, best, key,
-                            x5, x3, has_horse, front_first, memo_key, memo_value, gen,
-                        )  # fmt: skip
-                    else:
-                        failed_cb = cb
-                        failed_cm = cm_top
-                        failed_cf = cf_cap
-                        failed_x = x_b
-                b = next_back[b]
-        out_h[s, 0], out_h[s, 1], out_h[s, 2] = key[5], key[4], key[3]
-        values_h[s] = best[0]
-        n_scored_h[s] = scored
-    for k in range(n_grp):
-        head[group_list[k]] = -2
-        present[group_list[k] >> 6] = 0
-    return n_gen
+    n_gen = 0
+    for h in range(hands.shape[0]):
+        _rank_subsets(hands[h], rt, r5, r3, c5, c3)
+        top_f = 0
+        for i in range(N_THREE):
+            top_f = max(top_f, c3[i])
+        top_5 = 0
+        for i in range(N_FIVE):
+            top_5 = max(top_5, c5[i])
+        # distinct back groups, and the backs of each group as a linked list
+        n_grp = 0
+        for b in range(N_FIVE):
+            cb = c5[b]
+            g = group_of[cb]
+            if head[g] == -2:
+                head[g] = -1
+                present[g >> 6] |= np.uint64(1) << np.uint64(g & 63)
+                group_top[g] = cb
+                group_list[n_grp] = g
+                n_grp += 1
+            group_top[g] = max(group_top[g], cb)
+            next_back[b] = head[g]
+            head[g] = b
+        for s in range(n_answers):
+            k = pick[s, h]
+            q, fav, sep, p, cop, strict = qs[k], favs[k], seps[k], ps[k], cops[k], stricts[k]
+            front_first = ties[k] != 0
+            copies = 0
+            if horses[k] >= 0:
+                copies = _horse_counts(hands[h], horses[k], p[P_HORSE], five, three, x5, x3)
+            has_horse = copies > 0
+            x_top = p[P_HORSE] ** copies - 1.0
+            n_opp = p[P_N_OPP]
+            placed = p[P_PLACE] > 0.0
+            best[0] = -np.inf
+            key[:] = -1
+            # a new hand or solver: the memo's entries are stale (the generation sits in a
+            # key's top 24 bits; once they are spent, the memo is emptied and counts again)
+            n_gen += 1
+            if n_gen == 1 << 24:
+                memo_key[:] = -1
+                n_gen = 1
+            gen = np.int64(n_gen) << 39
+            scored = 0
+            # strongest group first: a walk down the group index (groups are ordered as
+            # their classes are, and the search mostly stops within a dozen), stepping over the
+            # absent ones by their bits (it stops some 750 indices down)
+            g = group_of[top_5] + 1
+            while True:
+                g = _present_below(present, g)
+                if g < 0:
+                    break
+                cb_top = group_top[g]
+                cm = min(top_5, cb_top)
+                cf = min(top_f, cm)
+                bound = _ev(fav, p, cop, cf, cm, cb_top, True)
+                if has_horse:
+                    bound += n_opp * _horse_bound(fav, cf, cm, cb_top, x_top, copies)
+                # 1e-9: rounding must never drop a back that ties the best (as below)
+                if bound + 1e-9 < best[0]:
+                    break
+                # the rest (all but the separable part) at the group's caps bounds the rest of
+                # every back of the group, so a back's separable part at its own caps plus it
+                # is a bound of its own, far cheaper than the back's (no joint chances); not
+                # under the places, whose duns' part is not separable
+                if placed:
+                    group_rest = np.inf
+                else:
+                    group_rest = bound - n_opp * _separable(fav, cf, cm, cb_top)
+                # a back of this group whose class and caps are no stronger than these fails
+                failed_cb = -1
+                failed_cm = -1
+                failed_cf = -1
+                failed_x = -1.0
+                b = head[g]
+                while b >= 0:
+                    if cap_hand[b] != h:
+                        rm_top, rf_top = _best_duns(r5, r3, back_middle[b], back_front[b], r5[b])
+                        cap_hand[b] = h
+                        cap_m[b] = class_of_code[fine_code(rm_top)] if rm_top >= 0 else -1
+                        cap_f[b] = class_of_code[fine_code(rf_top)] if rm_top >= 0 else -1
+                    cb = c5[b]
+                    cm_top = cap_m[b]
+                    cf_cap = cap_f[b]
+                    # the 马牌's extra count in this back: its bound is tighter with it known,
+                    # so only a back of the same count is ruled out by another's failure
+                    x_b = x5[b] if has_horse else 0.0
+                    if cm_top >= 0 and (
+                        cm_top > failed_cm
+                        or cf_cap > failed_cf
+                        or cb > failed_cb
+                        or x_b != failed_x
+                    ):
+                        bound = n_opp * _separable(fav, cf_cap, cm_top, cb) + group_rest
+                        if bound + 1e-9 >= best[0]:
+                            bound = _ev(fav, p, cop, cf_cap, cm_top, cb, True)
+                            if has_horse:
+                                bound += n_opp * _horse_bound_back(
+                                    fav, cf_cap, cm_top, cb, x_top, copies, x_b
+                                )
+                        if bound + 1e-9 >= best[0]:
+                            # the non-separable part is monotone too: bounded at the caps
+                            m_cap = max(fav[0, cf_cap, 2], max(fav[1, cm_top, 2], fav[2, cb, 2]))
+                            separable = n_opp * _separable(fav, cf_cap, cm_top, cb)
+                            rest_max = bound - placed_points(separable, m_cap, p, True)
+                            scored += _eval_back(
+                                b, r5, r3, c5, c3, back_middle, back_front,
+                                q, sep, p, cop, strict, rest_max, m_cap, best, key,
+                                x5, x3, has_horse, front_first, memo_key, memo_value, gen,
+                            )  # fmt: skip
+                        else:
+                            failed_cb = cb
+                            failed_cm = cm_top
+                            failed_cf = cf_cap
+                            failed_x = x_b
+                    b = next_back[b]
+            out[s, h, 0], out[s, h, 1], out[s, h, 2] = key[5], key[4], key[3]
+            values[s, h] = best[0]
+            n_scored[s, h] = scored
+        for k in range(n_grp):
+            head[group_list[k]] = -2
+            present[group_list[k] >> 6] = 0
 
 
 @nb.njit(cache=True)
