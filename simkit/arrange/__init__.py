@@ -30,7 +30,7 @@ Strategies (:mod:`~simkit.arrange.strategies`; each also named by a string)
     expected-score on each hand's own tables: the fine tables conditioned on the 13 cards the
     hand holds, by the duns of a pool of hands set by expected-score that share none of them
     (:mod:`~simkit.arrange.conditioned`), with the t-formula's places priced where the
-    tables carry a place model.  About 0.45× expected-score's speed
+    tables carry a place model.  About 0.4× expected-score's speed
     (``results/bench/conditioned-places.md``).  In guangxi, with every seat playing it, it
     gives away 0.017 points a hand where expected-score gives away 0.029 (guangxi-regional
     0.019 against 0.032) (``results/strategy/regret-hand-4p-2000.md``).
