@@ -216,14 +216,15 @@ def _condition(
     For each dun the compatible pool hands are the complement of the 13 ORed card rows of
     its class order (up to the hand's strongest class of that dun), so the compatible hands
     below a class are a count of bits before the class's start (running counts by word,
-    ``below``); the mid-CDF is then those counts
-    (twice those below plus those at it, over twice the compatible hands: exact integers and
-    one division, as :func:`~simkit.arrange.removal.mid_cdf`).  ``win``, ``tie``: the base
+    ``below``); the mid-CDF is then those counts (twice those below plus those at it, over
+    twice the compatible hands: exact integers and one division, as
+    :func:`~simkit.arrange.removal.mid_cdf`).  ``win``, ``tie``: the base
     tables' ``float64 (3, N_FINE)``; ``q``, ``fav`` hold the base solver's win points and
     lose pay already (the shift leaves them); ``free`` ``uint64 (words,)``, ``below`` ``int64
     (words + 1,)``: scratch; ``wanted`` ``uint64 (3, ceil(N_FINE / 64))``: zeros, left
     zero."""
     top_front = fronts.max()
+    top_five = fives.max()
     for i in range(fronts.shape[0]):
         _mark(wanted, 0, fronts[i])
     for i in range(fives.shape[0]):
@@ -244,7 +245,7 @@ def _condition(
         # front and back only need the hands up to the hand's strongest class of theirs
         n_words = all_words
         if d != 1:
-            top = top_front if d == 0 else fives.max()
+            top = top_front if d == 0 else top_five
             n_words = min(all_words, (dun_starts[d, top + 1] >> 6) + 1)
         free[:n_words] = 0
         for i in range(hand.shape[0]):  # a card's row at a time: contiguous, so it vectorizes
