@@ -54,7 +54,7 @@ def bench(
     places: bool = False,
 ) -> dict:
     v = resolve_variant(variant)
-    hand_strategy = ExpectedScoreHand(pool_hands=pool_hands, places=places)
+    hand_strategy = ExpectedScoreHand(pool_hands=pool_hands, places=places, conditioning="pool")
     start = time.perf_counter()
     pool = hand_strategy.pool(v, players)
     pool_seconds = time.perf_counter() - start

@@ -48,8 +48,10 @@ GUANGXI = resolve_variant("guangxi")
 
 @pytest.fixture(scope="module")
 def strategy() -> ExpectedScoreHand:
-    """The default: one round, its pool set by expected-score (the places on)."""
-    return ExpectedScoreHand()
+    """The default: one round, its pool set by expected-score (the places on), the shifts
+    counted over the pool (``conditioning=pool``, spelled out: a card-removal model is read
+    on request, tests/test_removal_model.py)."""
+    return ExpectedScoreHand(conditioning="pool")
 
 
 @pytest.fixture(scope="module")
@@ -261,15 +263,26 @@ def test_kernel_quantities_equal_the_reference_to_the_last_bit(strategy, pool):
 
 
 @pytest.mark.parametrize(
-    ("variant", "places"), [("guangxi", False), ("fujian", False), ("guangxi-regional", True)]
+    ("variant", "places", "conditioning"),
+    [
+        ("guangxi", False, "pool"),
+        ("fujian", False, "pool"),
+        ("guangxi-regional", True, "pool"),
+        ("guangxi", True, "model"),
+        ("guangxi-regional", True, "model"),
+    ],
 )
-def test_search_equals_the_exhaustive_scan_under_each_hands_own_objective(variant, places):
+def test_search_equals_the_exhaustive_scan_under_each_hands_own_objective(
+    variant, places, conditioning
+):
     """Every hand's split and value are those of scoring all 72,072 splits under its own
     conditioned tables (the solver hand_solver builds), and of the plain search on them; with
-    ``places`` the objective prices the t-formula's places (its tables carry a place model)."""
+    ``places`` the objective prices the t-formula's places (its tables carry a place model);
+    ``conditioning``: the shift counted over the pool or read from the card-removal model."""
     v = resolve_variant(variant)
-    strategy = ExpectedScoreHand(places=places)
+    strategy = ExpectedScoreHand(places=places, conditioning=conditioning)
     assert (strategy.solver(v, 4).model.params[P_PLACE] > 0) == places
+    assert (strategy.removal_model(v, 4) is not None) == (conditioning == "model")
     hands = _hands(60, 11)
     ids, values = strategy.choose_splits(hands, v, n_players=4)
     for h in range(len(hands)):
@@ -308,7 +321,7 @@ def test_with_places_and_no_shift_it_is_expected_score_places():
     hands = _hands(300, 19)
     want, _ = ExpectedScorePlaces().choose_splits(hands, GUANGXI, n_players=4)
     assert (want != ExpectedScore().choose_splits(hands, GUANGXI, n_players=4)[0]).any()
-    unshifted, _ = ExpectedScoreHand(places=True, prior=1e300).choose_splits(
+    unshifted, _ = ExpectedScoreHand(places=True, prior=1e300, conditioning="pool").choose_splits(
         hands, GUANGXI, n_players=4
     )
     assert (unshifted == want).all()

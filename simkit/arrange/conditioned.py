@@ -32,18 +32,36 @@ with a 13-card hand are the complement of 13 ORed sets, and those below a class 
 bits (:func:`_condition`).  A hand costs about two and a half times what expected-score's
 search costs (the bit sets, then the search): ``experiments/bench_conditioned.py``.
 
+A hand's shift can also be read instead of counted: the **card-removal model**
+(:class:`~simkit.arrange.removal.RemovalModel`) is a linear function of the hand's card
+features fitted to the exact shifts of a larger pool (:func:`fit_removal_model`), shipped for
+guangxi and guangxi-regional at 4 players.  The kernel then sums the weights of the 18 or so
+features a hand sets at each class (:func:`_model_condition`) instead of ORing the pool's bit
+sets, needs no pool, and averages the pool's sampling noise out over the fit's hands (no
+shrinkage); :func:`model_ids` and :func:`model_tables` are its search and its numpy
+reference.  expected-score-hand reads it where it fits (its ``conditioning``).
+
 One plain deck only (a card held twice cannot be told apart by a bit).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numba as nb
 import numpy as np
 
 from simkit.arrange.classes import N_DUNS, coarse_of_fine, fine_classes, n_fine_classes
-from simkit.arrange.removal import mid_cdf, shifted_tables
+from simkit.arrange.removal import (
+    MAX_HAND_FEATURES,
+    N_CARD_FEATURES,
+    RemovalModel,
+    _hand_features,
+    card_features,
+    mid_cdf,
+    shifted_tables,
+)
 from simkit.arrange.search import (
     BACK_FRONT,
     BACK_MIDDLE,
@@ -225,14 +243,7 @@ def _condition(
     zero."""
     top_front = fronts.max()
     top_five = fives.max()
-    for i in range(fronts.shape[0]):
-        _mark(wanted, 0, fronts[i])
-    for i in range(fives.shape[0]):
-        c = fives[i]
-        _mark(wanted, 1, c)
-        if c <= top_front:
-            _mark(wanted, 0, c)
-    wanted[2, :] = wanted[1, :]
+    _mark_wanted(fronts, fives, wanted)
     all_words = dun_bits.shape[2]
     tail = np.uint64(0xFFFFFFFFFFFFFFFF)
     if n_pool % 64:
@@ -276,34 +287,89 @@ def _condition(
                 at_or_below = _count_below(free, below, dun_starts[d, c + 1])
                 under = _count_below(free, below, dun_starts[d, c])
                 mid = (under + at_or_below) / twice
-                s = (mid - pooled[d, c]) * shrink
-                w0 = win[d, c]
-                w1 = min(max(w0 + s, 0.0), 1.0)
-                l1 = min(min(max(1.0 - w0 - tie[d, c] - s, 0.0), 1.0), 1.0 - w1)
-                t1 = 1.0 - w1 - l1
-                # ev_quantities on the shifted tables: win, tie clipped, lose the rest
-                t2 = min(max(t1, 0.0), 1.0 - w1)
-                l2 = min(max(1.0 - w1 - t2, 0.0), 1.0)
-                q[0, d, c, 0] = w1
-                q[0, d, c, 1] = l2
-                # favourable_quantities, in float64 before the cast as make_solver does
-                top_w = max(top_w, w1)
-                low_l = min(low_l, l2)
-                fav[0, d, c, 0] = top_w
-                fav[0, d, c, 1] = min(low_l, 1.0 - top_w)
-                sep[0, d, c] = np.float64(q[0, d, c, 0]) * np.float64(q[0, d, c, 2]) - np.float64(
-                    q[0, d, c, 1]
-                ) * np.float64(q[0, d, c, 3])
+                top_w, low_l = _set_quantities(
+                    (mid - pooled[d, c]) * shrink, d, c, win, tie, q, fav, sep, top_w, low_l
+                )
     return k
+
+
+@nb.njit(cache=True, inline="always")
+def _mark_wanted(fronts, fives, wanted):
+    """Mark in ``wanted`` the classes the search reads: the fronts ``fronts`` (row 0), the
+    5-card duns ``fives`` (rows 1 and 2), and the 5-card classes up to the strongest front
+    (row 0: a front's cap is the lesser of the strongest front and a middle)."""
+    top_front = fronts.max()
+    for i in range(fronts.shape[0]):
+        _mark(wanted, 0, fronts[i])
+    for i in range(fives.shape[0]):
+        c = fives[i]
+        _mark(wanted, 1, c)
+        if c <= top_front:
+            _mark(wanted, 0, c)
+    wanted[2, :] = wanted[1, :]
+
+
+@nb.njit(cache=True, inline="always")
+def _set_quantities(s, d, c, win, tie, q, fav, sep, top_w, low_l):
+    """Write class ``c`` of dun ``d``'s quantities with its win chance shifted by ``s`` (as
+    :func:`~simkit.arrange.removal.shifted_tables` shifts it, then :func:`make_solver`):
+    ``q[0]``'s win and lose chances, ``sep[0]``, and ``fav[0]`` as the running best of the
+    classes written so far (``top_w``, ``low_l``, returned updated)."""
+    w0 = win[d, c]
+    w1 = min(max(w0 + s, 0.0), 1.0)
+    l1 = min(min(max(1.0 - w0 - tie[d, c] - s, 0.0), 1.0), 1.0 - w1)
+    t1 = 1.0 - w1 - l1
+    # ev_quantities on the shifted tables: win, tie clipped, lose the rest
+    t2 = min(max(t1, 0.0), 1.0 - w1)
+    l2 = min(max(1.0 - w1 - t2, 0.0), 1.0)
+    q[0, d, c, 0] = w1
+    q[0, d, c, 1] = l2
+    # favourable_quantities, in float64 before the cast as make_solver does
+    top_w = max(top_w, w1)
+    low_l = min(low_l, l2)
+    fav[0, d, c, 0] = top_w
+    fav[0, d, c, 1] = min(low_l, 1.0 - top_w)
+    sep[0, d, c] = np.float64(q[0, d, c, 0]) * np.float64(q[0, d, c, 2]) - np.float64(
+        q[0, d, c, 1]
+    ) * np.float64(q[0, d, c, 3])
+    return top_w, low_l
+
+
+@nb.njit(cache=True)
+def _model_condition(hand, weights, win, tie, fronts, fives, q, fav, sep, wanted, active):
+    """:func:`_condition` with the shift read from a card-removal model
+    (:class:`~simkit.arrange.removal.RemovalModel`'s ``weights``) instead of counted over a
+    pool: at each wanted class the weights of the features the hand sets, summed in
+    :meth:`~simkit.arrange.removal.RemovalModel.shift`'s order (so the two agree to the last
+    bit).  ``active`` ``int64 (MAX_HAND_FEATURES,)``: scratch."""
+    n_active = _hand_features(hand, active)
+    _mark_wanted(fronts, fives, wanted)
+    for d in range(N_DUNS):
+        top_w = -np.inf
+        low_l = np.inf
+        for w in range(wanted.shape[1]):
+            x = wanted[d, w]
+            wanted[d, w] = 0
+            while x:
+                c = w * 64 + _lowest_bit(x)
+                x &= x - np.uint64(1)
+                row = weights[d, c]
+                s = 0.0
+                for j in range(n_active):
+                    s += np.float64(row[active[j]])
+                top_w, low_l = _set_quantities(s, d, c, win, tie, q, fav, sep, top_w, low_l)
 
 
 @nb.njit(cache=True)
 def _conditioned_kernel(
     hands, rt, back_middle, back_front, dun_bits, dun_starts, n_pool, pooled, win, tie, q0, fav0,
-    prior, params, cops, stricts, horses, ties, five, three, group_of, out, values, n_scored,
-    n_compatible,
+    prior, weights, use_model, params, cops, stricts, horses, ties, five, three, group_of, out,
+    values, n_scored, n_compatible,
 ):  # fmt: skip
-    """The exact search of every hand on its own conditioned tables (:func:`_condition`)."""
+    """The exact search of every hand on its own conditioned tables: the shift counted over
+    the pool (:func:`_condition`), or read from a card-removal model where ``use_model``
+    (:func:`_model_condition`; ``n_compatible`` is then -1, and the pool's arrays are not
+    read)."""
     q = q0.copy().reshape((1, *q0.shape))  # win points and lose pay kept from the base
     fav = fav0.copy().reshape((1, *fav0.shape))
     n_fine = q0.shape[1]
@@ -311,6 +377,7 @@ def _conditioned_kernel(
     wanted = np.zeros((q0.shape[0], (n_fine + 63) // 64), dtype=np.uint64)
     free = np.empty(dun_bits.shape[2], dtype=np.uint64)
     below = np.empty(dun_bits.shape[2] + 1, dtype=np.int64)
+    active = np.empty(MAX_HAND_FEATURES, dtype=np.int64)
     pick = np.zeros((1, 1), dtype=np.int64)
     r5 = np.empty(N_FIVE, dtype=np.int32)
     r3 = np.empty(N_THREE, dtype=np.int32)
@@ -319,15 +386,68 @@ def _conditioned_kernel(
     for h in range(hands.shape[0]):
         # the classes of the hand's fronts and 5-card duns: the search reads no others
         _rank_subsets(hands[h], rt, r5, r3, c5, c3)
-        n_compatible[h] = _condition(
-            hands[h], dun_bits, dun_starts, n_pool, pooled, win, tie, prior, c3, c5, q, fav, sep,
-            free, below, wanted,
-        )  # fmt: skip
+        if use_model:
+            _model_condition(hands[h], weights, win, tie, c3, c5, q, fav, sep, wanted, active)
+            n_compatible[h] = -1
+        else:
+            n_compatible[h] = _condition(
+                hands[h], dun_bits, dun_starts, n_pool, pooled, win, tie, prior, c3, c5, q, fav,
+                sep, free, below, wanted,
+            )  # fmt: skip
         _max_ev_kernel(
             hands[h : h + 1], rt, back_middle, back_front, q, fav, sep, params, cops, stricts,
             horses, ties, pick, five, three, group_of, out[:, h : h + 1], values[:, h : h + 1],
             n_scored[:, h : h + 1],
         )  # fmt: skip
+
+
+def _search(
+    rows: np.ndarray, solver: Solver, pool: Pool | None, prior: float, model: RemovalModel | None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    tables = solver.tables
+    if tables.win.shape != solver.q.shape[:2]:
+        raise ValueError("conditioned search needs a solver on fine tables")
+    if model is not None and model.weights.shape[:2] != tables.win.shape:
+        raise ValueError(
+            f"a removal model of {model.weights.shape[:2]} classes does not fit tables of "
+            f"{tables.win.shape}"
+        )
+    rows = np.ascontiguousarray(rows)
+    n = rows.shape[0]
+    ids = np.empty((1, n, 3), dtype=np.int64)
+    values = np.empty((1, n), dtype=np.float64)
+    n_scored = np.empty((1, n), dtype=np.int64)
+    n_compatible = np.empty(n, dtype=np.int64)
+    if pool is None:  # not read: shapes the kernel can allocate its scratch from
+        bits, starts, n_pool, pooled = _NO_POOL
+    else:
+        bits, starts, n_pool, pooled = (
+            pool.dun_bits,
+            pool.dun_starts,
+            pool.masks.shape[0],
+            pool.pooled,
+        )
+    weights = _NO_MODEL if model is None else model.weights
+    _conditioned_kernel(
+        rows, solver.rank_tables, BACK_MIDDLE, BACK_FRONT, bits, starts, n_pool, pooled,
+        np.ascontiguousarray(tables.win, dtype=np.float64),
+        np.ascontiguousarray(tables.tie, dtype=np.float64), solver.q, solver.fav, float(prior),
+        weights, model is not None,
+        solver.model.params[None], solver.joint[None],
+        np.array([solver.strict], dtype=np.int64), np.array([solver.horse_card], dtype=np.int64),
+        np.array([solver.front_first], dtype=np.int64), FIVE_SUBSETS, THREE_SUBSETS,
+        coarse_of_fine(), ids, values, n_scored, n_compatible,
+    )  # fmt: skip
+    return ids[0], values[0], n_scored[0], n_compatible
+
+
+_NO_POOL = (
+    np.zeros((N_DUNS, DECK_SIZE, 1), dtype=np.uint64),
+    np.zeros((N_DUNS, 2), dtype=np.int64),
+    1,
+    np.zeros((N_DUNS, 1), dtype=np.float64),
+)
+_NO_MODEL = np.zeros((N_DUNS, 1, N_CARD_FEATURES), dtype=np.float32)
 
 
 def conditioned_ids(
@@ -337,22 +457,86 @@ def conditioned_ids(
     cards: split ids ``(n, 3)``, expected scores, splits scored and compatible pool hands
     per hand.  ``solver`` must be built on fine tables (``solver.tables``) with no removal
     buckets."""
-    tables = solver.tables
-    if tables.win.shape != solver.q.shape[:2]:
-        raise ValueError("conditioned search needs a solver on fine tables")
-    rows = np.ascontiguousarray(rows)
-    n = rows.shape[0]
-    ids = np.empty((1, n, 3), dtype=np.int64)
-    values = np.empty((1, n), dtype=np.float64)
-    n_scored = np.empty((1, n), dtype=np.int64)
-    n_compatible = np.empty(n, dtype=np.int64)
-    _conditioned_kernel(
-        rows, solver.rank_tables, BACK_MIDDLE, BACK_FRONT, pool.dun_bits, pool.dun_starts,
-        pool.masks.shape[0], pool.pooled, np.ascontiguousarray(tables.win, dtype=np.float64),
-        np.ascontiguousarray(tables.tie, dtype=np.float64), solver.q, solver.fav, float(prior),
-        solver.model.params[None], solver.joint[None],
-        np.array([solver.strict], dtype=np.int64), np.array([solver.horse_card], dtype=np.int64),
-        np.array([solver.front_first], dtype=np.int64), FIVE_SUBSETS, THREE_SUBSETS,
-        coarse_of_fine(), ids, values, n_scored, n_compatible,
-    )  # fmt: skip
-    return ids[0], values[0], n_scored[0], n_compatible
+    return _search(rows, solver, pool, prior, None)
+
+
+def model_ids(
+    rows: np.ndarray, solver: Solver, model: RemovalModel
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`conditioned_ids` with each hand's shift read from the card-removal model
+    ``model`` (:func:`model_tables` are the tables it searches): split ids ``(n, 3)``,
+    expected scores and splits scored per hand."""
+    ids, values, n_scored, _ = _search(rows, solver, None, 0.0, model)
+    return ids, values, n_scored
+
+
+def model_tables(base: WinTables, row: np.ndarray, model: RemovalModel) -> WinTables:
+    """``base`` conditioned on the hand ``row`` by the card-removal model: each class's win
+    chance raised by :meth:`~simkit.arrange.removal.RemovalModel.shift` (the numpy reference
+    of :func:`model_ids`' tables)."""
+    return shifted_tables(base, model.shift(np.asarray(row)))
+
+
+#: Hands whose exact shifts a removal model is fitted to (:func:`fit_removal_model`).
+FIT_HANDS = 20000
+#: Their deal's seed (neither the regret protocol's nor the probes').
+FIT_SEED = 777
+#: The ridge of the fit, as a share of the features' mean square (the suit lengths' counts
+#: add up to 4, the constant's, so the plain normal equations are singular).
+FIT_RIDGE = 1e-3
+
+
+def fit_removal_model(
+    pool: Pool, *, n_hands: int = FIT_HANDS, seed: int = FIT_SEED, ridge: float = FIT_RIDGE
+) -> tuple[RemovalModel, dict[str, float]]:
+    """Fit a card-removal model to ``pool``'s exact shifts (:func:`hand_shift` without
+    shrinkage) of ``n_hands`` hands dealt from ``seed``: :func:`fit_linear_shifts`."""
+    from simkit.deal import deal
+
+    rows = deal(-(-n_hands // 4), 4, rng=np.random.default_rng(seed)).reshape(-1, 13)[:n_hands]
+    return fit_linear_shifts(rows, lambda row: hand_shift(row, pool, 0.0), ridge=ridge)
+
+
+def fit_linear_shifts(
+    rows: np.ndarray,
+    shift_of: Callable[[np.ndarray], np.ndarray],
+    *,
+    ridge: float = FIT_RIDGE,
+    batch: int = 1000,
+) -> tuple[RemovalModel, dict[str, float]]:
+    """A card-removal model of the shifts ``shift_of(row)`` (``float64 (3, N)``) of hands
+    ``rows``: a ridge regression of every class's shift on the hands'
+    :func:`~simkit.arrange.removal.card_features`, its weights rounded as a model file keeps
+    them (float16), so that the model fitted is the model shipped.
+
+    Returns the model (its ``meta`` left to the caller) and figures of the fit:
+    ``rms_exact`` and ``rms_residual``, the shifts' root mean square and their difference's
+    from the model's."""
+    rows = np.asarray(rows)
+    n_hands = rows.shape[0]
+    if n_hands < N_CARD_FEATURES:
+        raise ValueError(f"a fit needs at least {N_CARD_FEATURES} hands, got {n_hands}")
+    x = card_features(rows)
+    xtx = x.T @ x
+    xts: np.ndarray | None = None
+    exact_sq = 0.0
+    shape: tuple[int, ...] = ()
+    for start in range(0, n_hands, batch):
+        part = rows[start : start + batch]
+        shifts = np.stack([shift_of(r) for r in part])
+        shape = shifts.shape[1:]
+        flat = shifts.reshape(len(part), -1)
+        xts = x[start : start + batch].T @ flat + (0.0 if xts is None else xts)
+        exact_sq += float((flat**2).sum())
+    assert xts is not None
+    lam = ridge * np.trace(xtx) / N_CARD_FEATURES
+    beta = np.linalg.solve(xtx + lam * np.eye(N_CARD_FEATURES), xts)  # (features, 3 N)
+    weights = beta.T.reshape(*shape, N_CARD_FEATURES).astype(np.float16)
+    model = RemovalModel(np.ascontiguousarray(weights, dtype=np.float32))
+    resid_sq = sum(float(((shift_of(row) - model.shift(row)) ** 2).sum()) for row in rows)
+    size = n_hands * int(np.prod(shape))
+    figures = {
+        "rms_exact": float(np.sqrt(exact_sq / size)),
+        "rms_residual": float(np.sqrt(resid_sq / size)),
+    }
+    return model, figures

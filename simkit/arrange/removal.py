@@ -15,16 +15,28 @@ is the same search on those tables, so its answers are still those of the exhaus
 under the hand's own objective.
 
 Only a deck of one of each card is bucketed this way (aces are clipped at 4 otherwise).
+
+A finer first-order model prices each hand on its own: the **card-removal model**
+(:class:`RemovalModel`), a linear map from the hand's :func:`card_features` (how many of each
+rank it holds, how its suits are spread) to the shift of every class's win chance, fitted to
+the exact shifts a pool of hands gives (:func:`simkit.arrange.conditioned.fit_removal_model`).
+A hand sets 18 or so of the 62 features, so a class's shift is that many sums:
+expected-score-hand reads it instead of counting the pool (:mod:`simkit.arrange.conditioned`).
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+import hashlib
+import json
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
 
+import numba as nb
 import numpy as np
 
 from simkit.arrange.wintables import WinTables
-from simkit.cards import rank_of
+from simkit.cards import N_RANKS, N_SUITS, rank_of
 
 #: Buckets by (aces 0-4) × (kings 0-3+) × (queens 0-3+).
 N_REMOVAL_BUCKETS = 80
@@ -69,3 +81,157 @@ def bucket_tables(base: WinTables) -> tuple[WinTables, ...]:
     if base.removal is None:
         return (base,)
     return tuple(shifted_tables(base, s) for s in base.removal)
+
+
+#: A suit holding this many cards or more counts as holding this many (:func:`card_features`).
+SUIT_COUNT_CAP = 8
+#: :func:`card_features`: a constant, four indicators per rank (it holds 1, 2, 3 or 4 of it),
+#: and a count of suits per suit length 0..SUIT_COUNT_CAP.
+N_CARD_FEATURES = 1 + 4 * N_RANKS + SUIT_COUNT_CAP + 1
+_SUIT_FEATURES = 1 + 4 * N_RANKS  # where the suit lengths' counts begin
+
+
+def card_features(rows: np.ndarray) -> np.ndarray:
+    """``float64 (n, N_CARD_FEATURES)``: the card-removal model's features of hands ``rows``
+    ``(n, 13)`` (one deck): 1; for each rank ``r`` and count ``k`` in 1..4, whether the hand
+    holds exactly ``k`` cards of rank ``r`` (at ``1 + (k - 1) * 13 + r``); and for each
+    length ``l`` in 0..8, how many suits hold ``l`` cards (8 or more count as 8).
+
+    What the opponents can hold follows from these: pairs and trips of a rank from its
+    count, flushes from the suit lengths (the fine classes do not name a suit, so a suit's
+    length matters and not which suit it is)."""
+    rows = np.asarray(rows)
+    n = rows.shape[0]
+    out = np.zeros((n, N_CARD_FEATURES), dtype=np.float64)
+    out[:, 0] = 1.0
+    ranks = rows >> 2
+    counts = np.stack([(ranks == r).sum(axis=1) for r in range(N_RANKS)], axis=1)
+    held = counts > 0
+    cols = 1 + (np.maximum(counts, 1) - 1) * N_RANKS + np.arange(N_RANKS)
+    np.add.at(out, (np.nonzero(held)[0], cols[held]), 1.0)
+    lengths = np.stack([((rows & 3) == s).sum(axis=1) for s in range(N_SUITS)], axis=1)
+    suit_cols = _SUIT_FEATURES + np.minimum(lengths, SUIT_COUNT_CAP).ravel()
+    np.add.at(out, (np.repeat(np.arange(n), N_SUITS), suit_cols), 1.0)
+    return out
+
+
+@nb.njit(cache=True)
+def _hand_features(hand, out):
+    """The features :func:`card_features` sets for one hand, as column indices in ``out``
+    (a column once per unit: a suit length shared by two suits appears twice), in the order
+    the model sums them: the constant, the ranks upward, the suits.  Returns how many."""
+    counts = np.zeros(N_RANKS, dtype=np.int64)
+    lengths = np.zeros(N_SUITS, dtype=np.int64)
+    for i in range(hand.shape[0]):
+        counts[hand[i] >> 2] += 1
+        lengths[hand[i] & 3] += 1
+    out[0] = 0
+    n = 1
+    for r in range(N_RANKS):
+        if counts[r] > 0:
+            out[n] = 1 + (counts[r] - 1) * N_RANKS + r
+            n += 1
+    for s in range(N_SUITS):
+        out[n] = _SUIT_FEATURES + min(lengths[s], SUIT_COUNT_CAP)
+        n += 1
+    return n
+
+
+#: Most features one hand sets (:func:`_hand_features`): the constant, 13 ranks, 4 suits.
+MAX_HAND_FEATURES = 1 + N_RANKS + N_SUITS
+
+
+@dataclass(frozen=True)
+class RemovalModel:
+    """The card-removal model of one table file: hand ``x``'s shift of the win chance of
+    class ``c`` in dun ``d`` is ``Σ_f weights[d, c, f] · x_f`` over its
+    :func:`card_features` ``x`` (the constant feature carries the shift every hand shares).
+
+    ``weights``: ``float32 (3, N_FINE, N_CARD_FEATURES)``, a class's row contiguous (the
+    kernel reads the 18 or so features a hand sets from it); ``meta``: how it was fitted,
+    and ``fitted_on``, the :func:`model_key` of the tables and pool setter it was fitted for
+    (a model applies to those only)."""
+
+    weights: np.ndarray
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        w = self.weights
+        if w.ndim != 3 or w.shape[0] != 3 or w.shape[2] != N_CARD_FEATURES:
+            raise ValueError(
+                f"a removal model's weights must be (3, N, {N_CARD_FEATURES}), got {w.shape}"
+            )
+        if w.dtype != np.float32 or not w.flags.c_contiguous:
+            raise ValueError("a removal model's weights must be C-contiguous float32")
+        if not np.isfinite(w).all():
+            raise ValueError("a removal model's weights must be finite")
+
+    def shift(self, row: np.ndarray) -> np.ndarray:
+        """``float64 (3, N_FINE)``: the hand ``row``'s shift of every class's win chance,
+        its features' weights summed one at a time in :func:`_hand_features`' order (as the
+        kernel sums them, so the two agree to the last bit)."""
+        active = np.empty(MAX_HAND_FEATURES, dtype=np.int64)
+        n = _hand_features(np.asarray(row, dtype=np.int64), active)
+        out = np.zeros(self.weights.shape[:2], dtype=np.float64)
+        for f in active[:n]:
+            out = out + self.weights[..., f].astype(np.float64)
+        return out
+
+    def save(self, path: str | Path) -> None:
+        # float16 on disk: 5e-4 relative, a few 1e-5 of a shift, where the fit leaves 5e-3
+        np.savez_compressed(
+            path,
+            weights=self.weights.astype(np.float16),
+            meta=np.array(json.dumps(self.meta, ensure_ascii=False)),
+        )
+
+    @classmethod
+    def load(cls, path: str | Path) -> RemovalModel:
+        with np.load(path, allow_pickle=False) as z:
+            return cls(
+                weights=np.ascontiguousarray(z["weights"], dtype=np.float32),
+                meta=json.loads(str(z["meta"])),
+            )
+
+
+def tables_fingerprint(tables: WinTables) -> str:
+    """A digest of what a removal model is fitted against: the tables' chances, pay and
+    the meta entries that change the strategy (objective weights, place model)."""
+    h = hashlib.sha256()
+    for a in (tables.win, tables.tie, tables.lose_pay):
+        h.update(np.ascontiguousarray(a, dtype=np.float64).tobytes())
+    meta = {k: tables.meta.get(k) for k in ("objective_weights", "place_model")}
+    h.update(json.dumps(meta, sort_keys=True).encode())
+    return h.hexdigest()
+
+
+def model_key(tables: WinTables, setter: str) -> dict[str, str]:
+    """What a removal model was fitted for: the tables (:func:`tables_fingerprint`) and the
+    strategy that set the pool its shifts were counted on (its repr)."""
+    return {"tables": tables_fingerprint(tables), "setter": setter}
+
+
+#: The suffix of a shipped removal model's file name, beside its fine tables.
+MODEL_SUFFIX = "-removal-model"
+
+
+def removal_model_path(variant_name: str, n_players: int) -> Path:
+    """Where the removal model of ``variant_name``'s fine tables at ``n_players`` ships:
+    ``simkit/data/<variant>-<players>p-fine-removal-model.npz``."""
+    from simkit.arrange.wintables import shipped_table_path
+
+    fine = shipped_table_path(variant_name, n_players, fine=True)
+    return fine.with_name(fine.stem + MODEL_SUFFIX + fine.suffix)
+
+
+_MODELS: dict[tuple[str, int], RemovalModel | None] = {}
+
+
+def shipped_removal_model(variant_name: str, n_players: int) -> RemovalModel | None:
+    """The removal model shipped for ``variant_name`` at ``n_players`` (read once a
+    process), None where none ships."""
+    key = (variant_name, n_players)
+    if key not in _MODELS:
+        path = removal_model_path(variant_name, n_players)
+        _MODELS[key] = RemovalModel.load(path) if path.exists() else None
+    return _MODELS[key]

@@ -31,8 +31,16 @@ from simkit.arrange.conditioned import (
     conditioned_ids,
     hand_tables,
     make_pool,
+    model_ids,
+    model_tables,
 )
-from simkit.arrange.removal import bucket_tables, removal_buckets
+from simkit.arrange.removal import (
+    RemovalModel,
+    bucket_tables,
+    model_key,
+    removal_buckets,
+    shipped_removal_model,
+)
 from simkit.arrange.search import (
     Solver,
     _greedy_kernel,
@@ -235,6 +243,8 @@ class ExpectedScorePlaces(ExpectedScore):
 
 #: Where a later round's shift is measured from (:attr:`ExpectedScoreHand.shift_from`).
 SHIFT_FROM = ("first-round", "own-pool")
+#: How expected-score-hand finds a hand's shift (:attr:`ExpectedScoreHand.conditioning`).
+CONDITIONING = ("auto", "model", "pool")
 
 
 @dataclass(frozen=True, eq=False, repr=False)  # ExpectedScore.__repr__ shows its options
@@ -267,6 +277,15 @@ class ExpectedScoreHand(ExpectedScore):
     (0.0140 to 0.0244) in guangxi-regional, against 0.0227 and 0.0264 without the places
     (``results/strategy/regret-hand-4p-2000.md``).  Elsewhere it changes nothing.  The
     earlier figures of this docstring are of the strategy without the places.
+
+    ``conditioning``: how a hand's shift is found.  ``"pool"`` (the default): counted over
+    the pool, as above.  ``"model"``: read from the card-removal model shipped beside the
+    tables (:class:`~simkit.arrange.removal.RemovalModel`, fitted to a larger pool's exact
+    shifts by ``experiments/fit_removal_model.py``; guangxi and guangxi-regional at 4
+    players): no pool built, 1.2× the speed (``results/bench/removal-model.md``); an error
+    where none fits these tables and options (it is fitted for one round of this strategy's
+    defaults on the shipped tables).  ``"auto"``: the model where one fits and no option of
+    the pool (``prior``, ``pool_hands``) is set, else the pool.
     """
 
     places: bool = True
@@ -274,6 +293,7 @@ class ExpectedScoreHand(ExpectedScore):
     rounds: int = 1
     pool_hands: int = POOL_HANDS
     shift_from: str = "first-round"
+    conditioning: str = "pool"
     name: ClassVar[str] = "expected-score-hand"
     one_pass: ClassVar[bool] = False  # each hand its own search: choose_splits
 
@@ -290,6 +310,58 @@ class ExpectedScoreHand(ExpectedScore):
             raise SimkitError(
                 f"shift_from must be one of {', '.join(SHIFT_FROM)}, got {self.shift_from!r}"
             )
+        if self.conditioning not in CONDITIONING:
+            raise SimkitError(
+                f"conditioning must be one of {', '.join(CONDITIONING)}, got {self.conditioning!r}"
+            )
+        if self.conditioning == "model" and self.rounds != 1:
+            raise SimkitError(
+                "conditioning=model reads a model fitted for the first round; "
+                f"rounds={self.rounds} counts its shifts over a pool (conditioning=pool)"
+            )
+        if self.conditioning == "model" and self._pool_options_set():
+            raise SimkitError(
+                "prior and pool_hands set the pool's shifts: conditioning=model reads none"
+            )
+
+    def _pool_options_set(self) -> bool:
+        """Whether an option of the pool's shifts (``prior``, ``pool_hands``) is set: then
+        ``"auto"`` counts over the pool the options describe."""
+        return self.prior != SHRINK_PRIOR or self.pool_hands != POOL_HANDS
+
+    def setter_name(self) -> str:
+        """The strategy that sets this strategy's first-round pool, as a removal model's
+        :func:`~simkit.arrange.removal.model_key` names it."""
+        return f"expected-score(weights={self.weights}, joint={self.joint}, places={self.places})"
+
+    def removal_model(self, variant: str | Variant | None, n_players: int) -> RemovalModel | None:
+        """The card-removal model the hands of ``variant`` at ``n_players`` read (see
+        :attr:`conditioning`), None where they count their shifts over the pool or play as
+        expected-score.  Raises where ``conditioning="model"`` and no model fits."""
+        v = resolve_variant(variant)
+        tables = self._tables(v, n_players)
+        if self.conditioning == "pool" or self.rounds != 1 or self._pool_options_set():
+            return None
+        if not v.deck_for(n_players).is_one_deck or tables.win.shape[1] == N_CLASSES:
+            return None
+        key = (id(tables), id(v), n_players, self.setter_name())
+
+        def find() -> RemovalModel | None:
+            model = shipped_removal_model(v.name, n_players)
+            if model is None or model.meta.get("fitted_on") != model_key(
+                tables, self.setter_name()
+            ):
+                return None
+            return model
+
+        model = _recent(_MODELS, key, find, tables, v)
+        if model is None and self.conditioning == "model":
+            raise SimkitError(
+                f"no card-removal model fits {v.name} at {n_players} players with these tables "
+                "and options (one ships for guangxi and guangxi-regional at 4 players, fitted "
+                "for the shipped tables and this strategy's defaults); use conditioning=pool"
+            )
+        return model
 
     def pool(self, variant: str | Variant | None, n_players: int) -> Pool | None:
         """The pool the hands of ``variant`` at ``n_players`` are conditioned on (built once
@@ -327,16 +399,24 @@ class ExpectedScoreHand(ExpectedScore):
 
     def hand_solver(self, row: np.ndarray, variant: str | Variant | None, n_players: int) -> Solver:
         v = resolve_variant(variant)
+        tables = self._tables(v, n_players)
+        model = self.removal_model(v, n_players)
+        if model is not None:
+            own = model_tables(tables, np.asarray(row), model)
+            return self._make(v, n_players, own, self._weights(tables))
         pool = self.pool(v, n_players)
         if pool is None:
             return super().hand_solver(row, v, n_players)
-        tables = self._tables(v, n_players)
         own = hand_tables(tables, np.asarray(row), pool, self.prior)
         return self._make(v, n_players, own, self._weights(tables))
 
     def choose_splits(
         self, rows: np.ndarray, variant: Variant, *, n_players: int, rng: RngLike = None
     ) -> Choice:
+        model = self.removal_model(variant, n_players)
+        if model is not None:
+            ids, values, _ = model_ids(rows, self.solver(variant, n_players), model)
+            return ids, values
         pool = self.pool(variant, n_players)
         if pool is None:
             return super().choose_splits(rows, variant, n_players=n_players, rng=rng)
@@ -370,6 +450,7 @@ def build_pool(
 #: that the ids stay theirs).
 _BUCKET_SOLVERS: dict[tuple[object, ...], tuple[WinTables, Variant, tuple[Solver, ...]]] = {}
 _POOLS: dict[tuple[object, ...], tuple[WinTables, Variant, Pool]] = {}
+_MODELS: dict[tuple[object, ...], tuple[WinTables, Variant, RemovalModel | None]] = {}
 _MAX_BUCKET_SOLVERS = 4
 
 _T = TypeVar("_T")
