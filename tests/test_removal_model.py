@@ -11,7 +11,13 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from simkit.arrange import ExpectedScore, ExpectedScoreHand, fine_classes
+from simkit.arrange import (
+    ExpectedScore,
+    ExpectedScoreHand,
+    arrangements,
+    fine_classes,
+    strategy_from_name,
+)
 from simkit.arrange.conditioned import (
     _model_condition,
     fit_linear_shifts,
@@ -202,3 +208,7 @@ def test_the_model_and_the_pool_mostly_agree_and_both_move_off_expected_score():
     assert 0.05 < (model != plain).any(axis=1).mean() < 0.5
     found = model_ids(hands, MODEL.solver(GUANGXI, 4), MODEL.removal_model(GUANGXI, 4))
     assert (found[0] == model).all()
+    # by name with the option, through what simulations and the regret protocol call
+    named = strategy_from_name("expected-score-hand:conditioning=model")
+    (played,) = arrangements([hands], [GUANGXI], named, n_players=4)
+    assert (played.split_ids == model).all()

@@ -94,7 +94,9 @@ def register(subparsers: Any) -> None:
         help="also print how this strategy sets the hand: greedy, random-legal, rollout "
         "(the default's best splits valued by rollouts against it, seeded by --seed), "
         "expected-score-hand (the default on tables conditioned on the hand's own cards), "
-        "options as name:key=value,... (expected-score-hand:pool_hands=262144), or a "
+        "options as name:key=value,... (expected-score-hand:pool_hands=262144; "
+        "expected-score-hand:conditioning=model reads the shipped card-removal model "
+        "instead of a pool, guangxi variants at 4 players), or a "
         "trained .npz table (default: none)",
     )
     add_seed_option(parser)
