@@ -35,7 +35,7 @@ from typing import Any
 import numba as nb
 import numpy as np
 
-from simkit.arrange.wintables import WinTables
+from simkit.arrange.wintables import WinTables, shipped_table_path
 from simkit.cards import N_RANKS, N_SUITS, rank_of
 
 #: Buckets by (aces 0-4) × (kings 0-3+) × (queens 0-3+).
@@ -218,8 +218,6 @@ MODEL_SUFFIX = "-removal-model"
 def removal_model_path(variant_name: str, n_players: int) -> Path:
     """Where the removal model of ``variant_name``'s fine tables at ``n_players`` ships:
     ``simkit/data/<variant>-<players>p-fine-removal-model.npz``."""
-    from simkit.arrange.wintables import shipped_table_path
-
     fine = shipped_table_path(variant_name, n_players, fine=True)
     return fine.with_name(fine.stem + MODEL_SUFFIX + fine.suffix)
 
