@@ -24,6 +24,8 @@ import argparse
 import sys
 import time
 
+from fit_removal import parse_row  # experiments/ is on sys.path when run as a script
+
 from simkit.arrange import ExpectedScoreHand
 from simkit.arrange.conditioned import (
     FIT_HANDS,
@@ -39,14 +41,6 @@ from simkit.variants import resolve_variant
 SHIPPED_ROWS = ("guangxi:4", "guangxi-regional:4")
 #: The pool the shipped models were fitted on.
 FIT_POOL_HANDS = 524288
-
-
-def parse_row(text: str) -> tuple[str, int]:
-    name, _, players = text.partition(":")
-    if not players.isdigit():
-        raise SystemExit(f"a row is variant:players, got {text!r}")
-    resolve_variant(name)  # a bad name fails before any work
-    return name, int(players)
 
 
 def main(argv: list[str] | None = None) -> int:

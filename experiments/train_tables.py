@@ -241,6 +241,51 @@ until they are measured again:
 """
 
 
+#: The card-removal models of expected-score-hand shipped beside the fine tables
+#: (``experiments/fit_removal_model.py``; ``simkit.arrange.removal.RemovalModel``).
+MODEL_PATTERN = "*-fine-removal-model.npz"
+
+
+def _model_section() -> str:
+    """The card-removal models beside the fine tables, from their metadata."""
+    paths = sorted(DATA.glob(MODEL_PATTERN))
+    if not paths:
+        return ""
+    metas = []
+    for path in paths:
+        with np.load(path, allow_pickle=False) as z:
+            metas.append((path.name, json.loads(str(z["meta"]))))
+    rows = "\n".join(
+        f"| {name} | {m['pool_hands']:,} | {m['hands']:,} | {m['seed']} | "
+        f"{m['rms_exact']:.5f} | {m['rms_residual']:.5f} | {m['noise_rms']:.5f} |"
+        for name, m in metas
+    )
+    commands = "\n".join(f"    {m['command']}" for _, m in metas)
+    noise = [(m["noise_rms"] / m["rms_residual"]) ** 2 for _, m in metas]
+    return f"""
+{len(paths)} files beside them are **card-removal models** of `expected-score-hand`
+(`simkit.arrange.removal.RemovalModel`, read with `conditioning=model`): for each class of
+each dun, how much its win chance moves with the hand's own cards, as a linear function of
+the hand's 62 card features (a constant, how many of each rank it holds, how many suits hold
+each length), stored as float16.  Each is fitted by ridge regression
+(`simkit.arrange.conditioned.fit_removal_model`) to the exact shifts that a pool of hands
+(dealt from the conditioning pool's seed and set as expected-score-hand's first round sets its
+pool) gives other hands; it names the digest of the fine tables and the pool's setter it was
+fitted for (`meta["fitted_on"]`) and is read only with those
+(`ExpectedScoreHand.removal_model`), so a retrained table file leaves it unread until it is
+fitted again.  `off the model` is the root mean square of the exact shifts less the model's;
+`pool noise` what the pool's own sampling leaves in an exact shift (√(p(1 − p)/k) over the
+classes, k the compatible pool hands a hand): {min(noise):.0%}–{max(noise):.0%} of what is off
+the model, in variance.
+
+| file | pool hands | fitted hands | seed | exact shifts' rms | off the model | pool noise |
+|---|---|---|---|---|---|---|
+{rows}
+
+{commands}
+"""
+
+
 def _fine_section() -> str:
     """The README's section on expected-score's fine tables."""
     metas = [read_meta(p) for p in _files(FINE)]
@@ -302,7 +347,7 @@ summed).
 {numbering}
 {_header(FINE_COLUMNS)}
 {chr(10).join(rows)}
-{_weights_section(metas)}{_removal_section(metas)}
+{_weights_section(metas)}{_removal_section(metas)}{_model_section()}
 Commands (all `--seed 0` with the defaults
 `--iterations {trainer.FINE_ITERATIONS} --blend {trainer.FINE_BLEND}
 --other-deals {trainer.FINE_OTHER_DEALS}`):

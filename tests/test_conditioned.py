@@ -242,6 +242,7 @@ def test_kernel_quantities_equal_the_reference_to_the_last_bit(strategy, pool):
             k = _condition(
                 row, pool.dun_bits, pool.dun_starts, pool.masks.shape[0], pool.pooled, win,
                 tie, SHRINK_PRIOR, asked_fronts, asked_fives, q, fav, sep, free, below, wanted,
+                np.empty(n_fine, dtype=np.int64),
             )  # fmt: skip
             assert k == int(((pool.masks & card_masks(row[None])[0]) == 0).sum())
             assert not wanted.any()  # left zero for the next hand

@@ -133,7 +133,10 @@ def test_kernel_quantities_equal_the_reference_to_the_last_bit():
         sep = np.full((1, 3, n_fine), np.nan)
         wanted = np.zeros((3, (n_fine + 63) // 64), dtype=np.uint64)
         active = np.empty(MAX_HAND_FEATURES, dtype=np.int64)
-        _model_condition(row, model.weights, win, tie, fronts, fives, q, fav, sep, wanted, active)
+        classes = np.empty(n_fine, dtype=np.int64)
+        _model_condition(
+            row, model.weights, win, tie, fronts, fives, q, fav, sep, wanted, active, classes
+        )
         assert not wanted.any()  # left zero for the next hand
         read = (np.union1d(fronts, fives[fives <= fronts.max()]), fives)
         for d in range(3):

@@ -220,7 +220,7 @@ def _count_below(free, below, position):
 @nb.njit(cache=True)
 def _condition(
     hand, dun_bits, dun_starts, n_pool, pooled, win, tie, prior, fronts, fives, q, fav, sep,
-    free, below, wanted,
+    free, below, wanted, classes,
 ):  # fmt: skip
     """Write the hand's conditioned quantities in ``q``, ``fav``, ``sep`` (``[0]`` of each)
     at the classes the search reads: the hand's fronts ``fronts`` and 5-card duns ``fives``
@@ -239,8 +239,8 @@ def _condition(
     :func:`~simkit.arrange.removal.mid_cdf`).  ``win``, ``tie``: the base
     tables' ``float64 (3, N_FINE)``; ``q``, ``fav`` hold the base solver's win points and
     lose pay already (the shift leaves them); ``free`` ``uint64 (words,)``, ``below`` ``int64
-    (words + 1,)``: scratch; ``wanted`` ``uint64 (3, ceil(N_FINE / 64))``: zeros, left
-    zero."""
+    (words + 1,)``, ``classes`` ``int64 (N_FINE,)``: scratch; ``wanted`` ``uint64 (3,
+    ceil(N_FINE / 64))``: zeros, left zero."""
     top_front = fronts.max()
     top_five = fives.max()
     _mark_wanted(fronts, fives, wanted)
@@ -278,19 +278,30 @@ def _condition(
             twice = 2.0 * max(k, 1)
         top_w = -np.inf
         low_l = np.inf
-        for w in range(wanted.shape[1]):
-            x = wanted[d, w]
-            wanted[d, w] = 0
-            while x:
-                c = w * 64 + _lowest_bit(x)
-                x &= x - np.uint64(1)
-                at_or_below = _count_below(free, below, dun_starts[d, c + 1])
-                under = _count_below(free, below, dun_starts[d, c])
-                mid = (under + at_or_below) / twice
-                top_w, low_l = _set_quantities(
-                    (mid - pooled[d, c]) * shrink, d, c, win, tie, q, fav, sep, top_w, low_l
-                )
+        for i in range(_take_wanted(wanted, d, classes)):
+            c = classes[i]
+            at_or_below = _count_below(free, below, dun_starts[d, c + 1])
+            under = _count_below(free, below, dun_starts[d, c])
+            mid = (under + at_or_below) / twice
+            top_w, low_l = _set_quantities(
+                (mid - pooled[d, c]) * shrink, d, c, win, tie, q, fav, sep, top_w, low_l
+            )
     return k
+
+
+@nb.njit(cache=True, inline="always")
+def _take_wanted(wanted, d, classes):
+    """The classes marked in row ``d`` of ``wanted``, weakest first, into ``classes``; the
+    row is left zero.  Returns how many."""
+    n = 0
+    for w in range(wanted.shape[1]):
+        x = wanted[d, w]
+        wanted[d, w] = 0
+        while x:
+            classes[n] = w * 64 + _lowest_bit(x)
+            n += 1
+            x &= x - np.uint64(1)
+    return n
 
 
 @nb.njit(cache=True, inline="always")
@@ -336,28 +347,25 @@ def _set_quantities(s, d, c, win, tie, q, fav, sep, top_w, low_l):
 
 
 @nb.njit(cache=True)
-def _model_condition(hand, weights, win, tie, fronts, fives, q, fav, sep, wanted, active):
+def _model_condition(hand, weights, win, tie, fronts, fives, q, fav, sep, wanted, active, classes):
     """:func:`_condition` with the shift read from a card-removal model
     (:class:`~simkit.arrange.removal.RemovalModel`'s ``weights``) instead of counted over a
     pool: at each wanted class the weights of the features the hand sets, summed in
     :meth:`~simkit.arrange.removal.RemovalModel.shift`'s order (so the two agree to the last
-    bit).  ``active`` ``int64 (MAX_HAND_FEATURES,)``: scratch."""
+    bit).  ``active`` ``int64 (MAX_HAND_FEATURES,)``, ``classes`` ``int64 (N_FINE,)``:
+    scratch."""
     n_active = _hand_features(hand, active)
     _mark_wanted(fronts, fives, wanted)
     for d in range(N_DUNS):
         top_w = -np.inf
         low_l = np.inf
-        for w in range(wanted.shape[1]):
-            x = wanted[d, w]
-            wanted[d, w] = 0
-            while x:
-                c = w * 64 + _lowest_bit(x)
-                x &= x - np.uint64(1)
-                row = weights[d, c]
-                s = 0.0
-                for j in range(n_active):
-                    s += np.float64(row[active[j]])
-                top_w, low_l = _set_quantities(s, d, c, win, tie, q, fav, sep, top_w, low_l)
+        for i in range(_take_wanted(wanted, d, classes)):
+            c = classes[i]
+            row = weights[d, c]
+            s = 0.0
+            for j in range(n_active):
+                s += np.float64(row[active[j]])
+            top_w, low_l = _set_quantities(s, d, c, win, tie, q, fav, sep, top_w, low_l)
 
 
 @nb.njit(cache=True)
@@ -378,6 +386,7 @@ def _conditioned_kernel(
     free = np.empty(dun_bits.shape[2], dtype=np.uint64)
     below = np.empty(dun_bits.shape[2] + 1, dtype=np.int64)
     active = np.empty(MAX_HAND_FEATURES, dtype=np.int64)
+    classes = np.empty(n_fine, dtype=np.int64)
     pick = np.zeros((1, 1), dtype=np.int64)
     r5 = np.empty(N_FIVE, dtype=np.int32)
     r3 = np.empty(N_THREE, dtype=np.int32)
@@ -387,12 +396,14 @@ def _conditioned_kernel(
         # the classes of the hand's fronts and 5-card duns: the search reads no others
         _rank_subsets(hands[h], rt, r5, r3, c5, c3)
         if use_model:
-            _model_condition(hands[h], weights, win, tie, c3, c5, q, fav, sep, wanted, active)
+            _model_condition(
+                hands[h], weights, win, tie, c3, c5, q, fav, sep, wanted, active, classes
+            )
             n_compatible[h] = -1
         else:
             n_compatible[h] = _condition(
                 hands[h], dun_bits, dun_starts, n_pool, pooled, win, tie, prior, c3, c5, q, fav,
-                sep, free, below, wanted,
+                sep, free, below, wanted, classes,
             )  # fmt: skip
         _max_ev_kernel(
             hands[h : h + 1], rt, back_middle, back_front, q, fav, sep, params, cops, stricts,
@@ -490,11 +501,20 @@ def fit_removal_model(
     pool: Pool, *, n_hands: int = FIT_HANDS, seed: int = FIT_SEED, ridge: float = FIT_RIDGE
 ) -> tuple[RemovalModel, dict[str, float]]:
     """Fit a card-removal model to ``pool``'s exact shifts (:func:`hand_shift` without
-    shrinkage) of ``n_hands`` hands dealt from ``seed``: :func:`fit_linear_shifts`."""
+    shrinkage) of ``n_hands`` hands dealt from ``seed``: :func:`fit_linear_shifts`.  Its
+    figures gain ``noise_rms``: the root mean square, over the classes, of the sampling
+    noise of a shift counted over ``k`` compatible pool hands, ``√(p (1 − p) / k)`` at the
+    pool's mid-CDF ``p`` and the fit's mean ``k`` (how much of ``rms_residual`` the pool's
+    own noise would leave)."""
     from simkit.deal import deal
 
     rows = deal(-(-n_hands // 4), 4, rng=np.random.default_rng(seed)).reshape(-1, 13)[:n_hands]
-    return fit_linear_shifts(rows, lambda row: hand_shift(row, pool, 0.0), ridge=ridge)
+    model, figures = fit_linear_shifts(rows, lambda row: hand_shift(row, pool, 0.0), ridge=ridge)
+    k = float(np.mean([((pool.masks & m) == 0).sum() for m in card_masks(rows)]))
+    p = pool.pooled
+    figures["compatible_per_hand"] = k
+    figures["noise_rms"] = float(np.sqrt((p * (1.0 - p)).mean() / k))
+    return model, figures
 
 
 def fit_linear_shifts(
