@@ -212,6 +212,8 @@ def test_the_model_and_the_pool_mostly_agree_and_both_move_off_expected_score():
     found = model_ids(hands, MODEL.solver(GUANGXI, 4), MODEL.removal_model(GUANGXI, 4))
     assert (found[0] == model).all()
     # by name with the option, through what simulations and the regret protocol call
+    with pytest.raises(ValueError, match="one plain deck"):
+        model_ids(hands[:1] + 52, MODEL.solver(GUANGXI, 4), MODEL.removal_model(GUANGXI, 4))
     named = strategy_from_name("expected-score-hand:conditioning=model")
     (played,) = arrangements([hands], [GUANGXI], named, n_players=4)
     assert (played.split_ids == model).all()

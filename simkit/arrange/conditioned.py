@@ -424,6 +424,9 @@ def _search(
             f"{tables.win.shape}"
         )
     rows = np.ascontiguousarray(rows)
+    if rows.size and (rows.min() < 0 or rows.max() >= DECK_SIZE):
+        # the kernel indexes a card's bits and its rank's count by the card
+        raise ValueError("conditioned search needs cards of one plain deck (0-51)")
     n = rows.shape[0]
     ids = np.empty((1, n, 3), dtype=np.int64)
     values = np.empty((1, n), dtype=np.float64)
