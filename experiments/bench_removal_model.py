@@ -25,8 +25,9 @@ from pathlib import Path
 
 import numba as nb
 import numpy as np
+from bench_conditioned import same_as_exhaustive  # experiments/ is on sys.path as a script
 
-from simkit.arrange import ExpectedScore, ExpectedScoreHand, exhaustive_ids, max_ev_ids
+from simkit.arrange import ExpectedScore, ExpectedScoreHand, max_ev_ids
 from simkit.arrange.conditioned import conditioned_ids, model_ids
 from simkit.deal import deal
 from simkit.variants import resolve_variant
@@ -65,12 +66,7 @@ def bench(variant: str, players: int, n_hands: int, n_exhaustive: int, repeats: 
     ids, values, n_scored = model_ids(hands, base, model)
     pool_ids = conditioned_ids(hands, base, pool)[0]
     plain_ids = max_ev_ids(hands, default)[0]
-    same = 0
-    for h in range(n_exhaustive):
-        want_ids, want_values = exhaustive_ids(
-            hands[h : h + 1], strategy.hand_solver(hands[h], v, players)
-        )
-        same += int(values[h] == want_values[0] and (ids[h] == want_ids[0]).all())
+    same = same_as_exhaustive(hands[:n_exhaustive], ids, values, strategy, v, players)
     return {
         "variant": variant,
         "players": players,

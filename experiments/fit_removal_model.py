@@ -12,7 +12,7 @@ compatible pool hands' mid-CDF minus the pool's, no shrinkage), and
 the hands' card features.  ``--write`` stores it as
 ``simkit/data/<variant>-<p>p-fine-removal-model.npz`` (its ``meta`` says how it was made and
 which tables and pool setter it fits: a model fitted on other tables is not read); without
-it the fit's figures are printed.  About 45 s a row on one core.
+it the fit's figures are printed.  About a minute a row on one core.
 
 The pool is four times the one expected-score-hand counts a hand's shift over when it has no
 model: a regression averages the sampling noise out over the hands, so no shrinkage.

@@ -545,21 +545,21 @@ def fit_linear_shifts(
     exact_sq = 0.0
     shape: tuple[int, ...] = ()
     for start in range(0, n_hands, batch):
-        part = rows[start : start + batch]
-        shifts = np.stack([shift_of(r) for r in part])
+        shifts = np.stack([shift_of(r) for r in rows[start : start + batch]])
         shape = shifts.shape[1:]
-        flat = shifts.reshape(len(part), -1)
+        flat = shifts.reshape(shifts.shape[0], -1)
         xts = x[start : start + batch].T @ flat + (0.0 if xts is None else xts)
         exact_sq += float((flat**2).sum())
     assert xts is not None
     lam = ridge * np.trace(xtx) / N_CARD_FEATURES
     beta = np.linalg.solve(xtx + lam * np.eye(N_CARD_FEATURES), xts)  # (features, 3 N)
-    weights = beta.T.reshape(*shape, N_CARD_FEATURES).astype(np.float16)
-    model = RemovalModel(np.ascontiguousarray(weights, dtype=np.float32))
-    resid_sq = sum(float(((shift_of(row) - model.shift(row)) ** 2).sum()) for row in rows)
+    kept = beta.astype(np.float16).astype(np.float64)  # as the file keeps them
+    model = RemovalModel(np.ascontiguousarray(kept.T.reshape(*shape, N_CARD_FEATURES), np.float32))
+    # Σ_h |s_h - x_h W|² from the sums already made: no second pass over the exact shifts
+    resid_sq = exact_sq - 2.0 * float((kept * xts).sum()) + float((kept * (xtx @ kept)).sum())
     size = n_hands * int(np.prod(shape))
     figures = {
         "rms_exact": float(np.sqrt(exact_sq / size)),
-        "rms_residual": float(np.sqrt(resid_sq / size)),
+        "rms_residual": float(np.sqrt(max(resid_sq, 0.0) / size)),
     }
     return model, figures

@@ -29,6 +29,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -89,6 +90,8 @@ SUIT_COUNT_CAP = 8
 #: and a count of suits per suit length 0..SUIT_COUNT_CAP.
 N_CARD_FEATURES = 1 + 4 * N_RANKS + SUIT_COUNT_CAP + 1
 _SUIT_FEATURES = 1 + 4 * N_RANKS  # where the suit lengths' counts begin
+#: Most features one hand sets (:func:`_hand_features`): the constant, 13 ranks, 4 suits.
+MAX_HAND_FEATURES = 1 + N_RANKS + N_SUITS
 
 
 def card_features(rows: np.ndarray) -> np.ndarray:
@@ -100,19 +103,21 @@ def card_features(rows: np.ndarray) -> np.ndarray:
     What the opponents can hold follows from these: pairs and trips of a rank from its
     count, flushes from the suit lengths (the fine classes do not name a suit, so a suit's
     length matters and not which suit it is)."""
-    rows = np.asarray(rows)
-    n = rows.shape[0]
-    out = np.zeros((n, N_CARD_FEATURES), dtype=np.float64)
-    out[:, 0] = 1.0
-    ranks = rows >> 2
-    counts = np.stack([(ranks == r).sum(axis=1) for r in range(N_RANKS)], axis=1)
-    held = counts > 0
-    cols = 1 + (np.maximum(counts, 1) - 1) * N_RANKS + np.arange(N_RANKS)
-    np.add.at(out, (np.nonzero(held)[0], cols[held]), 1.0)
-    lengths = np.stack([((rows & 3) == s).sum(axis=1) for s in range(N_SUITS)], axis=1)
-    suit_cols = _SUIT_FEATURES + np.minimum(lengths, SUIT_COUNT_CAP).ravel()
-    np.add.at(out, (np.repeat(np.arange(n), N_SUITS), suit_cols), 1.0)
+    rows = np.ascontiguousarray(rows, dtype=np.int64)
+    if rows.size and (rows.min() < 0 or rows.max() >= N_RANKS * N_SUITS):
+        raise ValueError("card features need cards of one plain deck (0-51)")
+    out = np.zeros((rows.shape[0], N_CARD_FEATURES), dtype=np.float64)
+    _features_kernel(rows, out)
     return out
+
+
+@nb.njit(cache=True)
+def _features_kernel(rows, out):
+    """:func:`card_features` into ``out``: each hand's :func:`_hand_features` counted."""
+    active = np.empty(MAX_HAND_FEATURES, dtype=np.int64)
+    for h in range(rows.shape[0]):
+        for j in range(_hand_features(rows[h], active)):
+            out[h, active[j]] += 1.0
 
 
 @nb.njit(cache=True)
@@ -135,10 +140,6 @@ def _hand_features(hand, out):
         out[n] = _SUIT_FEATURES + min(lengths[s], SUIT_COUNT_CAP)
         n += 1
     return n
-
-
-#: Most features one hand sets (:func:`_hand_features`): the constant, 13 ranks, 4 suits.
-MAX_HAND_FEATURES = 1 + N_RANKS + N_SUITS
 
 
 @dataclass(frozen=True)
@@ -222,14 +223,9 @@ def removal_model_path(variant_name: str, n_players: int) -> Path:
     return fine.with_name(fine.stem + MODEL_SUFFIX + fine.suffix)
 
 
-_MODELS: dict[tuple[str, int], RemovalModel | None] = {}
-
-
+@lru_cache(maxsize=64)  # a few models ship; the lookups that miss are cached too
 def shipped_removal_model(variant_name: str, n_players: int) -> RemovalModel | None:
     """The removal model shipped for ``variant_name`` at ``n_players`` (read once a
     process), None where none ships."""
-    key = (variant_name, n_players)
-    if key not in _MODELS:
-        path = removal_model_path(variant_name, n_players)
-        _MODELS[key] = RemovalModel.load(path) if path.exists() else None
-    return _MODELS[key]
+    path = removal_model_path(variant_name, n_players)
+    return RemovalModel.load(path) if path.exists() else None

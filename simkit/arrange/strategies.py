@@ -338,10 +338,10 @@ class ExpectedScoreHand(ExpectedScore):
         """The card-removal model the hands of ``variant`` at ``n_players`` read (see
         :attr:`conditioning`), None where they count their shifts over the pool or play as
         expected-score.  Raises where ``conditioning="model"`` and no model fits."""
-        v = resolve_variant(variant)
-        tables = self._tables(v, n_players)
         if self.conditioning == "pool" or self.rounds != 1 or self._pool_options_set():
             return None
+        v = resolve_variant(variant)
+        tables = self._tables(v, n_players)
         if not v.deck_for(n_players).is_one_deck or tables.win.shape[1] == N_CLASSES:
             return None
         key = (id(tables), id(v), n_players, self.setter_name())
