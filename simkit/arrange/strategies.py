@@ -41,12 +41,14 @@ from simkit.arrange.removal import (
     removal_buckets,
     shipped_removal_model,
 )
+from simkit.arrange.rerank import MAX_TOP, rerank_ids
 from simkit.arrange.search import (
     Solver,
     _greedy_kernel,
     _legal_ranks_kernel,
     _random_kernel,
     make_solver,
+    max_ev_ids,
     max_ev_ids_many,
 )
 from simkit.arrange.subsets import rank_tables_of
@@ -424,6 +426,88 @@ class ExpectedScoreHand(ExpectedScore):
         return ids, values
 
 
+#: How many of expected-score's best splits expected-score-rerank re-ranks
+#: (:attr:`ExpectedScoreRerank.top`).  On guangxi's rerank probe hands (seed 5, never the
+#: regret protocol's; ``results/strategy/rerank-top.md``, ``experiments/rerank_top.py``),
+#: re-ranking the best 3, 4, 5, 6, 8 and 10 distinct class triples by the hand's own tables and
+#: the places gives regrets 0.0162, 0.0117, 0.0086, 0.0083, 0.0081 and 0.0075, all of them
+#: 0.0065 and expected-score 0.0380: six keep nearly all of the gain, and each one more costs
+#: some 6% of the speed (``results/bench/rerank.md``).
+RERANK_TOP = 6
+
+
+@dataclass(frozen=True, eq=False, repr=False)  # ExpectedScore.__repr__ shows its options
+class ExpectedScoreRerank(ExpectedScoreHand):
+    """expected-score-hand's objective (the hand's own tables by the card-removal model, the
+    t-formula's places) over expected-score's best ``top`` splits only
+    (:mod:`simkit.arrange.rerank`): expected-score's search keeps its best ``top`` splits of
+    distinct class triples, and the best of them under the hand's own objective is played.
+    The model's choice is nearly always among them, and the search costs far less than the
+    full search of that objective (``results/bench/rerank.md``).
+
+    ``top``: how many are re-ranked (:data:`RERANK_TOP`; 1 plays expected-score).
+    ``conditioning``: ``"auto"`` (the default) plays as expected-score where no card-removal
+    model fits (every variant and player count but guangxi's and guangxi-regional's at 4
+    players, other tables or options); ``"model"`` is an error there.  The pool's
+    conditioning is not offered: counting a hand's shifts over a pool costs more than the
+    whole search.
+    """
+
+    conditioning: str = "auto"
+    top: int = RERANK_TOP
+    name: ClassVar[str] = "expected-score-rerank"
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if isinstance(self.top, bool) or not isinstance(self.top, int):
+            raise SimkitError(f"top must be an integer, got {self.top!r}")
+        if not 1 <= self.top <= MAX_TOP:
+            raise SimkitError(f"top must lie in 1..{MAX_TOP}, got {self.top}")
+        if self.conditioning == "pool":
+            raise SimkitError(
+                "expected-score-rerank re-ranks by the card-removal model: conditioning is "
+                "auto or model (expected-score-hand counts shifts over a pool)"
+            )
+        if self.rounds != 1 or self._pool_options_set():
+            raise SimkitError(
+                "expected-score-rerank reads the card-removal model of one round: rounds, "
+                "prior and pool_hands are expected-score-hand's"
+            )
+
+    def first(self) -> ExpectedScore:
+        """The search whose best splits are re-ranked: expected-score on the same tables,
+        weights and joint chances, without the places."""
+        return ExpectedScore(self.tables, self.weights, self.joint, self.removal, False)
+
+    def hand_solver(self, row: np.ndarray, variant: str | Variant | None, n_players: int) -> Solver:
+        """The objective the kept splits are re-ranked by (the hand's own tables, the places);
+        expected-score's where no model fits."""
+        if self.removal_model(variant, n_players) is None:
+            return self.first().hand_solver(row, variant, n_players)
+        return super().hand_solver(row, variant, n_players)
+
+    def choose_splits(
+        self, rows: np.ndarray, variant: Variant, *, n_players: int, rng: RngLike = None
+    ) -> Choice:
+        model = self.removal_model(variant, n_players)
+        first = self.first()
+        if model is None:
+            return first.choose_splits(rows, variant, n_players=n_players, rng=rng)
+        group = first.solvers(variant, n_players)
+        if len(group) != 1:  # removal buckets: a hand's own tables are the model's
+            raise SimkitError(
+                "expected-score-rerank re-ranks one search: use removal=false with tables "
+                "that carry removal buckets"
+            )
+        if self.top == 1:
+            ids, values, _ = max_ev_ids(rows, group[0])
+            return ids, values
+        ids, values, _, _ = rerank_ids(
+            rows, group[0], self.solver(variant, n_players), model, self.top
+        )
+        return ids, values
+
+
 def build_pool(
     strategy: ExpectedScore,
     variant: Variant,
@@ -565,6 +649,7 @@ def register_strategy(cls: type[Strategy]) -> type[Strategy]:
 
 register_strategy(ExpectedScorePlaces)
 register_strategy(ExpectedScoreHand)
+register_strategy(ExpectedScoreRerank)
 
 
 def strategy_names() -> tuple[str, ...]:

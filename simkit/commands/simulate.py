@@ -31,7 +31,8 @@ def add_run_options(parser: argparse.ArgumentParser, *, games: int | None) -> No
         default="expected-score",
         metavar="STRATEGY",
         help="how hands are set: expected-score (the default), max-ev, greedy, random-legal, or a "
-        "slower one (expected-score-hand, expected-score-places, rollout), options as "
+        "slower one (expected-score-hand, expected-score-rerank, expected-score-places, "
+        "rollout), options as "
         "name:key=value,... (a wrong key's error lists the strategy's options)",
     )
     add_seed_option(parser)

@@ -1,0 +1,472 @@
+"""Re-ranking expected-score's best few splits by the hand's own card removal and the places.
+
+The card-removal model (:class:`~simkit.arrange.removal.RemovalModel`) and the t-formula's
+places (:class:`~simkit.arrange.value.PlaceModel`) together bring guangxi's regret under 0.02
+(:class:`~simkit.arrange.strategies.ExpectedScoreHand`), but searched over all splits they
+cost twice expected-score's time: the hand's own quantities are written at the few hundred
+classes the search reads, and the places' value, which saturates for strong hands, prunes
+less.  The split they choose is nearly always one expected-score ranks among its best few
+(the full search's choice is among expected-score's best 6 distinct class triples on 97% of
+hands, ``results/bench/rerank.md``; re-ranking those 6 on guangxi's rerank probe hands
+recovers 0.0297 of the 0.0315 a hand the full search recovers,
+``results/strategy/rerank-top.md``).  So here the search keeps expected-score's ``top``
+best splits of distinct class triples (:func:`_rerank_kernel`, the max-ev search of
+:mod:`simkit.arrange.search` with the ``top``-th best as its bar), and only those are valued
+under the hand's own tables and the places: at most ``3 · top`` classes conditioned, ``top``
+splits valued.  It runs at 1.5× the full search's speed and 0.7× expected-score's; on the
+regret protocol it gives away 0.0160 a hand in guangxi and 0.0250 in guangxi-regional
+(``results/strategy/regret-hand-4p-2000.md``).
+
+Splits of equal class triples have equal values under both objectives (the model shifts a
+class, not a split), so the list keeps one split of each triple, the one expected-score's
+tie-break prefers.  The order of the list is that tie-break's total order (value, then the
+stronger front, back, middle, front, then lower subset ids:
+:func:`~simkit.arrange.search._beats`), and the re-ranked value's ties go to the split earlier
+in it.  :func:`reference_rerank` is the same by scanning all 72,072 splits.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from simkit.arrange.classes import coarse_of_fine, fine_classes, fine_code
+from simkit.arrange.conditioned import _set_quantities
+from simkit.arrange.removal import MAX_HAND_FEATURES, RemovalModel, _hand_features
+from simkit.arrange.search import (
+    BACK_FRONT,
+    BACK_MIDDLE,
+    FIVE_SUBSETS,
+    MEMO_SLOTS,
+    SPLIT_IDS,
+    THREE_SUBSETS,
+    Solver,
+    _beats,
+    _best_duns,
+    _horse_counts,
+    _legal,
+    _present_below,
+    _values_kernel,
+    split_values,
+)
+from simkit.arrange.subsets import _rank_subsets
+from simkit.arrange.value import (
+    P_HORSE,
+    P_N_OPP,
+    P_PLACE,
+    _ev,
+    _horse_bound,
+    _horse_bound_back,
+    _horse_points,
+    _separable,
+    expected_points,
+)
+from simkit.cards import DECK_SIZE
+from simkit.evaluate import dun_ranks, order_holds
+from simkit.splits import N_FIVE, N_THREE
+
+#: Columns of a kept split in the list: its ranks, subset ids and classes.
+_RB, _RM, _RF, _IB, _IM, _IF, _CF, _CM, _CB = range(9)
+#: The largest list a search keeps.
+MAX_TOP = 64
+
+
+@nb.njit(cache=True)
+def _keep(v, rf, rm, rb, f, m, b, cf, cm, cb, tv, tk, n, top, front_first):
+    """Offer a split to the list ``tv`` (values) / ``tk`` (keys), kept in the tie-break's
+    order with one split per class triple; returns the list's new length."""
+    # a split of a triple already kept: it takes that place only where the tie-break
+    # prefers it (equal values), moving up among the equal values
+    for i in range(n):
+        if tk[i, _CF] == cf and tk[i, _CM] == cm and tk[i, _CB] == cb:
+            if not _beats(
+                v, rf, rm, rb, f, m, b, tv[i], tk[i, _RB], tk[i, _RM], tk[i, _RF],
+                tk[i, _IB], tk[i, _IM], tk[i, _IF], front_first,
+            ):  # fmt: skip
+                return n
+            j = i
+            while j > 0 and _beats(
+                v, rf, rm, rb, f, m, b, tv[j - 1], tk[j - 1, _RB], tk[j - 1, _RM],
+                tk[j - 1, _RF], tk[j - 1, _IB], tk[j - 1, _IM], tk[j - 1, _IF], front_first,
+            ):  # fmt: skip
+                tv[j] = tv[j - 1]
+                tk[j, :] = tk[j - 1, :]
+                j -= 1
+            _write(tv, tk, j, v, rf, rm, rb, f, m, b, cf, cm, cb)
+            return n
+    # a new triple: in at its place, the last dropped when the list is full
+    j = n if n < top else top - 1
+    if n == top and not _beats(
+        v, rf, rm, rb, f, m, b, tv[j], tk[j, _RB], tk[j, _RM], tk[j, _RF], tk[j, _IB],
+        tk[j, _IM], tk[j, _IF], front_first,
+    ):  # fmt: skip
+        return n
+    while j > 0 and _beats(
+        v, rf, rm, rb, f, m, b, tv[j - 1], tk[j - 1, _RB], tk[j - 1, _RM], tk[j - 1, _RF],
+        tk[j - 1, _IB], tk[j - 1, _IM], tk[j - 1, _IF], front_first,
+    ):  # fmt: skip
+        tv[j] = tv[j - 1]
+        tk[j, :] = tk[j - 1, :]
+        j -= 1
+    _write(tv, tk, j, v, rf, rm, rb, f, m, b, cf, cm, cb)
+    return min(n + 1, top)
+
+
+@nb.njit(cache=True)
+def _write(tv, tk, j, v, rf, rm, rb, f, m, b, cf, cm, cb):
+    tv[j] = v
+    tk[j, _RB], tk[j, _RM], tk[j, _RF] = rb, rm, rf
+    tk[j, _IB], tk[j, _IM], tk[j, _IF] = b, m, f
+    tk[j, _CF], tk[j, _CM], tk[j, _CB] = cf, cm, cb
+
+
+@nb.njit(cache=True)
+def _bound(fav, p, cop, cf, cm, cb, has_horse, x_top, copies, x_back):
+    """The expected score's bound over splits whose duns are at most classes (cf, cm, cb):
+    with the 马牌's bound of a group (``x_back`` < 0) or of one back (its own extra count).
+    One function for both (not inlined twice: the kernel compiles in half the time)."""
+    bound = _ev(fav, p, cop, cf, cm, cb, True)
+    if has_horse:
+        n_opp = p[P_N_OPP]
+        if x_back < 0.0:
+            bound += n_opp * _horse_bound(fav, cf, cm, cb, x_top, copies)
+        else:
+            bound += n_opp * _horse_bound_back(fav, cf, cm, cb, x_top, copies, x_back)
+    return bound
+
+
+@nb.njit(cache=True)
+def _eval_back_top(
+    b, r5, r3, c5, c3, back_middle, back_front, q, sep, p, cop, strict, rest_max, tv, tk, n,
+    top, x5, x3, has_horse, front_first, memo_key, memo_value, gen,
+):  # fmt: skip
+    """:func:`~simkit.arrange.search._eval_back` (without the places) keeping the best
+    ``top`` class triples in ``tv`` / ``tk``: a split is skipped where its separable part
+    plus ``rest_max`` cannot reach the list's last value once the list is full.  Returns the
+    list's length and the splits scored."""
+    rb = r5[b]
+    cb = c5[b]
+    n_opp = p[P_N_OPP]
+    sep_b = sep[2, cb]
+    w2, l2, v2, e2 = q[2, cb, 0], q[2, cb, 1], q[2, cb, 2], q[2, cb, 3]
+    bar = tv[top - 1] if n == top else -np.inf
+    n_scored = 0
+    for j in range(back_middle.shape[1]):
+        m = back_middle[b, j]
+        f = back_front[b, j]
+        rm = r5[m]
+        rf = r3[f]
+        if not _legal(rf, rm, rb, strict):
+            continue
+        cf = c3[f]
+        cm = c5[m]
+        points = n_opp * (sep[0, cf] + sep[1, cm] + sep_b)
+        # 1e-9: rounding must never drop a split that ties the bar (the tie-break decides)
+        if points + rest_max + 1e-9 < bar:
+            continue
+        n_scored += 1
+        triple = gen | (np.int64(cf) << 26) | (np.int64(cm) << 13) | cb
+        slot = (cf ^ (cm * 7) ^ (cb * 13)) & (memo_key.shape[0] - 1)
+        if memo_key[slot] == triple:
+            v = memo_value[slot]
+        else:
+            v = expected_points(
+                q[0, cf, 0], q[1, cm, 0], w2,
+                q[0, cf, 1], q[1, cm, 1], l2,
+                q[0, cf, 2], q[1, cm, 2], v2,
+                q[0, cf, 3], q[1, cm, 3], e2,
+                p, cop,
+            )  # fmt: skip
+            memo_key[slot] = triple
+            memo_value[slot] = v
+        if has_horse:
+            v += n_opp * _horse_points(q, cf, cm, cb, x3[f], x5[m], x5[b])
+        if v + 1e-9 < bar:
+            continue
+        n = _keep(v, rf, rm, rb, f, m, b, cf, cm, cb, tv, tk, n, top, front_first)
+        if n == top:
+            bar = tv[top - 1]
+    return n, n_scored
+
+
+@nb.njit(cache=True)
+def _rerank_kernel(
+    hands, rt, back_middle, back_front, q, fav, sep, p, cop, strict, horse, front_first,
+    q_own, p_own, cop_own, weights, win, tie, top, five, three, group_of, out, values, n_scored,
+    n_kept,
+):  # fmt: skip
+    """For each hand: expected-score's best ``top`` splits of distinct class triples (its
+    quantities ``q``, ``fav``, ``sep``, its payout ``p``: :func:`~simkit.arrange.search.
+    _max_ev_kernel`'s walk and bounds, with the list's last value as the bar once the list
+    is full), then each valued under the hand's own tables (``weights``, a card-removal
+    model, shifting ``win`` / ``tie``; the quantities written into ``q_own``, a copy of the
+    base) and the payout ``p_own`` (the places); the best of them, the earlier on a tie.
+
+    ``out`` ``(n, 3)``: the split's ids; ``values``: its value under the hand's own tables;
+    ``n_scored``: the splits the search scored; ``n_kept``: the list's length."""
+    n_classes = q.shape[1]
+    r5 = np.empty(N_FIVE, dtype=np.int32)
+    r3 = np.empty(N_THREE, dtype=np.int32)
+    c5 = np.empty(N_FIVE, dtype=np.int32)
+    c3 = np.empty(N_THREE, dtype=np.int32)
+    class_of_code = rt[6]
+    n_groups = group_of[n_classes - 1] + 1
+    head = np.full(n_groups, -2, dtype=np.int64)
+    group_top = np.empty(n_groups, dtype=np.int64)
+    next_back = np.empty(N_FIVE, dtype=np.int64)
+    group_list = np.empty(N_FIVE, dtype=np.int64)
+    present = np.zeros((n_groups + 63) // 64, dtype=np.uint64)
+    cap_m = np.empty(N_FIVE, dtype=np.int64)
+    cap_f = np.empty(N_FIVE, dtype=np.int64)
+    cap_hand = np.full(N_FIVE, -1, dtype=np.int64)
+    x5 = np.zeros(N_FIVE, dtype=np.float64)
+    x3 = np.zeros(N_THREE, dtype=np.float64)
+    memo_key = np.full(MEMO_SLOTS, -1, dtype=np.int64)
+    memo_value = np.empty(MEMO_SLOTS, dtype=np.float64)
+    tv = np.empty(top, dtype=np.float64)
+    tk = np.empty((top, 9), dtype=np.int64)
+    active = np.empty(MAX_HAND_FEATURES, dtype=np.int64)
+    # _set_quantities' favourable and separable outputs: not read here
+    fav_own = np.empty((1, *q_own.shape[1:3], 2), dtype=q_own.dtype)
+    sep_own = np.empty((1, *q_own.shape[1:3]), dtype=np.float64)
+    kept_classes = np.empty((top, 3), dtype=np.int64)
+    extra = np.empty((top, 3), dtype=np.float64)
+    own_values = np.empty(top, dtype=np.float64)
+    n_opp = p[P_N_OPP]
+    copies = 0
+    for h in range(hands.shape[0]):
+        _rank_subsets(hands[h], rt, r5, r3, c5, c3)
+        top_f = 0
+        for i in range(N_THREE):
+            top_f = max(top_f, c3[i])
+        top_5 = 0
+        for i in range(N_FIVE):
+            top_5 = max(top_5, c5[i])
+        n_grp = 0
+        for b in range(N_FIVE):
+            cb = c5[b]
+            g = group_of[cb]
+            if head[g] == -2:
+                head[g] = -1
+                present[g >> 6] |= np.uint64(1) << np.uint64(g & 63)
+                group_top[g] = cb
+                group_list[n_grp] = g
+                n_grp += 1
+            group_top[g] = max(group_top[g], cb)
+            next_back[b] = head[g]
+            head[g] = b
+        copies = 0
+        if horse >= 0:
+            copies = _horse_counts(hands[h], horse, p[P_HORSE], five, three, x5, x3)
+        has_horse = copies > 0
+        x_top = p[P_HORSE] ** copies - 1.0
+        gen = np.int64(h % (1 << 24) + 1) << 39
+        if h % (1 << 24) == 0:
+            memo_key[:] = -1
+        n = 0
+        scored = 0
+        g = group_of[top_5] + 1
+        while True:
+            g = _present_below(present, g)
+            if g < 0:
+                break
+            bar = tv[top - 1] if n == top else -np.inf
+            cb_top = group_top[g]
+            cm = min(top_5, cb_top)
+            cf = min(top_f, cm)
+            bound = _bound(fav, p, cop, cf, cm, cb_top, has_horse, x_top, copies, -1.0)
+            if bound + 1e-9 < bar:
+                break
+            group_rest = bound - n_opp * _separable(fav, cf, cm, cb_top)
+            failed_cb = -1
+            failed_cm = -1
+            failed_cf = -1
+            failed_x = -1.0
+            b = head[g]
+            while b >= 0:
+                if cap_hand[b] != h:
+                    rm_top, rf_top = _best_duns(r5, r3, back_middle[b], back_front[b], r5[b])
+                    cap_hand[b] = h
+                    cap_m[b] = class_of_code[fine_code(rm_top)] if rm_top >= 0 else -1
+                    cap_f[b] = class_of_code[fine_code(rf_top)] if rm_top >= 0 else -1
+                cb = c5[b]
+                cm_top = cap_m[b]
+                cf_cap = cap_f[b]
+                x_b = x5[b] if has_horse else 0.0
+                if cm_top >= 0 and (
+                    cm_top > failed_cm or cf_cap > failed_cf or cb > failed_cb or x_b != failed_x
+                ):
+                    bar = tv[top - 1] if n == top else -np.inf
+                    bound = n_opp * _separable(fav, cf_cap, cm_top, cb) + group_rest
+                    if bound + 1e-9 >= bar:
+                        bound = _bound(
+                            fav, p, cop, cf_cap, cm_top, cb, has_horse, x_top, copies, x_b
+                        )
+                    if bound + 1e-9 >= bar:
+                        rest_max = bound - n_opp * _separable(fav, cf_cap, cm_top, cb)
+                        n, k = _eval_back_top(
+                            b, r5, r3, c5, c3, back_middle, back_front, q, sep, p, cop,
+                            strict, rest_max, tv, tk, n, top, x5, x3, has_horse, front_first,
+                            memo_key, memo_value, gen,
+                        )  # fmt: skip
+                        scored += k
+                    else:
+                        failed_cb = cb
+                        failed_cm = cm_top
+                        failed_cf = cf_cap
+                        failed_x = x_b
+                b = next_back[b]
+        for k in range(n_grp):
+            head[group_list[k]] = -2
+            present[group_list[k] >> 6] = 0
+        # the kept splits under the hand's own tables and the places
+        n_active = _hand_features(hands[h], active)
+        for i in range(n):
+            for d in range(3):
+                c = tk[i, _CF + d]
+                row = weights[d, c]
+                s = 0.0
+                for j in range(n_active):
+                    s += np.float64(row[active[j]])
+                _set_quantities(s, d, c, win, tie, q_own, fav_own, sep_own, -np.inf, np.inf)
+                kept_classes[i, d] = c
+            if has_horse:
+                extra[i, 0] = x3[tk[i, _IF]]
+                extra[i, 1] = x5[tk[i, _IM]]
+                extra[i, 2] = x5[tk[i, _IB]]
+            else:
+                extra[i, :] = 0.0
+        _values_kernel(kept_classes[:n], q_own[0], p_own, cop_own, extra[:n], own_values[:n])
+        best = 0
+        for i in range(1, n):
+            if own_values[i] > own_values[best]:
+                best = i
+        best_v = own_values[best]
+        out[h, 0], out[h, 1], out[h, 2] = tk[best, _IF], tk[best, _IM], tk[best, _IB]
+        values[h] = best_v
+        n_scored[h] = scored
+        n_kept[h] = n
+
+
+def rerank_ids(
+    rows: np.ndarray, solver: Solver, own: Solver, model: RemovalModel, top: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Each hand of ``rows`` set by the best of ``solver``'s ``top`` best splits of distinct
+    class triples, valued under ``own``'s payout on the hand's tables conditioned by
+    ``model`` (:func:`~simkit.arrange.conditioned.model_tables`): split ids ``(n, 3)``, their
+    values under the hand's own tables, the splits the search scored and the splits kept,
+    per hand.
+
+    ``solver``: expected-score's search (fine tables, no places); ``own``: the same tables
+    with the payout the splits are re-ranked by (the places)."""
+    if not 1 <= top <= MAX_TOP:
+        raise ValueError(f"top must lie in 1..{MAX_TOP}, got {top}")
+    for name, s in (("solver", solver), ("own", own)):
+        if s.tables.win.shape != s.q.shape[:2]:
+            raise ValueError(f"rerank_ids needs {name} on fine tables")
+    if solver.model.params[P_PLACE] > 0.0:
+        raise ValueError("rerank_ids: the first search prices no places (own does)")
+    if own.q.shape != solver.q.shape or (
+        own.tables is not solver.tables
+        and not (
+            np.array_equal(own.tables.win, solver.tables.win)
+            and np.array_equal(own.tables.tie, solver.tables.tie)
+        )
+    ):
+        raise ValueError("rerank_ids: solver and own must read the same tables")
+    if model.weights.shape[:2] != solver.tables.win.shape:
+        raise ValueError(
+            f"a removal model of {model.weights.shape[:2]} classes does not fit tables of "
+            f"{solver.tables.win.shape}"
+        )
+    rows = np.ascontiguousarray(rows)
+    if rows.size and (rows.min() < 0 or rows.max() >= DECK_SIZE):
+        raise ValueError("rerank_ids needs cards of one plain deck (0-51)")
+    n = rows.shape[0]
+    ids = np.empty((n, 3), dtype=np.int64)
+    values = np.empty(n, dtype=np.float64)
+    n_scored = np.empty(n, dtype=np.int64)
+    n_kept = np.empty(n, dtype=np.int64)
+    q_own = own.q.copy().reshape((1, *own.q.shape))  # win points and lose pay from the base
+    _rerank_kernel(
+        rows, solver.rank_tables, BACK_MIDDLE, BACK_FRONT, solver.q, solver.fav, solver.sep,
+        solver.model.params, solver.joint, solver.strict, solver.horse_card,
+        solver.front_first, q_own, own.model.params, own.joint, model.weights,
+        np.ascontiguousarray(own.tables.win, dtype=np.float64),
+        np.ascontiguousarray(own.tables.tie, dtype=np.float64), int(top), FIVE_SUBSETS,
+        THREE_SUBSETS, coarse_of_fine(), ids, values, n_scored, n_kept,
+    )  # fmt: skip
+    return ids, values, n_scored, n_kept
+
+
+def _all_splits(row: np.ndarray, solver: Solver) -> tuple[np.ndarray, np.ndarray]:
+    """Every legal split of one hand: subset ids ``(n, 3)`` and dun ranks ``(n, 3)``."""
+    row = np.asarray(row)
+    f, m, b = (SPLIT_IDS[:, i].astype(np.int64) for i in range(3))
+    arranged = np.concatenate(
+        [row[THREE_SUBSETS[f]], row[FIVE_SUBSETS[m]], row[FIVE_SUBSETS[b]]], axis=1
+    )
+    ranks = dun_ranks(arranged, solver.variant)
+    legal = np.empty(ranks.shape[0], dtype=np.bool_)
+    _legal_of(ranks, solver.strict, legal)
+    return np.stack([f, m, b], axis=1)[legal], ranks[legal]
+
+
+@nb.njit(cache=True)
+def _legal_of(ranks, strict, out):
+    """The scorer's foul test of every split of ``ranks`` ``(n, 3)``, into ``out``."""
+    for i in range(ranks.shape[0]):
+        out[i] = order_holds(ranks[i, 0], ranks[i, 1], ranks[i, 2], strict)
+
+
+def top_splits(row: np.ndarray, solver: Solver, top: int) -> tuple[np.ndarray, np.ndarray]:
+    """The reference of the first stage, by scanning every legal split: ``solver``'s best
+    ``top`` splits of distinct class triples in the tie-break's order, as subset ids
+    ``(k, 3)`` (front, middle, back) and dun ranks ``(k, 3)``."""
+    ids, ranks = _all_splits(row, solver)
+    horse = None
+    if solver.horse_card >= 0:
+        cards = np.concatenate(
+            [row[THREE_SUBSETS[ids[:, 0]]], row[FIVE_SUBSETS[ids[:, 1]]],
+             row[FIVE_SUBSETS[ids[:, 2]]]], axis=1,
+        )  # fmt: skip
+        held = cards == solver.horse_card
+        horse = np.stack([held[:, :3].sum(1), held[:, 3:8].sum(1), held[:, 8:].sum(1)], axis=1)
+    v = split_values(ranks, solver, horse)
+    rf, rm, rb = ranks[:, 0], ranks[:, 1], ranks[:, 2]
+    keys = [ids[:, 0], ids[:, 1], ids[:, 2], -rf, -rm, -rb]
+    if solver.front_first:
+        keys.append(-rf)
+    order = np.lexsort((*keys, -v))
+    classes = fine_classes(ranks)
+    kept: list[int] = []
+    seen: set[tuple[int, ...]] = set()
+    for i in order:
+        triple = tuple(int(c) for c in classes[i])
+        if triple not in seen:
+            seen.add(triple)
+            kept.append(int(i))
+            if len(kept) == top:
+                break
+    return ids[kept], ranks[kept]
+
+
+def reference_rerank(
+    row: np.ndarray, solver: Solver, own_tables_solver: Solver, top: int
+) -> tuple[np.ndarray, float]:
+    """:func:`rerank_ids` of one hand by scanning every split: :func:`top_splits`, each
+    valued by ``own_tables_solver`` (the hand's own tables and the re-ranking payout:
+    :meth:`~simkit.arrange.strategies.ExpectedScoreRerank.hand_solver`), the best kept (the
+    earlier on a tie).  Returns the split's ids ``(3,)`` and value."""
+    ids, ranks = top_splits(np.asarray(row), solver, top)
+    horse = None
+    if own_tables_solver.horse_card >= 0:
+        cards = np.concatenate(
+            [row[THREE_SUBSETS[ids[:, 0]]], row[FIVE_SUBSETS[ids[:, 1]]],
+             row[FIVE_SUBSETS[ids[:, 2]]]], axis=1,
+        )  # fmt: skip
+        held = cards == own_tables_solver.horse_card
+        horse = np.stack([held[:, :3].sum(1), held[:, 3:8].sum(1), held[:, 8:].sum(1)], axis=1)
+    v = split_values(ranks, own_tables_solver, horse)
+    best = int(np.argmax(v))  # the first of equal values
+    return ids[best], float(v[best])

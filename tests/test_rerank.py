@@ -1,0 +1,141 @@
+"""expected-score-rerank (simkit.arrange.rerank): the search's best splits and their re-ranking
+against a scan of every split, the invariants of the kept list, and the strategy's options,
+fallbacks and errors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simkit.arrange import (
+    ExpectedScore,
+    ExpectedScoreHand,
+    ExpectedScoreRerank,
+    fine_classes,
+    split_values,
+    strategy_from_name,
+)
+from simkit.arrange.conditioned import model_ids
+from simkit.arrange.rerank import MAX_TOP, reference_rerank, rerank_ids, top_splits
+from simkit.arrange.search import max_ev_ids
+from simkit.arrange.strategies import strategy_names
+from simkit.deal import deal
+from simkit.errors import SimkitError
+from simkit.variants import resolve_variant
+
+SHIPPED = ("guangxi", "guangxi-regional")
+RERANK = ExpectedScoreRerank()
+
+
+def _hands(n: int, seed: int) -> np.ndarray:
+    return np.sort(deal(n // 4 + 1, 4, rng=seed).reshape(-1, 13)[:n], axis=1)
+
+
+def _searches(variant: str):
+    v = resolve_variant(variant)
+    model = RERANK.removal_model(v, 4)
+    assert model is not None
+    return v, RERANK.first().solver(v, 4), RERANK.solver(v, 4), model
+
+
+def _test_hands(variant: str, first, own, model, n: int) -> np.ndarray:
+    """Hands where the re-ranking moves off expected-score's split and hands where it does
+    not, half each (a plain deal is mostly the second kind)."""
+    rows = _hands(3000, 11)
+    ids, _, _, _ = rerank_ids(rows, first, own, model, 6)
+    plain, _, _ = max_ev_ids(rows, first)
+    moved = np.flatnonzero((ids != plain).any(axis=1))
+    kept = np.flatnonzero((ids == plain).all(axis=1))
+    assert moved.size >= n // 2, f"{variant}: only {moved.size} hands move"
+    return rows[np.concatenate([moved[: n // 2], kept[: n - n // 2]])]
+
+
+@pytest.mark.parametrize("variant", SHIPPED)
+@pytest.mark.parametrize("top", [2, 6, 17])
+def test_the_search_equals_the_scan_of_every_split(variant, top):
+    v, first, own, model = _searches(variant)
+    rows = _test_hands(variant, first, own, model, 60)
+    ids, values, _, kept = rerank_ids(rows, first, own, model, top)
+    for i, row in enumerate(rows):
+        want_ids, want_value = reference_rerank(row, first, RERANK.hand_solver(row, v, 4), top)
+        assert (ids[i] == want_ids).all(), (i, ids[i], want_ids)
+        assert values[i] == want_value  # the same quantities and payout: to the last bit
+        assert kept[i] == len(top_splits(row, first, top)[0])
+
+
+@pytest.mark.parametrize("variant", SHIPPED)
+def test_the_kept_list_is_ordered_distinct_and_starts_with_expected_score(variant):
+    _, first, _, _ = _searches(variant)
+    for row in _hands(40, 5):
+        ids, ranks = top_splits(row, first, 8)
+        triples = {tuple(t) for t in fine_classes(ranks).tolist()}
+        assert len(triples) == len(ids) == 8  # a dealt hand has far more than 8 triples
+        v = split_values(ranks, first)
+        assert (np.diff(v) <= 0).all()  # best first
+        best, _, _ = max_ev_ids(row[None], first)
+        assert (ids[0] == best[0]).all()  # the first is expected-score's own split
+
+
+@pytest.mark.parametrize("variant", SHIPPED)
+def test_the_re_ranked_value_never_beats_the_full_search_and_reaches_it_with_all_kept(variant):
+    """The re-ranking searches a subset of the splits the full search of the same objective
+    (expected-score-hand with the model) searches: never above its value, and equal once the
+    list holds every split the full search could choose."""
+    _, first, own, model = _searches(variant)
+    rows = _hands(300, 21)
+    _, full, _ = model_ids(rows, own, model)
+    _, six, _, _ = rerank_ids(rows, first, own, model, 6)
+    _, wide, _, _ = rerank_ids(rows, first, own, model, MAX_TOP)
+    assert (six <= full + 1e-12).all() and (wide <= full + 1e-12).all()
+    assert (six <= wide + 1e-12).all()  # more kept: never worse under the objective
+    reached = np.isclose(wide, full, rtol=0, atol=1e-12)
+    assert reached.mean() > 0.95  # the full search's choice is nearly always among 64
+    assert (six < full - 1e-9).any()  # and six do not always hold it: the test can fail
+
+
+def test_the_strategy_plays_the_kernel_by_name_and_expected_score_where_no_model_fits():
+    assert "expected-score-rerank" in strategy_names()
+    v = resolve_variant("guangxi")
+    rows = _hands(200, 8)
+    ids, values = strategy_from_name("expected-score-rerank").choose_splits(rows, v, n_players=4)
+    _, first, own, model = _searches("guangxi")
+    want, want_v, _, _ = rerank_ids(rows, first, own, model, 6)
+    assert (ids == want).all() and (values == want_v).all()
+    # top=1: expected-score's own split
+    one, _ = ExpectedScoreRerank(top=1).choose_splits(rows, v, n_players=4)
+    plain, _ = ExpectedScore().choose_splits(rows, v, n_players=4)
+    assert (one == plain).all()
+    # no model ships for fujian, nor for guangxi at 3 players: expected-score
+    for name, p in (("fujian", 4), ("guangxi", 3)):
+        w = resolve_variant(name)
+        got, _ = RERANK.choose_splits(rows, w, n_players=p)
+        assert (got == ExpectedScore().choose_splits(rows, w, n_players=p)[0]).all()
+        row = rows[0]
+        assert (RERANK.hand_solver(row, w, p).q == ExpectedScore().hand_solver(row, w, p).q).all()
+
+
+def test_bad_options_fail_before_any_work():
+    with pytest.raises(SimkitError, match="top must lie in"):
+        ExpectedScoreRerank(top=0)
+    with pytest.raises(SimkitError, match="top must lie in"):
+        strategy_from_name(f"expected-score-rerank:top={MAX_TOP + 1}")
+    with pytest.raises(SimkitError, match="top must be an integer"):
+        ExpectedScoreRerank(top=True)
+    with pytest.raises(SimkitError, match="conditioning is auto or model"):
+        strategy_from_name("expected-score-rerank:conditioning=pool")
+    with pytest.raises(SimkitError, match="one round"):
+        ExpectedScoreRerank(rounds=2)
+    with pytest.raises(SimkitError, match="one round"):
+        ExpectedScoreRerank(pool_hands=4096)
+    with pytest.raises(SimkitError, match="no card-removal model fits fujian"):
+        ExpectedScoreRerank(conditioning="model").choose_splits(
+            _hands(4, 1), resolve_variant("fujian"), n_players=4
+        )
+    _, first, own, model = _searches("guangxi")
+    with pytest.raises(ValueError, match="plain deck"):
+        rerank_ids(np.full((1, 13), 60), first, own, model, 6)
+    with pytest.raises(ValueError, match="top must lie"):
+        rerank_ids(_hands(4, 1), first, own, model, 0)
+    with pytest.raises(ValueError, match="prices no places"):
+        rerank_ids(_hands(4, 1), own, own, model, 6)
+    assert isinstance(RERANK, ExpectedScoreHand)
