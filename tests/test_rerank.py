@@ -138,4 +138,6 @@ def test_bad_options_fail_before_any_work():
         rerank_ids(_hands(4, 1), first, own, model, 0)
     with pytest.raises(ValueError, match="prices no places"):
         rerank_ids(_hands(4, 1), own, own, model, 6)
+    with pytest.raises(ValueError, match="one variant's"):
+        rerank_ids(_hands(4, 1), first, RERANK.solver("guangxi-regional", 4), model, 6)
     assert isinstance(RERANK, ExpectedScoreHand)

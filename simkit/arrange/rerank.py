@@ -19,8 +19,10 @@ regret protocol it gives away 0.0160 a hand in guangxi and 0.0250 in guangxi-reg
 
 Splits of equal class triples have equal values under both objectives (the model shifts a
 class, not a split), so the list keeps one split of each triple, the one expected-score's
-tie-break prefers.  The order of the list is that tie-break's total order (value, then the
-stronger front, back, middle, front, then lower subset ids:
+tie-break prefers.  (Under a 马牌 two splits of one triple may hold the card in different
+duns and differ in value; the list keeps the one expected-score values higher.  No variant
+with a card-removal model plays one.)  The order of the list is that tie-break's total
+order (value, then the stronger front, back, middle, front, then lower subset ids:
 :func:`~simkit.arrange.search._beats`), and the re-ranked value's ties go to the split earlier
 in it.  :func:`reference_rerank` is the same by scanning all 72,072 splits.
 """
@@ -124,7 +126,7 @@ def _write(tv, tk, j, v, rf, rm, rb, f, m, b, cf, cm, cb):
 def _bound(fav, p, cop, cf, cm, cb, has_horse, x_top, copies, x_back):
     """The expected score's bound over splits whose duns are at most classes (cf, cm, cb):
     with the 马牌's bound of a group (``x_back`` < 0) or of one back (its own extra count).
-    One function for both (not inlined twice: the kernel compiles in half the time)."""
+    One compiled function for the group's bound and the back's, not the bound inlined twice."""
     bound = _ev(fav, p, cop, cf, cm, cb, True)
     if has_horse:
         n_opp = p[P_N_OPP]
@@ -366,14 +368,18 @@ def rerank_ids(
             raise ValueError(f"rerank_ids needs {name} on fine tables")
     if solver.model.params[P_PLACE] > 0.0:
         raise ValueError("rerank_ids: the first search prices no places (own does)")
-    if own.q.shape != solver.q.shape or (
-        own.tables is not solver.tables
-        and not (
-            np.array_equal(own.tables.win, solver.tables.win)
-            and np.array_equal(own.tables.tie, solver.tables.tie)
+    if (
+        own.variant.name != solver.variant.name
+        or own.q.shape != solver.q.shape
+        or (
+            own.tables is not solver.tables
+            and not (
+                np.array_equal(own.tables.win, solver.tables.win)
+                and np.array_equal(own.tables.tie, solver.tables.tie)
+            )
         )
     ):
-        raise ValueError("rerank_ids: solver and own must read the same tables")
+        raise ValueError("rerank_ids: solver and own must be one variant's, on the same tables")
     if model.weights.shape[:2] != solver.tables.win.shape:
         raise ValueError(
             f"a removal model of {model.weights.shape[:2]} classes does not fit tables of "
