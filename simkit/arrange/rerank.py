@@ -45,10 +45,13 @@ from simkit.arrange.search import (
     Solver,
     _beats,
     _best_duns,
+    _clear_groups,
+    _group_backs,
     _horse_counts,
     _legal,
     _present_below,
     _values_kernel,
+    horse_copies,
     split_values,
 )
 from simkit.arrange.subsets import _rank_subsets
@@ -238,25 +241,9 @@ def _rerank_kernel(
     copies = 0
     for h in range(hands.shape[0]):
         _rank_subsets(hands[h], rt, r5, r3, c5, c3)
-        top_f = 0
-        for i in range(N_THREE):
-            top_f = max(top_f, c3[i])
-        top_5 = 0
-        for i in range(N_FIVE):
-            top_5 = max(top_5, c5[i])
-        n_grp = 0
-        for b in range(N_FIVE):
-            cb = c5[b]
-            g = group_of[cb]
-            if head[g] == -2:
-                head[g] = -1
-                present[g >> 6] |= np.uint64(1) << np.uint64(g & 63)
-                group_top[g] = cb
-                group_list[n_grp] = g
-                n_grp += 1
-            group_top[g] = max(group_top[g], cb)
-            next_back[b] = head[g]
-            head[g] = b
+        top_f, top_5, n_grp = _group_backs(
+            c3, c5, group_of, head, group_top, next_back, group_list, present
+        )
         copies = 0
         if horse >= 0:
             copies = _horse_counts(hands[h], horse, p[P_HORSE], five, three, x5, x3)
@@ -318,9 +305,7 @@ def _rerank_kernel(
                         failed_cf = cf_cap
                         failed_x = x_b
                 b = next_back[b]
-        for k in range(n_grp):
-            head[group_list[k]] = -2
-            present[group_list[k] >> 6] = 0
+        _clear_groups(head, present, group_list, n_grp)
         # the kept splits under the hand's own tables and the places
         n_active = _hand_features(hands[h], active)
         for i in range(n):
@@ -407,15 +392,30 @@ def rerank_ids(
 
 def _all_splits(row: np.ndarray, solver: Solver) -> tuple[np.ndarray, np.ndarray]:
     """Every legal split of one hand: subset ids ``(n, 3)`` and dun ranks ``(n, 3)``."""
-    row = np.asarray(row)
-    f, m, b = (SPLIT_IDS[:, i].astype(np.int64) for i in range(3))
-    arranged = np.concatenate(
-        [row[THREE_SUBSETS[f]], row[FIVE_SUBSETS[m]], row[FIVE_SUBSETS[b]]], axis=1
-    )
-    ranks = dun_ranks(arranged, solver.variant)
+    ids = SPLIT_IDS.astype(np.int64)
+    ranks = dun_ranks(_arranged(np.asarray(row), ids), solver.variant)
     legal = np.empty(ranks.shape[0], dtype=np.bool_)
     _legal_of(ranks, solver.strict, legal)
-    return np.stack([f, m, b], axis=1)[legal], ranks[legal]
+    return ids[legal], ranks[legal]
+
+
+def _arranged(row: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    """The hand ``row`` set as each split of subset ids ``ids`` ``(n, 3)``: ``(n, 13)``."""
+    return np.concatenate(
+        [row[THREE_SUBSETS[ids[:, 0]]], row[FIVE_SUBSETS[ids[:, 1]]], row[FIVE_SUBSETS[ids[:, 2]]]],
+        axis=1,
+    )
+
+
+def _split_values(
+    row: np.ndarray, ids: np.ndarray, ranks: np.ndarray, solver: Solver
+) -> np.ndarray:
+    """:func:`~simkit.arrange.search.split_values` of the splits ``ids`` of ``row``, the
+    solver's 马牌 counted where each split holds it."""
+    horse = None
+    if solver.horse_card >= 0:
+        horse = horse_copies(_arranged(row, ids), solver.horse_card)
+    return split_values(ranks, solver, horse)
 
 
 @nb.njit(cache=True)
@@ -429,16 +429,9 @@ def top_splits(row: np.ndarray, solver: Solver, top: int) -> tuple[np.ndarray, n
     """The reference of the first stage, by scanning every legal split: ``solver``'s best
     ``top`` splits of distinct class triples in the tie-break's order, as subset ids
     ``(k, 3)`` (front, middle, back) and dun ranks ``(k, 3)``."""
+    row = np.asarray(row)
     ids, ranks = _all_splits(row, solver)
-    horse = None
-    if solver.horse_card >= 0:
-        cards = np.concatenate(
-            [row[THREE_SUBSETS[ids[:, 0]]], row[FIVE_SUBSETS[ids[:, 1]]],
-             row[FIVE_SUBSETS[ids[:, 2]]]], axis=1,
-        )  # fmt: skip
-        held = cards == solver.horse_card
-        horse = np.stack([held[:, :3].sum(1), held[:, 3:8].sum(1), held[:, 8:].sum(1)], axis=1)
-    v = split_values(ranks, solver, horse)
+    v = _split_values(row, ids, ranks, solver)
     rf, rm, rb = ranks[:, 0], ranks[:, 1], ranks[:, 2]
     keys = [ids[:, 0], ids[:, 1], ids[:, 2], -rf, -rm, -rb]
     if solver.front_first:
@@ -464,15 +457,8 @@ def reference_rerank(
     valued by ``own_tables_solver`` (the hand's own tables and the re-ranking payout:
     :meth:`~simkit.arrange.strategies.ExpectedScoreRerank.hand_solver`), the best kept (the
     earlier on a tie).  Returns the split's ids ``(3,)`` and value."""
-    ids, ranks = top_splits(np.asarray(row), solver, top)
-    horse = None
-    if own_tables_solver.horse_card >= 0:
-        cards = np.concatenate(
-            [row[THREE_SUBSETS[ids[:, 0]]], row[FIVE_SUBSETS[ids[:, 1]]],
-             row[FIVE_SUBSETS[ids[:, 2]]]], axis=1,
-        )  # fmt: skip
-        held = cards == own_tables_solver.horse_card
-        horse = np.stack([held[:, :3].sum(1), held[:, 3:8].sum(1), held[:, 8:].sum(1)], axis=1)
-    v = split_values(ranks, own_tables_solver, horse)
+    row = np.asarray(row)
+    ids, ranks = top_splits(row, solver, top)
+    v = _split_values(row, ids, ranks, own_tables_solver)
     best = int(np.argmax(v))  # the first of equal values
     return ids[best], float(v[best])

@@ -351,6 +351,44 @@ def _present_below(present, g):
     return w * 64 + top
 
 
+@nb.njit(cache=True, inline="always")
+def _group_backs(c3, c5, group_of, head, group_top, next_back, group_list, present):
+    """A hand's backs by the group of their fine class (:func:`_max_ev_kernel`'s walk): the
+    backs of group ``g`` as a linked list from ``head[g]`` through ``next_back``, its
+    strongest class in ``group_top[g]``, its bit set in ``present`` and ``g`` in
+    ``group_list`` (``head`` holds -2 for the groups the hand lacks, as
+    :func:`_clear_groups` leaves it).  Returns the strongest front class, the strongest
+    5-card class and the number of groups."""
+    top_f = 0
+    for i in range(N_THREE):
+        top_f = max(top_f, c3[i])
+    top_5 = 0
+    for i in range(N_FIVE):
+        top_5 = max(top_5, c5[i])
+    n_grp = 0
+    for b in range(N_FIVE):
+        cb = c5[b]
+        g = group_of[cb]
+        if head[g] == -2:
+            head[g] = -1
+            present[g >> 6] |= np.uint64(1) << np.uint64(g & 63)
+            group_top[g] = cb
+            group_list[n_grp] = g
+            n_grp += 1
+        group_top[g] = max(group_top[g], cb)
+        next_back[b] = head[g]
+        head[g] = b
+    return top_f, top_5, n_grp
+
+
+@nb.njit(cache=True, inline="always")
+def _clear_groups(head, present, group_list, n_grp):
+    """Undo :func:`_group_backs` for the next hand (only the groups it set)."""
+    for k in range(n_grp):
+        head[group_list[k]] = -2
+        present[group_list[k] >> 6] = 0
+
+
 @nb.njit(cache=True)
 def _max_ev_kernel(
     hands, rt, back_middle, back_front, qs, favs, seps, ps, cops, stricts, horses, ties, pick,
@@ -415,26 +453,9 @@ def _max_ev_kernel(
     n_gen = 0
     for h in range(hands.shape[0]):
         _rank_subsets(hands[h], rt, r5, r3, c5, c3)
-        top_f = 0
-        for i in range(N_THREE):
-            top_f = max(top_f, c3[i])
-        top_5 = 0
-        for i in range(N_FIVE):
-            top_5 = max(top_5, c5[i])
-        # distinct back groups, and the backs of each group as a linked list
-        n_grp = 0
-        for b in range(N_FIVE):
-            cb = c5[b]
-            g = group_of[cb]
-            if head[g] == -2:
-                head[g] = -1
-                present[g >> 6] |= np.uint64(1) << np.uint64(g & 63)
-                group_top[g] = cb
-                group_list[n_grp] = g
-                n_grp += 1
-            group_top[g] = max(group_top[g], cb)
-            next_back[b] = head[g]
-            head[g] = b
+        top_f, top_5, n_grp = _group_backs(
+            c3, c5, group_of, head, group_top, next_back, group_list, present
+        )
         for s in range(n_answers):
             k = pick[s, h]
             q, fav, sep, p, cop, strict = qs[k], favs[k], seps[k], ps[k], cops[k], stricts[k]
@@ -531,9 +552,7 @@ def _max_ev_kernel(
             out[s, h, 0], out[s, h, 1], out[s, h, 2] = key[5], key[4], key[3]
             values[s, h] = best[0]
             n_scored[s, h] = scored
-        for k in range(n_grp):
-            head[group_list[k]] = -2
-            present[group_list[k] >> 6] = 0
+        _clear_groups(head, present, group_list, n_grp)
 
 
 @nb.njit(cache=True)
