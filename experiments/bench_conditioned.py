@@ -32,7 +32,7 @@ from pathlib import Path
 import _conditioned_before as before  # experiments/ is on sys.path when run as a script
 import numba as nb
 import numpy as np
-from _timing import best_of  # experiments/ is on sys.path when run as a script
+from _timing import best_in_turns, best_of  # experiments/ is on sys.path when run as a script
 
 from simkit.arrange import ExpectedScore, ExpectedScoreHand, exhaustive_ids, max_ev_ids
 from simkit.arrange.conditioned import POOL_HANDS, conditioned_ids
@@ -88,14 +88,14 @@ def bench(
     before.conditioned_ids(hands[:4], base, old_pool)
     plain_s = best_of(lambda: max_ev_ids(hands, solver), repeats, clock=time.process_time)
     # the kernel and its baseline in turns, so that a busy spell hits both
-    hand_s = old_s = np.inf
-    for _ in range(repeats):
-        start = time.process_time()
-        conditioned_ids(hands, base, pool)
-        hand_s = min(hand_s, time.process_time() - start)
-        start = time.process_time()
-        before.conditioned_ids(hands, base, old_pool)
-        old_s = min(old_s, time.process_time() - start)
+    turns = best_in_turns(
+        {
+            "hand": lambda: conditioned_ids(hands, base, pool),
+            "before": lambda: before.conditioned_ids(hands, base, old_pool),
+        },
+        repeats,
+    )
+    hand_s, old_s = turns["hand"], turns["before"]
     ids, values, n_scored, compatible = conditioned_ids(hands, base, pool)
     old_ids, old_values, _, _ = before.conditioned_ids(hands, base, old_pool)
     plain_ids = max_ev_ids(hands, solver)[0]

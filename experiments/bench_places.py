@@ -22,8 +22,7 @@ import platform
 import time
 from pathlib import Path
 
-import numpy as np
-from _timing import best_of  # experiments/ is on sys.path when run as a script
+from _timing import best_in_turns  # experiments/ is on sys.path when run as a script
 
 import simkit
 from simkit.arrange import ExpectedScore, ExpectedScorePlaces, exhaustive_ids, max_ev_ids
@@ -41,12 +40,10 @@ def bench(variant: str, players: int, n_hands: int, n_exhaustive: int, repeats: 
     }
     for s in solvers.values():
         max_ev_ids(hands[:10], s)  # compile
-    best = dict.fromkeys(solvers, np.inf)
+    best = best_in_turns(
+        {name: lambda s=s: max_ev_ids(hands, s) for name, s in solvers.items()}, repeats
+    )
     scored = {}
-    for _ in range(repeats):  # alternate: the machine's load falls on both alike
-        for name, s in solvers.items():
-            seconds = best_of(lambda s=s: max_ev_ids(hands, s), 1, clock=time.process_time)
-            best[name] = min(best[name], seconds)
     for name, s in solvers.items():
         scored[name] = float(max_ev_ids(hands, s)[2].mean())
     places = solvers["expected-score-places"]

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import numba as nb
 import numpy as np
+from _timing import best_in_turns  # experiments/ is on sys.path as a script
 from bench_conditioned import same_as_exhaustive  # experiments/ is on sys.path as a script
 
 from simkit.arrange import ExpectedScore, ExpectedScoreHand, max_ev_ids
@@ -57,12 +58,7 @@ def bench(variant: str, players: int, n_hands: int, n_exhaustive: int, repeats: 
     }
     for run in runs.values():  # compile
         run()
-    best = dict.fromkeys(runs, np.inf)
-    for _ in range(repeats):  # in turns, so that a busy spell hits all three
-        for name, run in runs.items():
-            start = time.process_time()
-            run()
-            best[name] = min(best[name], time.process_time() - start)
+    best = best_in_turns(runs, repeats)
     ids, values, n_scored = model_ids(hands, base, model)
     pool_ids = conditioned_ids(hands, base, pool)[0]
     plain_ids = max_ev_ids(hands, default)[0]

@@ -20,12 +20,12 @@ import argparse
 import json
 import os
 import platform
-import time
 from datetime import UTC, datetime
 from pathlib import Path
 
 import numba as nb
 import numpy as np
+from _timing import best_in_turns  # experiments/ is on sys.path as a script
 
 from simkit.arrange import ExpectedScoreRerank, max_ev_ids
 from simkit.arrange.conditioned import model_ids
@@ -55,12 +55,7 @@ def bench(variant: str, players: int, n_hands: int, n_exhaustive: int, repeats: 
     runs["full search"] = lambda: model_ids(hands, own, model)
     for run in runs.values():  # compile
         run()
-    best = dict.fromkeys(runs, np.inf)
-    for _ in range(repeats):  # in turns, so that a busy spell hits them all
-        for name, run in runs.items():
-            start = time.process_time()
-            run()
-            best[name] = min(best[name], time.process_time() - start)
+    best = best_in_turns(runs, repeats)
     ids, values, n_scored, n_kept = rerank_ids(hands, first, own, model, RERANK_TOP)
     full_ids, full_values, full_scored = model_ids(hands, own, model)
     plain_ids, _, plain_scored = max_ev_ids(hands, first)

@@ -31,7 +31,8 @@ from pathlib import Path
 
 import numpy as np
 
-from simkit.arrange import ExpectedScore, ExpectedScoreRerank, fine_classes, split_values
+from simkit.arrange import ExpectedScore, ExpectedScoreRerank, split_values
+from simkit.arrange.rerank import kept_order
 from simkit.evaluate import dun_ranks
 from simkit.regret import Z95
 from simkit.variants import resolve_variant
@@ -42,22 +43,6 @@ TOPS = (1, 2, 3, 4, 5, 6, 8, 10, 16)
 
 def _ci(x: np.ndarray) -> dict[str, float]:
     return {"mean": float(x.mean()), "ci95": Z95 * float(x.std(ddof=1)) / math.sqrt(x.size)}
-
-
-def kept_order(values: np.ndarray, ranks: np.ndarray) -> np.ndarray:
-    """The candidates in expected-score's order (value, then the stronger front, back, middle,
-    front), one per class triple: indices."""
-    rf, rm, rb = ranks[:, 0], ranks[:, 1], ranks[:, 2]
-    order = np.lexsort((-rf, -rm, -rb, -rf, -values))
-    classes = fine_classes(ranks)
-    seen: set[tuple[int, ...]] = set()
-    kept = []
-    for i in order:
-        triple = tuple(int(c) for c in classes[i])
-        if triple not in seen:
-            seen.add(triple)
-            kept.append(int(i))
-    return np.array(kept)
 
 
 def main() -> None:
@@ -85,7 +70,7 @@ def main() -> None:
             own = split_values(ranks, rerank.hand_solver(hand, v, a.players))
             best = ev[int(np.argmax(sel))]
             plain.append(best - ev[0])
-            kept = kept_order(first, ranks)
+            kept = kept_order(first, ranks, front_first=True)
             for top in TOPS:
                 head = kept[:top]
                 regrets[top].append(best - ev[head[int(np.argmax(own[head]))]])

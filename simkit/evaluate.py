@@ -502,6 +502,21 @@ def order_holds(rf, rm, rb, order):
 
 
 @nb.njit(cache=True)
+def _orders_hold_rows(ranks, order, out):
+    for i in range(ranks.shape[0]):
+        out[i] = order_holds(ranks[i, 0], ranks[i, 1], ranks[i, 2], order)
+
+
+def orders_hold(ranks: np.ndarray, order: int) -> np.ndarray:
+    """:func:`order_holds` of each row of dun ranks ``int32 (n, 3)`` (front, middle, back):
+    ``bool (n,)``."""
+    rows = np.ascontiguousarray(ranks, dtype=np.int32)
+    out = np.empty(rows.shape[0], dtype=np.bool_)
+    _orders_hold_rows(rows, order, out)
+    return out
+
+
+@nb.njit(cache=True)
 def _top_three_rows(ranks, out):
     for i in range(ranks.shape[0]):
         out[i] = top_three_one(ranks[i])

@@ -56,7 +56,14 @@ import numpy.typing as npt
 
 from simkit.cards import DECK_SIZE, HAND_SIZE, N_CARD_INTS
 from simkit.errors import SimkitError
-from simkit.evaluate import dun_ranks, order_holds, rank3_one, rank5_one, ranking_tables
+from simkit.evaluate import (
+    dun_ranks,
+    order_holds,
+    orders_hold,
+    rank3_one,
+    rank5_one,
+    ranking_tables,
+)
 from simkit.specials import detect_specials
 from simkit.variants import Variant, resolve_variant
 from simkit.variants.compiled import (
@@ -227,12 +234,6 @@ def _is_foul(r0, r1, r2, foul_order):
     """The foul order ``foul_order`` (:attr:`CompiledRules.foul_order` bits: front ≤ middle ≤
     back, or a strict form) fails for dun ranks r*: the strategies' own legality test."""
     return not order_holds(r0, r1, r2, foul_order)
-
-
-@nb.njit(cache=True)
-def _fouled_rows(ranks, foul_order, out):
-    for i in range(ranks.shape[0]):
-        out[i] = _is_foul(ranks[i, 0], ranks[i, 1], ranks[i, 2], foul_order)
 
 
 # --------------------------------------------------------------------------------------------
@@ -428,10 +429,7 @@ def fouled_ranks(ranks: np.ndarray, variant: Variant) -> np.ndarray:
     if r.shape[-1:] != (3,):
         raise SimkitError(f"ranks must have a last axis of 3 duns, got shape {r.shape}")
     rules = compile_rules(variant, MIN_PLAYERS)  # the foul order is the same at any table
-    rows = np.ascontiguousarray(r.reshape(-1, 3))
-    out = np.empty(rows.shape[0], dtype=np.bool_)
-    _fouled_rows(rows, rules.foul_order, out)
-    return out.reshape(r.shape[:-1])
+    return ~orders_hold(r.reshape(-1, 3), rules.foul_order).reshape(r.shape[:-1])
 
 
 # --------------------------------------------------------------------------------------------

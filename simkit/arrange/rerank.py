@@ -67,8 +67,8 @@ from simkit.arrange.value import (
     expected_points,
 )
 from simkit.cards import DECK_SIZE
-from simkit.evaluate import dun_ranks, order_holds
-from simkit.splits import N_FIVE, N_THREE
+from simkit.evaluate import dun_ranks, orders_hold
+from simkit.splits import N_FIVE, N_THREE, split_positions
 
 #: Columns of a kept split in the list: its ranks, subset ids and classes.
 _RB, _RM, _RF, _IB, _IM, _IF, _CF, _CM, _CB = range(9)
@@ -80,32 +80,23 @@ MAX_TOP = 64
 def _keep(v, rf, rm, rb, f, m, b, cf, cm, cb, tv, tk, n, top, front_first):
     """Offer a split to the list ``tv`` (values) / ``tk`` (keys), kept in the tie-break's
     order with one split per class triple; returns the list's new length."""
-    # a split of a triple already kept: it takes that place only where the tie-break
-    # prefers it (equal values), moving up among the equal values
+    # the place the split takes: that of its triple's split where the tie-break prefers it
+    # (equal values), else a new one at the end, the last dropped when the list is full
+    j = -1
     for i in range(n):
         if tk[i, _CF] == cf and tk[i, _CM] == cm and tk[i, _CB] == cb:
-            if not _beats(
-                v, rf, rm, rb, f, m, b, tv[i], tk[i, _RB], tk[i, _RM], tk[i, _RF],
-                tk[i, _IB], tk[i, _IM], tk[i, _IF], front_first,
-            ):  # fmt: skip
-                return n
             j = i
-            while j > 0 and _beats(
-                v, rf, rm, rb, f, m, b, tv[j - 1], tk[j - 1, _RB], tk[j - 1, _RM],
-                tk[j - 1, _RF], tk[j - 1, _IB], tk[j - 1, _IM], tk[j - 1, _IF], front_first,
-            ):  # fmt: skip
-                tv[j] = tv[j - 1]
-                tk[j, :] = tk[j - 1, :]
-                j -= 1
-            _write(tv, tk, j, v, rf, rm, rb, f, m, b, cf, cm, cb)
-            return n
-    # a new triple: in at its place, the last dropped when the list is full
-    j = n if n < top else top - 1
-    if n == top and not _beats(
+            break
+    if j < 0:
+        j = n if n < top else top - 1
+    if j < n and not _beats(
         v, rf, rm, rb, f, m, b, tv[j], tk[j, _RB], tk[j, _RM], tk[j, _RF], tk[j, _IB],
         tk[j, _IM], tk[j, _IF], front_first,
     ):  # fmt: skip
         return n
+    if j == n:
+        n += 1
+    # up past the splits it beats
     while j > 0 and _beats(
         v, rf, rm, rb, f, m, b, tv[j - 1], tk[j - 1, _RB], tk[j - 1, _RM], tk[j - 1, _RF],
         tk[j - 1, _IB], tk[j - 1, _IM], tk[j - 1, _IF], front_first,
@@ -114,7 +105,7 @@ def _keep(v, rf, rm, rb, f, m, b, cf, cm, cb, tv, tk, n, top, front_first):
         tk[j, :] = tk[j - 1, :]
         j -= 1
     _write(tv, tk, j, v, rf, rm, rb, f, m, b, cf, cm, cb)
-    return min(n + 1, top)
+    return n
 
 
 @nb.njit(cache=True)
@@ -394,17 +385,13 @@ def _all_splits(row: np.ndarray, solver: Solver) -> tuple[np.ndarray, np.ndarray
     """Every legal split of one hand: subset ids ``(n, 3)`` and dun ranks ``(n, 3)``."""
     ids = SPLIT_IDS.astype(np.int64)
     ranks = dun_ranks(_arranged(np.asarray(row), ids), solver.variant)
-    legal = np.empty(ranks.shape[0], dtype=np.bool_)
-    _legal_of(ranks, solver.strict, legal)
+    legal = orders_hold(ranks, solver.strict)
     return ids[legal], ranks[legal]
 
 
 def _arranged(row: np.ndarray, ids: np.ndarray) -> np.ndarray:
     """The hand ``row`` set as each split of subset ids ``ids`` ``(n, 3)``: ``(n, 13)``."""
-    return np.concatenate(
-        [row[THREE_SUBSETS[ids[:, 0]]], row[FIVE_SUBSETS[ids[:, 1]]], row[FIVE_SUBSETS[ids[:, 2]]]],
-        axis=1,
-    )
+    return row[split_positions(ids).astype(np.int64)]
 
 
 def _split_values(
@@ -418,13 +405,6 @@ def _split_values(
     return split_values(ranks, solver, horse)
 
 
-@nb.njit(cache=True)
-def _legal_of(ranks, strict, out):
-    """The scorer's foul test of every split of ``ranks`` ``(n, 3)``, into ``out``."""
-    for i in range(ranks.shape[0]):
-        out[i] = order_holds(ranks[i, 0], ranks[i, 1], ranks[i, 2], strict)
-
-
 def top_splits(row: np.ndarray, solver: Solver, top: int) -> tuple[np.ndarray, np.ndarray]:
     """The reference of the first stage, by scanning every legal split: ``solver``'s best
     ``top`` splits of distinct class triples in the tie-break's order, as subset ids
@@ -432,22 +412,25 @@ def top_splits(row: np.ndarray, solver: Solver, top: int) -> tuple[np.ndarray, n
     row = np.asarray(row)
     ids, ranks = _all_splits(row, solver)
     v = _split_values(row, ids, ranks, solver)
-    rf, rm, rb = ranks[:, 0], ranks[:, 1], ranks[:, 2]
-    keys = [ids[:, 0], ids[:, 1], ids[:, 2], -rf, -rm, -rb]
-    if solver.front_first:
-        keys.append(-rf)
-    order = np.lexsort((*keys, -v))
-    classes = fine_classes(ranks)
-    kept: list[int] = []
-    seen: set[tuple[int, ...]] = set()
-    for i in order:
-        triple = tuple(int(c) for c in classes[i])
-        if triple not in seen:
-            seen.add(triple)
-            kept.append(int(i))
-            if len(kept) == top:
-                break
+    kept = kept_order(v, ranks, solver.front_first, ids)[:top]
     return ids[kept], ranks[kept]
+
+
+def kept_order(
+    values: np.ndarray, ranks: np.ndarray, front_first: bool, ids: np.ndarray | None = None
+) -> np.ndarray:
+    """Splits in expected-score's tie-break order (value, then with ``front_first`` the
+    stronger front, then the stronger back, middle, front, then the lower subset ``ids``
+    where given), the first of each class triple: indices into ``values``."""
+    rf, rm, rb = ranks[:, 0], ranks[:, 1], ranks[:, 2]
+    keys = [] if ids is None else [ids[:, 0], ids[:, 1], ids[:, 2]]
+    keys += [-rf, -rm, -rb]
+    if front_first:
+        keys.append(-rf)
+    order = np.lexsort((*keys, -values))
+    classes = fine_classes(ranks)
+    _, first = np.unique(classes[order], axis=0, return_index=True)
+    return order[np.sort(first)]
 
 
 def reference_rerank(
