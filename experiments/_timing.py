@@ -1,11 +1,18 @@
-"""Timing helper shared by the benchmark scripts."""
+"""Timing helpers shared by the benchmark scripts, and the command line and run record of
+those that time strategies on dealt hands and check them against a scan of every split."""
 
 from __future__ import annotations
 
+import argparse
+import os
+import platform
 import time
 from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
+import numba as nb
 import numpy as np
 
 
@@ -39,3 +46,36 @@ def best_in_turns(runs: dict[str, Callable[[], Any]], repeats: int) -> dict[str,
         for name, run in runs.items():
             best[name] = min(best[name], cpu_time(run))
     return best
+
+
+def hands_parser(
+    description: str, hands: int, exhaustive_hands: int, repeats: int, out: Path
+) -> argparse.ArgumentParser:
+    """The options of a benchmark over dealt hands (``--hands``, ``--exhaustive-hands``,
+    ``--repeats``, ``--out``) with these defaults; a script adds its own."""
+    ap = argparse.ArgumentParser(description=description)
+    ap.add_argument("--hands", type=int, default=hands)
+    ap.add_argument("--exhaustive-hands", type=int, default=exhaustive_hands)
+    ap.add_argument("--repeats", type=int, default=repeats)
+    ap.add_argument("--out", type=Path, default=out)
+    return ap
+
+
+def check_hands_args(a: argparse.Namespace) -> None:
+    """Refuse what :func:`hands_parser`'s options cannot run, before any work; make ``--out``."""
+    if a.hands < 4 or not 0 <= a.exhaustive_hands <= a.hands or a.repeats < 1:
+        raise SystemExit("--hands ≥ 4, 0 ≤ --exhaustive-hands ≤ --hands, --repeats ≥ 1")
+    a.out.mkdir(parents=True, exist_ok=True)
+
+
+def run_meta(command: str, seed: int) -> dict[str, Any]:
+    """What a benchmark's results record of its run: the command, seed, versions, time and
+    the machine's load at the end (the machine is shared)."""
+    return {
+        "command": command,
+        "seed": seed,
+        "numba": nb.__version__,
+        "python": platform.python_version(),
+        "when": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "load_average": [round(x, 2) for x in os.getloadavg()],
+    }

@@ -21,18 +21,19 @@ Writes results/bench/conditioned.json and results/bench/conditioned.md
 
 from __future__ import annotations
 
-import argparse
 import json
-import os
-import platform
 import time
-from datetime import UTC, datetime
 from pathlib import Path
 
 import _conditioned_before as before  # experiments/ is on sys.path when run as a script
-import numba as nb
 import numpy as np
-from _timing import best_in_turns, best_of  # experiments/ is on sys.path when run as a script
+from _timing import (  # experiments/ is on sys.path when run as a script
+    best_in_turns,
+    best_of,
+    check_hands_args,
+    hands_parser,
+    run_meta,
+)
 
 from simkit.arrange import ExpectedScore, ExpectedScoreHand, exhaustive_ids, max_ev_ids
 from simkit.arrange.conditioned import POOL_HANDS, conditioned_ids
@@ -123,10 +124,7 @@ def bench(
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--hands", type=int, default=4000)
-    ap.add_argument("--exhaustive-hands", type=int, default=200)
-    ap.add_argument("--repeats", type=int, default=3)
+    ap = hands_parser(__doc__.split("\n")[0], 4000, 200, 3, ROOT / "results" / "bench")
     ap.add_argument(
         "--pool-hands",
         type=int,
@@ -139,13 +137,10 @@ def main() -> None:
         action="store_true",
         help="time expected-score-hand:places=true (writes conditioned-places.*)",
     )
-    ap.add_argument("--out", type=Path, default=ROOT / "results" / "bench")
     a = ap.parse_args()
-    if a.hands < 4 or not 0 <= a.exhaustive_hands <= a.hands or a.repeats < 1:
-        raise SystemExit("--hands ≥ 4, 0 ≤ --exhaustive-hands ≤ --hands, --repeats ≥ 1")
     if min(a.pool_hands) < 64:
         raise SystemExit("--pool-hands: each at least 64")
-    a.out.mkdir(parents=True, exist_ok=True)
+    check_hands_args(a)
     rows = [
         bench(v, p, size, a.hands, a.exhaustive_hands, a.repeats, a.places)
         for v, p in ROWS
@@ -161,14 +156,7 @@ def main() -> None:
         command += " --places"
     name = "conditioned-places" if a.places else "conditioned"
     strategy = "expected-score-hand:places=true" if a.places else "expected-score-hand"
-    meta = {
-        "command": command,
-        "seed": SEED,
-        "numba": nb.__version__,
-        "python": platform.python_version(),
-        "when": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        "load_average": [round(x, 2) for x in os.getloadavg()],
-    }
+    meta = run_meta(command, SEED)
     (a.out / f"{name}.json").write_text(
         json.dumps({"meta": meta, "rows": rows}, indent=2) + "\n", encoding="utf-8"
     )

@@ -16,16 +16,16 @@ Writes results/bench/rerank.json and results/bench/rerank.md.
 
 from __future__ import annotations
 
-import argparse
 import json
-import os
-import platform
-from datetime import UTC, datetime
 from pathlib import Path
 
-import numba as nb
 import numpy as np
-from _timing import best_in_turns  # experiments/ is on sys.path as a script
+from _timing import (  # experiments/ is on sys.path as a script
+    best_in_turns,
+    check_hands_args,
+    hands_parser,
+    run_meta,
+)
 
 from simkit.arrange import ExpectedScoreRerank, max_ev_ids
 from simkit.arrange.conditioned import model_ids
@@ -89,28 +89,15 @@ def bench(variant: str, players: int, n_hands: int, n_exhaustive: int, repeats: 
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--hands", type=int, default=8000)
-    ap.add_argument("--exhaustive-hands", type=int, default=300)
-    ap.add_argument("--repeats", type=int, default=5)
-    ap.add_argument("--out", type=Path, default=ROOT / "results" / "bench")
+    ap = hands_parser(__doc__.split("\n")[0], 8000, 300, 5, ROOT / "results" / "bench")
     a = ap.parse_args()
-    if a.hands < 4 or not 0 <= a.exhaustive_hands <= a.hands or a.repeats < 1:
-        raise SystemExit("--hands ≥ 4, 0 ≤ --exhaustive-hands ≤ --hands, --repeats ≥ 1")
-    a.out.mkdir(parents=True, exist_ok=True)
+    check_hands_args(a)
     rows = [bench(v, p, a.hands, a.exhaustive_hands, a.repeats) for v, p in ROWS]
     command = (
         f"python experiments/bench_rerank.py --hands {a.hands} "
         f"--exhaustive-hands {a.exhaustive_hands} --repeats {a.repeats}"
     )
-    meta = {
-        "command": command,
-        "seed": SEED,
-        "numba": nb.__version__,
-        "python": platform.python_version(),
-        "when": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        "load_average": [round(x, 2) for x in os.getloadavg()],
-    }
+    meta = run_meta(command, SEED)
     (a.out / "rerank.json").write_text(
         json.dumps({"meta": meta, "rows": rows}, indent=2) + "\n", encoding="utf-8"
     )
