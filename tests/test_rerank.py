@@ -16,15 +16,24 @@ from simkit.arrange import (
     strategy_from_name,
 )
 from simkit.arrange.conditioned import model_ids
-from simkit.arrange.rerank import MAX_TOP, reference_rerank, rerank_ids, top_splits
+from simkit.arrange.rerank import (
+    MAX_TOP,
+    reference_rerank,
+    rerank_ids,
+    top_splits,
+    window_bar,
+)
 from simkit.arrange.search import max_ev_ids
-from simkit.arrange.strategies import strategy_names
+from simkit.arrange.strategies import RERANK_CAP, RERANK_WINDOW, strategy_names
 from simkit.deal import deal
 from simkit.errors import SimkitError
 from simkit.variants import resolve_variant
 
 SHIPPED = ("guangxi", "guangxi-regional")
 RERANK = ExpectedScoreRerank()
+INF = float("inf")
+#: the strategy's list: its top, window and cap
+DEFAULT_LIST = (6, RERANK_WINDOW, RERANK_CAP)
 
 
 def _hands(n: int, seed: int) -> np.ndarray:
@@ -51,16 +60,46 @@ def _test_hands(variant: str, first, own, model, n: int) -> np.ndarray:
 
 
 @pytest.mark.parametrize("variant", SHIPPED)
-@pytest.mark.parametrize("top", [2, 6, 17])
-def test_the_search_equals_the_scan_of_every_split(variant, top):
+@pytest.mark.parametrize(
+    "top, window, cap",
+    [(2, INF, INF), (6, INF, INF), (17, INF, INF), DEFAULT_LIST, (17, 0.2, 1.0), (6, 0.0, INF)],
+)
+def test_the_search_equals_the_scan_of_every_split(variant, top, window, cap):
     v, first, own, model = _searches(variant)
     rows = _test_hands(variant, first, own, model, 60)
-    ids, values, _, kept = rerank_ids(rows, first, own, model, top)
+    ids, values, _, kept = rerank_ids(rows, first, own, model, top, window, cap)
     for i, row in enumerate(rows):
-        want_ids, want_value = reference_rerank(row, first, RERANK.hand_solver(row, v, 4), top)
+        own_i = RERANK.hand_solver(row, v, 4)
+        want_ids, want_value = reference_rerank(row, first, own_i, top, window, cap)
         assert (ids[i] == want_ids).all(), (i, ids[i], want_ids)
         assert values[i] == want_value  # the same quantities and payout: to the last bit
-        assert kept[i] == len(top_splits(row, first, top)[0])
+        assert kept[i] == len(top_splits(row, first, top, window, cap)[0])
+
+
+@pytest.mark.parametrize("variant", SHIPPED)
+def test_the_window_keeps_a_prefix_of_the_list_down_to_its_bar(variant):
+    """The window's list is the head of the list without it: the splits no more than
+    ``window`` under the best's value (capped at ``cap``); a strong hand (best above the
+    cap) keeps splits further down than a weak one."""
+    _, first, _, _ = _searches(variant)
+    window, cap = RERANK_WINDOW, RERANK_CAP
+    cut = strong = 0
+    for row in _hands(60, 17):
+        ids, ranks = top_splits(row, first, 6)
+        w_ids, _ = top_splits(row, first, 6, window, cap)
+        assert 1 <= len(w_ids) <= len(ids)
+        assert (w_ids == ids[: len(w_ids)]).all()
+        v = split_values(ranks, first)
+        bar = window_bar(v[0], window, cap)
+        assert bar == min(v[0], cap) - window
+        assert (v[: len(w_ids)] + 1e-9 >= bar).all()
+        assert (v[len(w_ids) :] + 1e-9 < bar).all()
+        cut += len(w_ids) < len(ids)
+        strong += v[0] > cap
+    assert cut > 10 and strong > 0  # the window binds on some hands: the test can fail
+    # the bar never falls as the best grows (the search raises it as it goes)
+    best = np.linspace(-20.0, 40.0, 601)
+    assert (np.diff([window_bar(b, window, cap) for b in best]) >= 0).all()
 
 
 @pytest.mark.parametrize("variant", SHIPPED)
@@ -88,6 +127,8 @@ def test_the_re_ranked_value_never_beats_the_full_search_and_reaches_it_with_all
     _, wide, _, _ = rerank_ids(rows, first, own, model, MAX_TOP)
     assert (six <= full + 1e-12).all() and (wide <= full + 1e-12).all()
     assert (six <= wide + 1e-12).all()  # more kept: never worse under the objective
+    _, windowed, _, _ = rerank_ids(rows, first, own, model, *DEFAULT_LIST)
+    assert (windowed <= six + 1e-12).all()
     reached = np.isclose(wide, full, rtol=0, atol=1e-12)
     assert reached.mean() > 0.95  # the full search's choice is nearly always among 64
     assert (six < full - 1e-9).any()  # and six do not always hold it: the test can fail
@@ -99,8 +140,12 @@ def test_the_strategy_plays_the_kernel_by_name_and_expected_score_where_no_model
     rows = _hands(200, 8)
     ids, values = strategy_from_name("expected-score-rerank").choose_splits(rows, v, n_players=4)
     _, first, own, model = _searches("guangxi")
-    want, want_v, _, _ = rerank_ids(rows, first, own, model, 6)
+    want, want_v, _, _ = rerank_ids(rows, first, own, model, *DEFAULT_LIST)
     assert (ids == want).all() and (values == want_v).all()
+    # the window's options by name
+    named = strategy_from_name("expected-score-rerank:window=inf,cap=inf")
+    wide, _ = named.choose_splits(rows, v, n_players=4)
+    assert (wide == rerank_ids(rows, first, own, model, 6)[0]).all()
     # top=1: expected-score's own split
     one, _ = ExpectedScoreRerank(top=1).choose_splits(rows, v, n_players=4)
     plain, _ = ExpectedScore().choose_splits(rows, v, n_players=4)
@@ -121,6 +166,14 @@ def test_bad_options_fail_before_any_work():
         strategy_from_name(f"expected-score-rerank:top={MAX_TOP + 1}")
     with pytest.raises(SimkitError, match="top must be an integer"):
         ExpectedScoreRerank(top=True)
+    with pytest.raises(SimkitError, match="window must be a number of points >= 0"):
+        strategy_from_name("expected-score-rerank:window=-0.5")
+    with pytest.raises(SimkitError, match="window must be a number of points >= 0"):
+        ExpectedScoreRerank(window=float("nan"))
+    with pytest.raises(SimkitError, match="cap must be a number of points"):
+        strategy_from_name("expected-score-rerank:cap=-inf")
+    with pytest.raises(SimkitError, match="window must be a number"):
+        ExpectedScoreRerank(window=True)
     with pytest.raises(SimkitError, match="conditioning is auto or model"):
         strategy_from_name("expected-score-rerank:conditioning=pool")
     with pytest.raises(SimkitError, match="one round"):
@@ -136,6 +189,8 @@ def test_bad_options_fail_before_any_work():
         rerank_ids(np.full((1, 13), 60), first, own, model, 6)
     with pytest.raises(ValueError, match="top must lie"):
         rerank_ids(_hands(4, 1), first, own, model, 0)
+    with pytest.raises(ValueError, match="window must be"):
+        rerank_ids(_hands(4, 1), first, own, model, 6, -1.0)
     with pytest.raises(ValueError, match="prices no places"):
         rerank_ids(_hands(4, 1), own, own, model, 6)
     with pytest.raises(ValueError, match="one variant's"):

@@ -13,9 +13,16 @@ recovers 0.0297 of the 0.0315 a hand the full search recovers,
 best splits of distinct class triples (:func:`_rerank_kernel`, the max-ev search of
 :mod:`simkit.arrange.search` with the ``top``-th best as its bar), and only those are valued
 under the hand's own tables and the places: at most ``3 · top`` classes conditioned, ``top``
-splits valued.  It runs at 1.5× the full search's speed and 0.7× expected-score's; on the
-regret protocol it gives away 0.0160 a hand in guangxi and 0.0250 in guangxi-regional
-(``results/strategy/regret-hand-4p-2000.md``).
+splits valued.
+
+The list keeps only splits near the best (:func:`window_bar`: ``window`` points below its
+value, that value capped at ``cap``): the split the re-ranking picks lies within 0.05 points
+of expected-score's best on nine hands in ten, and a bar close under the best prunes far more
+than the sixth's value does.  Strong hands (the best above ``cap``) keep their best ``top``
+down to ``cap - window``, since the places can lift a split far above the rest.  On the
+rerank probe's hands the window loses nothing of the six's gain (``results/strategy/
+rerank-top.md``), and the search runs at about 1.2× the speed without it
+(``results/bench/rerank.md``).
 
 Splits of equal class triples have equal values under both objectives (the model shifts a
 class, not a split), so the list keeps one split of each triple, the one expected-score's
@@ -77,6 +84,25 @@ MAX_TOP = 64
 
 
 @nb.njit(cache=True)
+def window_bar(best, window, cap):
+    """The lowest value a kept split may have, the best's value being ``best``:
+    ``min(best, cap) - window``.  Near splits are kept (``window`` points below the best),
+    and below ``cap`` only: a strong hand keeps all of its best ``top`` above ``cap - window``,
+    since the places can lift one of them far above the rest.  The bar never falls as
+    ``best`` grows, which lets the search raise it as it finds better splits."""
+    return min(best, cap) - window
+
+
+def check_window(window: float, cap: float) -> None:
+    """The window's options, checked: ``window`` a number of points at least 0 (``inf``: no
+    window), ``cap`` a number (``inf``: no cap)."""
+    if not window >= 0.0:  # NaN too
+        raise ValueError(f"window must be a number of points >= 0 (inf: none), got {window}")
+    if cap != cap or cap == -np.inf:
+        raise ValueError(f"cap must be a number of points (inf: none), got {cap}")
+
+
+@nb.njit(cache=True)
 def _keep(v, rf, rm, rb, f, m, b, cf, cm, cb, tv, tk, n, top, front_first):
     """Offer a split to the list ``tv`` (values) / ``tk`` (keys), kept in the tie-break's
     order with one split per class triple; returns the list's new length."""
@@ -109,6 +135,20 @@ def _keep(v, rf, rm, rb, f, m, b, cf, cm, cb, tv, tk, n, top, front_first):
 
 
 @nb.njit(cache=True)
+def _list_bar(tv, n, top, window, cap):
+    """The value a split must reach to enter the list: the list's last once it is full and,
+    once it holds a split, :func:`window_bar` of its best.  The best only grows while the
+    search runs, so the bar never rises above the final list's: no split of the final list
+    is pruned, and those kept under a lower bar are dropped at the end."""
+    bar = -np.inf
+    if n > 0:
+        bar = window_bar(tv[0], window, cap)
+        if n == top and tv[top - 1] > bar:
+            bar = tv[top - 1]
+    return bar
+
+
+@nb.njit(cache=True)
 def _write(tv, tk, j, v, rf, rm, rb, f, m, b, cf, cm, cb):
     tv[j] = v
     tk[j, _RB], tk[j, _RM], tk[j, _RF] = rb, rm, rf
@@ -134,7 +174,7 @@ def _bound(fav, p, cop, cf, cm, cb, has_horse, x_top, copies, x_back):
 @nb.njit(cache=True)
 def _eval_back_top(
     b, r5, r3, c5, c3, back_middle, back_front, q, sep, p, cop, strict, rest_max, tv, tk, n,
-    top, x5, x3, has_horse, front_first, memo_key, memo_value, gen,
+    top, window, cap, x5, x3, has_horse, front_first, memo_key, memo_value, gen,
 ):  # fmt: skip
     """:func:`~simkit.arrange.search._eval_back` (without the places) keeping the best
     ``top`` class triples in ``tv`` / ``tk``: a split is skipped where its separable part
@@ -145,7 +185,7 @@ def _eval_back_top(
     n_opp = p[P_N_OPP]
     sep_b = sep[2, cb]
     w2, l2, v2, e2 = q[2, cb, 0], q[2, cb, 1], q[2, cb, 2], q[2, cb, 3]
-    bar = tv[top - 1] if n == top else -np.inf
+    bar = _list_bar(tv, n, top, window, cap)
     n_scored = 0
     for j in range(back_middle.shape[1]):
         m = back_middle[b, j]
@@ -180,16 +220,15 @@ def _eval_back_top(
         if v + 1e-9 < bar:
             continue
         n = _keep(v, rf, rm, rb, f, m, b, cf, cm, cb, tv, tk, n, top, front_first)
-        if n == top:
-            bar = tv[top - 1]
+        bar = _list_bar(tv, n, top, window, cap)
     return n, n_scored
 
 
 @nb.njit(cache=True)
 def _rerank_kernel(
     hands, rt, back_middle, back_front, q, fav, sep, p, cop, strict, horse, front_first,
-    q_own, p_own, cop_own, weights, win, tie, top, five, three, group_of, out, values, n_scored,
-    n_kept,
+    q_own, p_own, cop_own, weights, win, tie, top, window, cap, five, three, group_of, out,
+    values, n_scored, n_kept,
 ):  # fmt: skip
     """For each hand: expected-score's best ``top`` splits of distinct class triples (its
     quantities ``q``, ``fav``, ``sep``, its payout ``p``: :func:`~simkit.arrange.search.
@@ -250,7 +289,7 @@ def _rerank_kernel(
             g = _present_below(present, g)
             if g < 0:
                 break
-            bar = tv[top - 1] if n == top else -np.inf
+            bar = _list_bar(tv, n, top, window, cap)
             cb_top = group_top[g]
             cm = min(top_5, cb_top)
             cf = min(top_f, cm)
@@ -276,7 +315,7 @@ def _rerank_kernel(
                 if cm_top >= 0 and (
                     cm_top > failed_cm or cf_cap > failed_cf or cb > failed_cb or x_b != failed_x
                 ):
-                    bar = tv[top - 1] if n == top else -np.inf
+                    bar = _list_bar(tv, n, top, window, cap)
                     bound = n_opp * _separable(fav, cf_cap, cm_top, cb) + group_rest
                     if bound + 1e-9 >= bar:
                         bound = _bound(
@@ -286,7 +325,8 @@ def _rerank_kernel(
                         rest_max = bound - n_opp * _separable(fav, cf_cap, cm_top, cb)
                         n, k = _eval_back_top(
                             b, r5, r3, c5, c3, back_middle, back_front, q, sep, p, cop,
-                            strict, rest_max, tv, tk, n, top, x5, x3, has_horse, front_first,
+                            strict, rest_max, tv, tk, n, top, window, cap, x5, x3, has_horse,
+                            front_first,
                             memo_key, memo_value, gen,
                         )  # fmt: skip
                         scored += k
@@ -297,6 +337,10 @@ def _rerank_kernel(
                         failed_x = x_b
                 b = next_back[b]
         _clear_groups(head, present, group_list, n_grp)
+        # the window's bar by the final best (the splits under it were kept by a lower one)
+        bar = _list_bar(tv, n, top, window, cap)
+        while n > 1 and tv[n - 1] + 1e-9 < bar:
+            n -= 1
         # the kept splits under the hand's own tables and the places
         n_active = _hand_features(hands[h], active)
         for i in range(n):
@@ -327,18 +371,27 @@ def _rerank_kernel(
 
 
 def rerank_ids(
-    rows: np.ndarray, solver: Solver, own: Solver, model: RemovalModel, top: int
+    rows: np.ndarray,
+    solver: Solver,
+    own: Solver,
+    model: RemovalModel,
+    top: int,
+    window: float = np.inf,
+    cap: float = np.inf,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Each hand of ``rows`` set by the best of ``solver``'s ``top`` best splits of distinct
-    class triples, valued under ``own``'s payout on the hand's tables conditioned by
-    ``model`` (:func:`~simkit.arrange.conditioned.model_tables`): split ids ``(n, 3)``, their
-    values under the hand's own tables, the splits the search scored and the splits kept,
-    per hand.
+    class triples within its window (:func:`window_bar`: ``window`` below the best's value,
+    that value capped at ``cap``), valued under ``own``'s payout on the hand's tables
+    conditioned by ``model`` (:func:`~simkit.arrange.conditioned.model_tables`): split ids
+    ``(n, 3)``, their values under the hand's own tables, the splits the search scored and
+    the splits kept, per hand.
 
     ``solver``: expected-score's search (fine tables, no places); ``own``: the same tables
-    with the payout the splits are re-ranked by (the places)."""
+    with the payout the splits are re-ranked by (the places).  ``window=inf`` (the default
+    here) keeps the best ``top`` whatever their values."""
     if not 1 <= top <= MAX_TOP:
         raise ValueError(f"top must lie in 1..{MAX_TOP}, got {top}")
+    check_window(window, cap)
     for name, s in (("solver", solver), ("own", own)):
         if s.tables.win.shape != s.q.shape[:2]:
             raise ValueError(f"rerank_ids needs {name} on fine tables")
@@ -375,7 +428,8 @@ def rerank_ids(
         solver.model.params, solver.joint, solver.strict, solver.horse_card,
         solver.front_first, q_own, own.model.params, own.joint, model.weights,
         np.ascontiguousarray(own.tables.win, dtype=np.float64),
-        np.ascontiguousarray(own.tables.tie, dtype=np.float64), int(top), FIVE_SUBSETS,
+        np.ascontiguousarray(own.tables.tie, dtype=np.float64), int(top), float(window),
+        float(cap), FIVE_SUBSETS,
         THREE_SUBSETS, coarse_of_fine(), ids, values, n_scored, n_kept,
     )  # fmt: skip
     return ids, values, n_scored, n_kept
@@ -405,14 +459,19 @@ def _split_values(
     return split_values(ranks, solver, horse)
 
 
-def top_splits(row: np.ndarray, solver: Solver, top: int) -> tuple[np.ndarray, np.ndarray]:
+def top_splits(
+    row: np.ndarray, solver: Solver, top: int, window: float = np.inf, cap: float = np.inf
+) -> tuple[np.ndarray, np.ndarray]:
     """The reference of the first stage, by scanning every legal split: ``solver``'s best
-    ``top`` splits of distinct class triples in the tie-break's order, as subset ids
-    ``(k, 3)`` (front, middle, back) and dun ranks ``(k, 3)``."""
+    ``top`` splits of distinct class triples in the tie-break's order, those under the
+    window's bar (:func:`window_bar` of the best's value) left out, as subset ids ``(k, 3)``
+    (front, middle, back) and dun ranks ``(k, 3)``."""
     row = np.asarray(row)
     ids, ranks = _all_splits(row, solver)
     v = _split_values(row, ids, ranks, solver)
     kept = kept_order(v, ranks, solver.front_first, ids)[:top]
+    bar = window_bar(float(v[kept[0]]), window, cap)
+    kept = kept[v[kept] + 1e-9 >= bar]
     return ids[kept], ranks[kept]
 
 
@@ -434,14 +493,19 @@ def kept_order(
 
 
 def reference_rerank(
-    row: np.ndarray, solver: Solver, own_tables_solver: Solver, top: int
+    row: np.ndarray,
+    solver: Solver,
+    own_tables_solver: Solver,
+    top: int,
+    window: float = np.inf,
+    cap: float = np.inf,
 ) -> tuple[np.ndarray, float]:
     """:func:`rerank_ids` of one hand by scanning every split: :func:`top_splits`, each
     valued by ``own_tables_solver`` (the hand's own tables and the re-ranking payout:
     :meth:`~simkit.arrange.strategies.ExpectedScoreRerank.hand_solver`), the best kept (the
     earlier on a tie).  Returns the split's ids ``(3,)`` and value."""
     row = np.asarray(row)
-    ids, ranks = top_splits(row, solver, top)
+    ids, ranks = top_splits(row, solver, top, window, cap)
     v = _split_values(row, ids, ranks, own_tables_solver)
     best = int(np.argmax(v))  # the first of equal values
     return ids[best], float(v[best])
