@@ -7,7 +7,8 @@ Rates are hands per second of CPU time on one core (numba compiled and the model
 timing; the best of ``--repeats`` rounds, each round timing every search in turn, since the
 machine may be shared).  The check (:func:`simkit.arrange.rerank.reference_rerank`) scans all
 72,072 splits of each of ``--exhaustive-hands`` hands: expected-score's best ``top`` class
-triples in its tie-break's order, each valued under the hand's own tables and the places.
+triples in its tie-break's order within the window, each valued under the hand's own tables
+and the places.
 
     .venv/bin/python experiments/bench_rerank.py [--hands 8000] [--exhaustive-hands 300]
 
@@ -30,13 +31,16 @@ from _timing import (  # experiments/ is on sys.path as a script
 from simkit.arrange import ExpectedScoreRerank, max_ev_ids
 from simkit.arrange.conditioned import model_ids
 from simkit.arrange.rerank import reference_rerank, rerank_ids
-from simkit.arrange.strategies import RERANK_TOP
+from simkit.arrange.strategies import RERANK_CAP, RERANK_TOP, RERANK_WINDOW
 from simkit.deal import deal
 from simkit.variants import resolve_variant
 
 ROOT = Path(__file__).resolve().parents[1]
 ROWS = (("guangxi", 4), ("guangxi-regional", 4))
 TOPS = (4, RERANK_TOP, 8)
+#: the strategy's list (its top and window), by its name in the table
+SHIPPED = f"rerank top={RERANK_TOP}"
+WIDE = f"rerank top={RERANK_TOP}, no window"
 SEED = 2026
 
 
@@ -49,21 +53,26 @@ def bench(variant: str, players: int, n_hands: int, n_exhaustive: int, repeats: 
     own = strategy.solver(v, players)  # the payout of the re-ranking (the places)
     hands = np.sort(deal(n_hands // players + 1, players, rng=SEED).reshape(-1, 13), axis=1)
     hands = np.ascontiguousarray(hands[:n_hands])
+    window = (RERANK_WINDOW, RERANK_CAP)
     runs = {"expected-score": lambda: max_ev_ids(hands, first)}
     for top in TOPS:
-        runs[f"rerank top={top}"] = lambda top=top: rerank_ids(hands, first, own, model, top)
+        runs[f"rerank top={top}"] = lambda top=top: rerank_ids(
+            hands, first, own, model, top, *window
+        )
+    runs[WIDE] = lambda: rerank_ids(hands, first, own, model, RERANK_TOP)
     runs["full search"] = lambda: model_ids(hands, own, model)
     for run in runs.values():  # compile
         run()
     best = best_in_turns(runs, repeats)
-    ids, values, n_scored, n_kept = rerank_ids(hands, first, own, model, RERANK_TOP)
+    ids, values, n_scored, n_kept = rerank_ids(hands, first, own, model, RERANK_TOP, *window)
+    wide_ids, _, wide_scored, _ = rerank_ids(hands, first, own, model, RERANK_TOP)
     full_ids, full_values, full_scored = model_ids(hands, own, model)
     plain_ids, _, plain_scored = max_ev_ids(hands, first)
     same = 0
     for i in range(n_exhaustive):
         row = hands[i]
         want_ids, want_value = reference_rerank(
-            row, first, strategy.hand_solver(row, v, players), RERANK_TOP
+            row, first, strategy.hand_solver(row, v, players), RERANK_TOP, *window
         )
         same += int((ids[i] == want_ids).all() and values[i] == want_value)
     rate = {name: round(n_hands / t) for name, t in best.items()}
@@ -72,11 +81,14 @@ def bench(variant: str, players: int, n_hands: int, n_exhaustive: int, repeats: 
         "players": players,
         "hands": n_hands,
         "hands_per_s": rate,
-        "rerank_over_default": round(best["expected-score"] / best[f"rerank top={RERANK_TOP}"], 3),
-        "rerank_over_full": round(best["full search"] / best[f"rerank top={RERANK_TOP}"], 3),
+        "rerank_over_default": round(best["expected-score"] / best[SHIPPED], 3),
+        "rerank_over_full": round(best["full search"] / best[SHIPPED], 3),
+        "rerank_over_no_window": round(best[WIDE] / best[SHIPPED], 3),
+        "same_splits_as_no_window": round(float((ids == wide_ids).all(axis=1).mean()), 4),
         "splits_scored_per_hand": {
             "expected-score": round(float(plain_scored.mean()), 1),
             "rerank": round(float(n_scored.mean()), 1),
+            "no window": round(float(wide_scored.mean()), 1),
             "full search": round(float(full_scored.mean()), 1),
         },
         "kept_per_hand": round(float(n_kept.mean()), 2),
@@ -108,16 +120,20 @@ def main() -> None:
         f"`{command}` — seed {SEED}, one core, CPU time (best of {a.repeats} rounds, every "
         f"search timed in turn each round), numba {meta['numba']}, {meta['when']}, load average "
         f"at the end {tuple(meta['load_average'])} (the machine is shared, so rates are lower "
-        "bounds).  `rerank top=k`: expected-score's best k splits of distinct class triples, "
-        "re-ranked under the hand's own tables (the card-removal model) and the t-formula's "
-        f"places (expected-score-rerank keeps {RERANK_TOP}); `full search`: the exact search of "
-        "that objective over every split (expected-score-hand with `conditioning=model`).",
+        "bounds).  `rerank top=k`: expected-score's best k splits of distinct class triples "
+        f"within its window ({RERANK_WINDOW} points under the best's value, that value capped "
+        f"at {RERANK_CAP:g}), re-ranked under the hand's own tables (the card-removal model) "
+        f"and the t-formula's places (expected-score-rerank keeps {RERANK_TOP}); `no window`: "
+        f"the best {RERANK_TOP} whatever their values; `full search`: the exact search of "
+        "that objective over every split (expected-score-hand with `conditioning=model`).  "
+        f"The ratios and the columns after them are of top={RERANK_TOP} with the window.",
         "",
         "| variant | players | " + " | ".join(f"{n} hands/s" for n in names) + " | "
-        "rerank / expected-score | rerank / full search | splits scored (expected-score, "
-        "rerank, full) | same splits as the full search | value given up to it | choices "
-        "that differ from expected-score | same as the scan of every split |",
-        "|---|---|" + "---|" * (len(names) + 7),
+        "rerank / expected-score | rerank / full search | rerank / no window | splits scored "
+        "(expected-score, rerank, no window, full) | same splits as without the window | same "
+        "splits as the full search | value given up to it | choices that differ from "
+        "expected-score | same as the scan of every split |",
+        "|---|---|" + "---|" * (len(names) + 9),
     ]
     for r in rows:
         scored = r["splits_scored_per_hand"]
@@ -125,7 +141,9 @@ def main() -> None:
             f"| {r['variant']} | {r['players']} | "
             + " | ".join(f"{r['hands_per_s'][n]:,}" for n in names)
             + f" | {r['rerank_over_default']:.2f}× | {r['rerank_over_full']:.2f}× | "
-            f"{scored['expected-score']}, {scored['rerank']}, {scored['full search']} | "
+            f"{r['rerank_over_no_window']:.2f}× | {scored['expected-score']}, "
+            f"{scored['rerank']}, {scored['no window']}, {scored['full search']} | "
+            f"{r['same_splits_as_no_window']:.1%} | "
             f"{r['same_splits_as_full_search']:.1%} | {r['value_given_up_to_full_search']} | "
             f"{r['differs_from_expected_score']:.1%} | "
             f"{r['same_as_exhaustive']} of {r['exhaustive_hands']} |"

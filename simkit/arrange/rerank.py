@@ -16,13 +16,13 @@ under the hand's own tables and the places: at most ``3 · top`` classes conditi
 splits valued.
 
 The list keeps only splits near the best (:func:`window_bar`: ``window`` points below its
-value, that value capped at ``cap``): the split the re-ranking picks lies within 0.05 points
-of expected-score's best on nine hands in ten, and a bar close under the best prunes far more
-than the sixth's value does.  Strong hands (the best above ``cap``) keep their best ``top``
-down to ``cap - window``, since the places can lift a split far above the rest.  On the
-rerank probe's hands the window loses nothing of the six's gain (``results/strategy/
-rerank-top.md``), and the search runs at about 1.2× the speed without it
-(``results/bench/rerank.md``).
+value, that value capped at ``cap``): of the best six, the split the re-ranking picks lies
+within 0.03 points of expected-score's best on nine hands in ten (0.37 at the 99th
+percentile), and a bar close under the best prunes far more than the sixth's value does.
+Strong hands (the best above ``cap``) keep their best ``top`` down to ``cap - window``, since
+the places can lift a split far above the rest.  On the rerank probe's hands the window loses
+nothing of the six's gain (``results/strategy/rerank-top.md``), and the search runs at about
+1.2× the speed without it (``results/bench/rerank.md``).
 
 Splits of equal class triples have equal values under both objectives (the model shifts a
 class, not a split), so the list keeps one split of each triple, the one expected-score's
