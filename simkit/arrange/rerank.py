@@ -22,7 +22,9 @@ percentile), and a bar close under the best prunes far more than the sixth's val
 Strong hands (the best above ``cap``) keep their best ``top`` down to ``cap - window``, since
 the places can lift a split far above the rest.  On the rerank probe's hands the window loses
 nothing of the six's gain (``results/strategy/rerank-top.md``), and the search runs at about
-1.2× the speed without it (``results/bench/rerank.md``).
+1.2× the speed without it (``results/bench/rerank.md``).  On the regret protocol it gives away
+0.0161 a hand in guangxi and 0.0252 in guangxi-regional
+(``results/strategy/regret-hand-4p-2000.md``).
 
 Splits of equal class triples have equal values under both objectives (the model shifts a
 class, not a split), so the list keeps one split of each triple, the one expected-score's
