@@ -328,8 +328,7 @@ def _rerank_kernel(
                         n, k = _eval_back_top(
                             b, r5, r3, c5, c3, back_middle, back_front, q, sep, p, cop,
                             strict, rest_max, tv, tk, n, top, window, cap, x5, x3, has_horse,
-                            front_first,
-                            memo_key, memo_value, gen,
+                            front_first, memo_key, memo_value, gen,
                         )  # fmt: skip
                         scored += k
                     else:
@@ -431,8 +430,8 @@ def rerank_ids(
         solver.front_first, q_own, own.model.params, own.joint, model.weights,
         np.ascontiguousarray(own.tables.win, dtype=np.float64),
         np.ascontiguousarray(own.tables.tie, dtype=np.float64), int(top), float(window),
-        float(cap), FIVE_SUBSETS,
-        THREE_SUBSETS, coarse_of_fine(), ids, values, n_scored, n_kept,
+        float(cap), FIVE_SUBSETS, THREE_SUBSETS, coarse_of_fine(), ids, values, n_scored,
+        n_kept,
     )  # fmt: skip
     return ids, values, n_scored, n_kept
 
