@@ -39,8 +39,9 @@ Strategies (:mod:`~simkit.arrange.strategies`; each also named by a string)
     counting it over a pool: 1.2× faster, 0.016 and 0.022 on the same protocol.
 ``ExpectedScoreRerank(tables)``, ``"expected-score-rerank"``
     expected-score-hand's objective with the card-removal model over expected-score's best six
-    splits only (:mod:`~simkit.arrange.rerank`): 1.5× the speed of the full search, 0.7× the
-    default's; 0.016 in guangxi and 0.025 in guangxi-regional on the same protocol.
+    splits within half a point of its best only (:mod:`~simkit.arrange.rerank`): 1.75× the
+    speed of the full search, 0.8× the default's; 0.016 in guangxi and 0.025 in
+    guangxi-regional on the same protocol.
     Elsewhere it plays as expected-score.
 ``Greedy()``, ``"greedy"``
     The strongest back, then the strongest middle of the other 8 cards, front = the rest
