@@ -432,7 +432,7 @@ class ExpectedScoreHand(ExpectedScore):
 #: re-ranking the best 3, 4, 5, 6, 8 and 10 distinct class triples by the hand's own tables and
 #: the places gives regrets 0.0162, 0.0117, 0.0086, 0.0083, 0.0081 and 0.0075, all of them
 #: 0.0065 and expected-score 0.0380: six keep nearly all of the gain, and each one more costs
-#: some 6% of the speed (``results/bench/rerank.md``).
+#: some 6% of the speed without the window, 2% with it (``results/bench/rerank.md``).
 RERANK_TOP = 6
 #: The window of expected-score-rerank's list (:attr:`ExpectedScoreRerank.window`,
 #: :attr:`~ExpectedScoreRerank.cap`; :func:`~simkit.arrange.rerank.window_bar`): splits more
