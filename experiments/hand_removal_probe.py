@@ -19,38 +19,23 @@ Writes results/strategy/hand-removal-probe.md and .json.
 
 from __future__ import annotations
 
-import argparse
 import json
-import math
 import time
-from pathlib import Path
 
 import numpy as np
+from rerank_probe import mean_ci95, probe_args  # experiments/ is on sys.path as a script
 
 from simkit.arrange import ExpectedScoreHand, split_values
 from simkit.arrange.conditioned import POOL_HANDS, SHRINK_PRIOR
 from simkit.evaluate import dun_ranks
-from simkit.regret import Z95
 from simkit.variants import resolve_variant
 
-ROOT = Path(__file__).resolve().parents[1]
 POOLS = (32768, 65536, 131072, 262144, 524288, 1048576)
 PRIORS = (0.0, 100.0, SHRINK_PRIOR, 1000.0)
 
 
-def _ci(x: np.ndarray) -> dict[str, float]:
-    return {"mean": float(x.mean()), "ci95": Z95 * float(x.std(ddof=1)) / math.sqrt(x.size)}
-
-
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--probe", type=Path, required=True, help="rerank_probe.py --save-hands NPZ")
-    ap.add_argument("--variant", default="guangxi")
-    ap.add_argument("--players", type=int, default=4)
-    ap.add_argument("--out", type=Path, default=ROOT / "results" / "strategy")
-    a = ap.parse_args()
-    if not a.probe.exists():
-        raise SystemExit(f"no such probe file: {a.probe} (rerank_probe.py --save-hands makes it)")
+    a = probe_args(__doc__.split("\n")[0])
     v = resolve_variant(a.variant)
     start = time.perf_counter()
     with np.load(a.probe) as z:
@@ -84,8 +69,8 @@ def main() -> None:
             )
             regret = regret_of(chosen[size, prior])
             rows.append(
-                {"pool": size, "prior": prior, "regret": _ci(regret),
-                 "gain": _ci(default - regret)}
+                {"pool": size, "prior": prior, "regret": mean_ci95(regret),
+                 "gain": mean_ci95(default - regret)}
             )  # fmt: skip
             print(rows[-1], flush=True)
     # Gating: condition only some hands (to keep the default's speed), by the default's own
@@ -102,7 +87,7 @@ def main() -> None:
         for by, key in (("value", value), ("margin", -margin)):
             on = key >= np.quantile(key, 1.0 - share) if share < 1.0 else np.ones(len(hands), bool)
             gates.append(
-                {"share": share, "by": by, "regret": _ci(regret_of(np.where(on, shipped, 0)))}
+                {"share": share, "by": by, "regret": mean_ci95(regret_of(np.where(on, shipped, 0)))}
             )
             if share == 1.0:
                 break
@@ -112,7 +97,7 @@ def main() -> None:
         "players": a.players,
         "hands": len(hands),
         "probe": a.probe.name,
-        "default_regret": _ci(default),
+        "default_regret": mean_ci95(default),
         "seconds": round(elapsed, 1),
     }
     a.out.mkdir(parents=True, exist_ok=True)

@@ -211,6 +211,26 @@ def _ci(x: np.ndarray) -> dict[str, float]:
     return {"mean": float(x.mean()), "se": se, "ci95": Z95 * se}
 
 
+def mean_ci95(x: np.ndarray) -> dict[str, float]:
+    """The mean of ``x`` and its 95% CI's half width, as the studies of the probe file
+    report them."""
+    return {"mean": float(x.mean()), "ci95": Z95 * float(x.std(ddof=1)) / math.sqrt(x.size)}
+
+
+def probe_args(description: str) -> argparse.Namespace:
+    """The command line of a study that reads the probe file ``--save-hands`` writes
+    (``--probe``, ``--variant``, ``--players``, ``--out``), checked: the file exists."""
+    ap = argparse.ArgumentParser(description=description)
+    ap.add_argument("--probe", type=Path, required=True, help="rerank_probe.py --save-hands NPZ")
+    ap.add_argument("--variant", default="guangxi")
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--out", type=Path, default=ROOT / "results" / "strategy")
+    a = ap.parse_args()
+    if not a.probe.exists():
+        raise SystemExit(f"no such probe file: {a.probe} (rerank_probe.py --save-hands makes it)")
+    return a
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--variant", default="guangxi")

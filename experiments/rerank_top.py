@@ -25,22 +25,18 @@ Writes results/strategy/rerank-top.md and .json.
 
 from __future__ import annotations
 
-import argparse
 import json
-import math
 import time
-from pathlib import Path
 
 import numpy as np
+from rerank_probe import mean_ci95, probe_args  # experiments/ is on sys.path as a script
 
 from simkit.arrange import ExpectedScore, ExpectedScoreRerank, split_values
 from simkit.arrange.rerank import kept_order, window_bar
 from simkit.arrange.strategies import RERANK_CAP, RERANK_TOP, RERANK_WINDOW
 from simkit.evaluate import dun_ranks
-from simkit.regret import Z95
 from simkit.variants import resolve_variant
 
-ROOT = Path(__file__).resolve().parents[1]
 TOPS = (1, 2, 3, 4, 5, 6, 8, 10, 16)
 #: windows (points under the best, the best's value capped at) tried on the best six
 WINDOWS = (
@@ -57,19 +53,8 @@ WINDOWS = (
 )
 
 
-def _ci(x: np.ndarray) -> dict[str, float]:
-    return {"mean": float(x.mean()), "ci95": Z95 * float(x.std(ddof=1)) / math.sqrt(x.size)}
-
-
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--probe", type=Path, required=True, help="rerank_probe.py --save-hands NPZ")
-    ap.add_argument("--variant", default="guangxi")
-    ap.add_argument("--players", type=int, default=4)
-    ap.add_argument("--out", type=Path, default=ROOT / "results" / "strategy")
-    a = ap.parse_args()
-    if not a.probe.exists():
-        raise SystemExit(f"no such probe file: {a.probe} (rerank_probe.py --save-hands makes it)")
+    a = probe_args(__doc__.split("\n")[0])
     v = resolve_variant(a.variant)
     start = time.perf_counter()
     default, rerank = ExpectedScore(), ExpectedScoreRerank()
@@ -103,15 +88,15 @@ def main() -> None:
                 lengths[w].append(len(head))
     base = np.array(plain)
     rows = [
-        {"top": top, "regret": _ci(np.array(r)), "gain": _ci(base - np.array(r))}
+        {"top": top, "regret": mean_ci95(np.array(r)), "gain": mean_ci95(base - np.array(r))}
         for top, r in regrets.items()
     ]
     window_rows = [
         {
             "window": w,
             "cap": c,
-            "regret": _ci(np.array(windowed[w, c])),
-            "gain": _ci(base - np.array(windowed[w, c])),
+            "regret": mean_ci95(np.array(windowed[w, c])),
+            "gain": mean_ci95(base - np.array(windowed[w, c])),
             "mean_kept": float(np.mean(lengths[w, c])),
             "shortened": float(np.mean(np.array(lengths[w, c]) < RERANK_TOP)),
         }
@@ -125,7 +110,7 @@ def main() -> None:
         "players": a.players,
         "hands": len(hands),
         "probe": a.probe.name,
-        "default_regret": _ci(base),
+        "default_regret": mean_ci95(base),
         "pick_gap_of_six": gap_quantiles,
         "seconds": round(elapsed, 1),
     }

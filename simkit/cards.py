@@ -256,6 +256,13 @@ def _check_repeats(ordered: np.ndarray, decks: int, what: str, lead: tuple[int, 
     )
 
 
+def check_plain_deck(rows: np.ndarray, what: str) -> None:
+    """Refuse cards outside one plain deck (0-51), for a kernel that indexes by the card:
+    ``what`` says who needs them (``"card masks need"``)."""
+    if rows.size and (rows.min() < 0 or rows.max() >= DECK_SIZE):
+        raise ValueError(f"{what} cards of one plain deck (0-51)")
+
+
 def _check_jokers(rows: np.ndarray, what: str) -> None:
     """A pack holds each joker once, whatever the number of decks."""
     for joker in JOKER_CARDS:

@@ -72,7 +72,7 @@ from simkit.arrange.search import (
 )
 from simkit.arrange.subsets import _rank_subsets
 from simkit.arrange.wintables import WinTables
-from simkit.cards import DECK_SIZE
+from simkit.cards import DECK_SIZE, check_plain_deck
 from simkit.splits import N_FIVE, N_THREE
 
 #: Pool hands dealt for the conditioning (those that declare a special are left out).  On
@@ -113,8 +113,7 @@ class Pool:
 def card_masks(rows: np.ndarray) -> np.ndarray:
     """``uint64 (n,)``: the cards of each hand ``rows`` ``(n, 13)`` (one deck) as bits."""
     rows = np.asarray(rows)
-    if rows.size and (rows.min() < 0 or rows.max() >= DECK_SIZE):
-        raise ValueError("card masks need cards of one plain deck (0-51)")
+    check_plain_deck(rows, "card masks need")
     return np.bitwise_or.reduce(np.uint64(1) << rows.astype(np.uint64), axis=-1)
 
 
@@ -418,15 +417,11 @@ def _search(
     tables = solver.tables
     if tables.win.shape != solver.q.shape[:2]:
         raise ValueError("conditioned search needs a solver on fine tables")
-    if model is not None and model.weights.shape[:2] != tables.win.shape:
-        raise ValueError(
-            f"a removal model of {model.weights.shape[:2]} classes does not fit tables of "
-            f"{tables.win.shape}"
-        )
+    if model is not None:
+        model.check_fits(tables)
     rows = np.ascontiguousarray(rows)
-    if rows.size and (rows.min() < 0 or rows.max() >= DECK_SIZE):
-        # the kernel indexes a card's bits and its rank's count by the card
-        raise ValueError("conditioned search needs cards of one plain deck (0-51)")
+    # the kernel indexes a card's bits and its rank's count by the card
+    check_plain_deck(rows, "conditioned search needs")
     n = rows.shape[0]
     ids = np.empty((1, n, 3), dtype=np.int64)
     values = np.empty((1, n), dtype=np.float64)

@@ -37,7 +37,7 @@ import numba as nb
 import numpy as np
 
 from simkit.arrange.wintables import WinTables, shipped_table_path
-from simkit.cards import N_RANKS, N_SUITS, rank_of
+from simkit.cards import N_RANKS, N_SUITS, check_plain_deck, rank_of
 
 #: Buckets by (aces 0-4) × (kings 0-3+) × (queens 0-3+).
 N_REMOVAL_BUCKETS = 80
@@ -104,8 +104,7 @@ def card_features(rows: np.ndarray) -> np.ndarray:
     count, flushes from the suit lengths (the fine classes do not name a suit, so a suit's
     length matters and not which suit it is)."""
     rows = np.ascontiguousarray(rows, dtype=np.int64)
-    if rows.size and (rows.min() < 0 or rows.max() >= N_RANKS * N_SUITS):
-        raise ValueError("card features need cards of one plain deck (0-51)")
+    check_plain_deck(rows, "card features need")
     out = np.zeros((rows.shape[0], N_CARD_FEATURES), dtype=np.float64)
     _features_kernel(rows, out)
     return out
@@ -166,6 +165,14 @@ class RemovalModel:
             raise ValueError("a removal model's weights must be C-contiguous float32")
         if not np.isfinite(w).all():
             raise ValueError("a removal model's weights must be finite")
+
+    def check_fits(self, tables: WinTables) -> None:
+        """Refuse tables whose classes are not the model's (a model of other tables)."""
+        if self.weights.shape[:2] != tables.win.shape:
+            raise ValueError(
+                f"a removal model of {self.weights.shape[:2]} classes does not fit tables of "
+                f"{tables.win.shape}"
+            )
 
     def shift(self, row: np.ndarray) -> np.ndarray:
         """``float64 (3, N_FINE)``: the hand ``row``'s shift of every class's win chance,

@@ -75,7 +75,7 @@ from simkit.arrange.value import (
     _separable,
     expected_points,
 )
-from simkit.cards import DECK_SIZE
+from simkit.cards import check_plain_deck
 from simkit.evaluate import dun_ranks, orders_hold
 from simkit.splits import N_FIVE, N_THREE, split_positions
 
@@ -410,14 +410,9 @@ def rerank_ids(
         )
     ):
         raise ValueError("rerank_ids: solver and own must be one variant's, on the same tables")
-    if model.weights.shape[:2] != solver.tables.win.shape:
-        raise ValueError(
-            f"a removal model of {model.weights.shape[:2]} classes does not fit tables of "
-            f"{solver.tables.win.shape}"
-        )
+    model.check_fits(solver.tables)
     rows = np.ascontiguousarray(rows)
-    if rows.size and (rows.min() < 0 or rows.max() >= DECK_SIZE):
-        raise ValueError("rerank_ids needs cards of one plain deck (0-51)")
+    check_plain_deck(rows, "rerank_ids needs")
     n = rows.shape[0]
     ids = np.empty((n, 3), dtype=np.int64)
     values = np.empty(n, dtype=np.float64)
