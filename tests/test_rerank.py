@@ -18,13 +18,23 @@ from simkit.arrange import (
 from simkit.arrange.conditioned import model_ids
 from simkit.arrange.rerank import (
     MAX_TOP,
+    WIDE_TRIPS,
+    hand_list,
     reference_rerank,
     rerank_ids,
     top_splits,
+    trips_held,
     window_bar,
 )
 from simkit.arrange.search import max_ev_ids
-from simkit.arrange.strategies import RERANK_CAP, RERANK_WINDOW, strategy_names
+from simkit.arrange.strategies import (
+    RERANK_CAP,
+    RERANK_WIDE_TOP,
+    RERANK_WIDE_WINDOW,
+    RERANK_WINDOW,
+    strategy_names,
+)
+from simkit.cards import parse_cards
 from simkit.deal import deal
 from simkit.errors import SimkitError
 from simkit.variants import resolve_variant
@@ -32,8 +42,8 @@ from simkit.variants import resolve_variant
 SHIPPED = ("guangxi", "guangxi-regional")
 RERANK = ExpectedScoreRerank()
 INF = float("inf")
-#: the strategy's list: its top, window and cap
-DEFAULT_LIST = (6, RERANK_WINDOW, RERANK_CAP)
+#: the strategy's list: its top, window and cap, and its wide list's top and window
+DEFAULT_LIST = (6, RERANK_WINDOW, RERANK_CAP, RERANK_WIDE_TOP, RERANK_WIDE_WINDOW)
 
 
 def _hands(n: int, seed: int) -> np.ndarray:
@@ -49,31 +59,65 @@ def _searches(variant: str):
 
 def _test_hands(variant: str, first, own, model, n: int) -> np.ndarray:
     """Hands where the re-ranking moves off expected-score's split and hands where it does
-    not, half each (a plain deal is mostly the second kind)."""
-    rows = _hands(3000, 11)
+    not, half each (a plain deal is mostly the second kind), a third of each holding two
+    trips or more (the wide list's hands; a twelfth of a plain deal)."""
+    rows = _hands(6000, 11)
     ids, _, _, _ = rerank_ids(rows, first, own, model, 6)
     plain, _, _ = max_ev_ids(rows, first)
-    moved = np.flatnonzero((ids != plain).any(axis=1))
-    kept = np.flatnonzero((ids == plain).all(axis=1))
-    assert moved.size >= n // 2, f"{variant}: only {moved.size} hands move"
-    return rows[np.concatenate([moved[: n // 2], kept[: n - n // 2]])]
+    moves = (ids != plain).any(axis=1)
+    trips = np.array([trips_held(row) >= WIDE_TRIPS for row in rows])
+    picked = []
+    for group, k in ((moves, n // 2), (~moves, n - n // 2)):
+        wide = np.flatnonzero(group & trips)[: k // 3]
+        rest = np.flatnonzero(group & ~trips)[: k - wide.size]
+        assert wide.size == k // 3 and rest.size == k - k // 3, f"{variant}: too few hands"
+        picked += [wide, rest]
+    return rows[np.concatenate(picked)]
 
 
 @pytest.mark.parametrize("variant", SHIPPED)
 @pytest.mark.parametrize(
-    "top, window, cap",
-    [(2, INF, INF), (17, INF, INF), DEFAULT_LIST, (17, 0.2, 1.0), (6, 0.0, INF)],
+    "lists",
+    [
+        (2, INF, INF, 2, INF),
+        (17, INF, INF, 17, INF),
+        DEFAULT_LIST,
+        (17, 0.2, 1.0, 3, 0.2),
+        (6, 0.0, INF, 6, 0.0),
+        (3, INF, INF, 12, INF),
+        (6, 0.5, 5.0, 10, 2.0),
+        (12, 0.3, 2.0, 4, 0.0),
+    ],
 )
-def test_the_search_equals_the_scan_of_every_split(variant, top, window, cap):
+def test_the_search_equals_the_scan_of_every_split(variant, lists):
     v, first, own, model = _searches(variant)
     rows = _test_hands(variant, first, own, model, 60)
-    ids, values, _, kept = rerank_ids(rows, first, own, model, top, window, cap)
+    ids, values, _, kept = rerank_ids(rows, first, own, model, *lists)
     for i, row in enumerate(rows):
         own_i = RERANK.hand_solver(row, v, 4)
-        want_ids, want_value = reference_rerank(row, first, own_i, top, window, cap)
+        want_ids, want_value = reference_rerank(row, first, own_i, *lists)
         assert (ids[i] == want_ids).all(), (i, ids[i], want_ids)
         assert values[i] == want_value  # the same quantities and payout: to the last bit
-        assert kept[i] == len(top_splits(row, first, top, window, cap)[0])
+        assert kept[i] == len(top_splits(row, first, *lists)[0])
+
+
+def test_trips_held_counts_the_ranks_of_three_or_four_cards():
+    """Against a plain count of the ranks, on dealt hands and on hands built to hold none,
+    one, two, three and four trips (quads count as trips)."""
+    for row in _hands(2000, 3):
+        counts = np.bincount(row // 4, minlength=13)
+        assert trips_held(row) == (counts >= 3).sum()
+    built = {
+        "2c 5d 7h 9s Jc Kd Ah 3c 4d 6h 8s Tc Qd": 0,
+        "2c 2d 2h 9s Jc Kd Ah 3c 4d 6h 8s Tc Qd": 1,
+        "2c 2d 2h 2s Jc Jd Jh 3c 4d 6h 8s Tc Qd": 2,
+        "2c 2d 2h 9s 9c 9d Ah Ac As 6h 8s Tc Qd": 3,
+        "2c 2d 2h 9s 9c 9d Ah Ac As 6h 6s 6c Qd": 4,
+    }
+    for text, n in built.items():
+        row = np.sort(parse_cards(text))
+        assert trips_held(row) == n
+        assert hand_list(row, 6, 0.5, 10, INF) == ((10, INF) if n >= WIDE_TRIPS else (6, 0.5))
 
 
 @pytest.mark.parametrize("variant", SHIPPED)
@@ -103,6 +147,29 @@ def test_the_window_keeps_a_prefix_of_the_list_down_to_its_bar(variant):
 
 
 @pytest.mark.parametrize("variant", SHIPPED)
+def test_a_hand_holding_two_trips_keeps_the_wide_list(variant):
+    """A hand holding two trips or more keeps its best ``wide_top`` splits within the wide
+    window (the strategy's: whatever their values), the list of ``top`` within the window
+    its head; another hand keeps the list of ``top``.  The wide list is longer on most such
+    hands (the test can fail)."""
+    _, first, _, _ = _searches(variant)
+    top, window, cap, wide_top, wide_window = DEFAULT_LIST
+    rows = _hands(1500, 23)
+    trips = np.array([trips_held(row) >= WIDE_TRIPS for row in rows])
+    longer = 0
+    for row in np.concatenate([rows[trips][:40], rows[~trips][:20]]):
+        ids, _ = top_splits(row, first, top, window, cap)
+        w_ids, _ = top_splits(row, first, *DEFAULT_LIST)
+        assert (w_ids[: len(ids)] == ids).all()
+        if trips_held(row) >= WIDE_TRIPS:
+            assert len(w_ids) == wide_top == 10 and wide_window == INF  # a dealt hand has more
+            longer += len(w_ids) > len(ids)
+        else:
+            assert len(w_ids) == len(ids)
+    assert longer > 30
+
+
+@pytest.mark.parametrize("variant", SHIPPED)
 def test_the_kept_list_is_ordered_distinct_and_starts_with_expected_score(variant):
     _, first, _, _ = _searches(variant)
     for row in _hands(40, 5):
@@ -128,7 +195,9 @@ def test_the_re_ranked_value_never_beats_the_full_search_and_reaches_it_with_all
     assert (six <= full + 1e-12).all() and (wide <= full + 1e-12).all()
     assert (six <= wide + 1e-12).all()  # more kept: never worse under the objective
     _, windowed, _, _ = rerank_ids(rows, first, own, model, *DEFAULT_LIST)
-    assert (windowed <= six + 1e-12).all()
+    top, _, _, wide_top, _ = DEFAULT_LIST
+    _, unwindowed, _, _ = rerank_ids(rows, first, own, model, top, INF, INF, wide_top)
+    assert (windowed <= unwindowed + 1e-12).all() and (windowed <= full + 1e-12).all()
     reached = np.isclose(wide, full, rtol=0, atol=1e-12)
     assert reached.mean() > 0.95  # the full search's choice is nearly always among 64
     assert (six < full - 1e-9).any()  # and six do not always hold it: the test can fail
@@ -143,11 +212,13 @@ def test_the_strategy_plays_the_kernel_by_name_and_expected_score_where_no_model
     want, want_v, _, _ = rerank_ids(rows, first, own, model, *DEFAULT_LIST)
     assert (ids == want).all() and (values == want_v).all()
     # the window's options by name
-    named = strategy_from_name("expected-score-rerank:window=inf,cap=inf")
+    named = strategy_from_name(
+        "expected-score-rerank:window=inf,cap=inf,wide_top=6,wide_window=inf"
+    )
     wide, _ = named.choose_splits(rows, v, n_players=4)
     assert (wide == rerank_ids(rows, first, own, model, 6)[0]).all()
-    # top=1: expected-score's own split
-    one, _ = ExpectedScoreRerank(top=1).choose_splits(rows, v, n_players=4)
+    # top=1 with wide_top=1: expected-score's own split
+    one, _ = ExpectedScoreRerank(top=1, wide_top=1).choose_splits(rows, v, n_players=4)
     plain, _ = ExpectedScore().choose_splits(rows, v, n_players=4)
     assert (one == plain).all()
     # no model ships for fujian, nor for guangxi at 3 players: expected-score
@@ -166,6 +237,12 @@ def test_bad_options_fail_before_any_work():
         strategy_from_name(f"expected-score-rerank:top={MAX_TOP + 1}")
     with pytest.raises(SimkitError, match="top must be an integer"):
         ExpectedScoreRerank(top=True)
+    with pytest.raises(SimkitError, match="wide_top must lie in"):
+        strategy_from_name("expected-score-rerank:wide_top=0")
+    with pytest.raises(SimkitError, match="wide_top must be an integer"):
+        ExpectedScoreRerank(wide_top=2.5)  # type: ignore[arg-type]
+    with pytest.raises(SimkitError, match="wide_window must be a number of points >= 0"):
+        strategy_from_name("expected-score-rerank:wide_window=-1")
     with pytest.raises(SimkitError, match="window must be a number of points >= 0"):
         strategy_from_name("expected-score-rerank:window=-0.5")
     with pytest.raises(SimkitError, match="window must be a number of points >= 0"):
@@ -189,6 +266,10 @@ def test_bad_options_fail_before_any_work():
         rerank_ids(np.full((1, 13), 60), first, own, model, 6)
     with pytest.raises(ValueError, match="top must lie"):
         rerank_ids(_hands(4, 1), first, own, model, 0)
+    with pytest.raises(ValueError, match="wide_top must lie"):
+        rerank_ids(_hands(4, 1), first, own, model, 6, wide_top=MAX_TOP + 1)
+    with pytest.raises(ValueError, match="wide_window must be"):
+        rerank_ids(_hands(4, 1), first, own, model, 6, wide_window=float("nan"))
     with pytest.raises(ValueError, match="window must be"):
         rerank_ids(_hands(4, 1), first, own, model, 6, -1.0)
     with pytest.raises(ValueError, match="prices no places"):

@@ -26,6 +26,18 @@ nothing of the six's gain (``results/strategy/rerank-top.md``), and the search r
 0.0161 a hand in guangxi and 0.0252 in guangxi-regional
 (``results/strategy/regret-hand-4p-2000.md``).
 
+A hand holding two trips or more (:data:`WIDE_TRIPS`; one hand in twelve) keeps a longer list
+and its own window (``wide_top``, ``wide_window``: the strategy keeps its best ten whatever
+their values).  Its two trips take those ranks from the opponents, who then hold fewer trips
+and full houses of them, so a split that sets a second full house is worth points more under
+the hand's own tables than under expected-score's: the pick lies past the sixth split, and
+up to two points under the best, on the hands the six lose most on (of the regret protocol's
+guangxi-regional hands, the five the six lost most on all hold two trips).  Ten bring those
+hands' part of the regret down to the full search's on both rerank probes
+(``results/strategy/rerank-wide-guangxi.md``, ``…-guangxi-regional.md``).  Whether a hand
+keeps the longer list is known from its cards before the search, so its bar is as monotone as
+the others' and the search stays exact.
+
 Splits of equal class triples have equal values under both objectives (the model shifts a
 class, not a split), so the list keeps one split of each triple, the one expected-score's
 tie-break prefers.  (Under a 马牌 two splits of one triple may hold the card in different
@@ -83,6 +95,37 @@ from simkit.splits import N_FIVE, N_THREE, split_positions
 _RB, _RM, _RF, _IB, _IM, _IF, _CF, _CM, _CB = range(9)
 #: The largest list a search keeps.
 MAX_TOP = 64
+#: A hand holding this many trips or more (ranks of three or four of its cards) keeps the
+#: wide list (``wide_top``): see the module's notes.
+WIDE_TRIPS = 2
+
+
+@nb.njit(cache=True)
+def trips_held(hand):
+    """How many ranks ``hand`` (plain-deck cards, rank ``card >> 2``) holds three or four
+    cards of."""
+    one = 0
+    two = 0
+    three = 0
+    for i in range(hand.shape[0]):
+        bit = 1 << (hand[i] >> 2)
+        three |= two & bit
+        two |= one & bit
+        one |= bit
+    n = 0
+    while three:
+        three &= three - 1
+        n += 1
+    return n
+
+
+@nb.njit(cache=True)
+def hand_list(hand, top, window, wide_top, wide_window):
+    """The list ``hand`` keeps, its length and window: ``(wide_top, wide_window)`` where it
+    holds :data:`WIDE_TRIPS` trips or more, else ``(top, window)``."""
+    if trips_held(hand) >= WIDE_TRIPS:
+        return wide_top, wide_window
+    return top, window
 
 
 @nb.njit(cache=True)
@@ -95,11 +138,11 @@ def window_bar(best, window, cap):
     return min(best, cap) - window
 
 
-def check_window(window: float, cap: float) -> None:
-    """The window's options, checked: ``window`` a number of points at least 0 (``inf``: no
-    window), ``cap`` a number (``inf``: no cap)."""
+def check_window(window: float, cap: float, name: str = "window") -> None:
+    """The window's options, checked: ``window`` (an option called ``name``) a number of
+    points at least 0 (``inf``: no window), ``cap`` a number (``inf``: no cap)."""
     if not window >= 0.0:  # NaN too
-        raise ValueError(f"window must be a number of points >= 0 (inf: none), got {window}")
+        raise ValueError(f"{name} must be a number of points >= 0 (inf: none), got {window}")
     if cap != cap or cap == -np.inf:
         raise ValueError(f"cap must be a number of points (inf: none), got {cap}")
 
@@ -229,8 +272,8 @@ def _eval_back_top(
 @nb.njit(cache=True)
 def _rerank_kernel(
     hands, rt, back_middle, back_front, q, fav, sep, p, cop, strict, horse, front_first,
-    q_own, p_own, cop_own, weights, win, tie, top, window, cap, five, three, group_of, out,
-    values, n_scored, n_kept,
+    q_own, p_own, cop_own, weights, win, tie, top, window, wide_top, wide_window, cap, five,
+    three, group_of, out, values, n_scored, n_kept,
 ):  # fmt: skip
     """For each hand: expected-score's best ``top`` splits of distinct class triples (its
     quantities ``q``, ``fav``, ``sep``, its payout ``p``: :func:`~simkit.arrange.search.
@@ -238,6 +281,8 @@ def _rerank_kernel(
     is full), then each valued under the hand's own tables (``weights``, a card-removal
     model, shifting ``win`` / ``tie``; the quantities written into ``q_own``, a copy of the
     base) and the payout ``p_own`` (the places); the best of them, the earlier on a tie.
+    A hand holding :data:`WIDE_TRIPS` trips or more keeps ``wide_top`` splits within
+    ``wide_window``, not ``top`` within ``window`` (:func:`hand_list`).
 
     ``out`` ``(n, 3)``: the split's ids; ``values``: its value under the hand's own tables;
     ``n_scored``: the splits the search scored; ``n_kept``: the list's length."""
@@ -260,15 +305,16 @@ def _rerank_kernel(
     x3 = np.zeros(N_THREE, dtype=np.float64)
     memo_key = np.full(MEMO_SLOTS, -1, dtype=np.int64)
     memo_value = np.empty(MEMO_SLOTS, dtype=np.float64)
-    tv = np.empty(top, dtype=np.float64)
-    tk = np.empty((top, 9), dtype=np.int64)
+    top_max = max(top, wide_top)
+    tv = np.empty(top_max, dtype=np.float64)
+    tk = np.empty((top_max, 9), dtype=np.int64)
     active = np.empty(MAX_HAND_FEATURES, dtype=np.int64)
     # _set_quantities' favourable and separable outputs: not read here
     fav_own = np.empty((1, *q_own.shape[1:3], 2), dtype=q_own.dtype)
     sep_own = np.empty((1, *q_own.shape[1:3]), dtype=np.float64)
-    kept_classes = np.empty((top, 3), dtype=np.int64)
-    extra = np.empty((top, 3), dtype=np.float64)
-    own_values = np.empty(top, dtype=np.float64)
+    kept_classes = np.empty((top_max, 3), dtype=np.int64)
+    extra = np.empty((top_max, 3), dtype=np.float64)
+    own_values = np.empty(top_max, dtype=np.float64)
     n_opp = p[P_N_OPP]
     copies = 0
     for h in range(hands.shape[0]):
@@ -284,6 +330,7 @@ def _rerank_kernel(
         gen = np.int64(h % (1 << 24) + 1) << 39
         if h % (1 << 24) == 0:
             memo_key[:] = -1
+        top_h, window_h = hand_list(hands[h], top, window, wide_top, wide_window)
         n = 0
         scored = 0
         g = group_of[top_5] + 1
@@ -291,7 +338,7 @@ def _rerank_kernel(
             g = _present_below(present, g)
             if g < 0:
                 break
-            bar = _list_bar(tv, n, top, window, cap)
+            bar = _list_bar(tv, n, top_h, window_h, cap)
             cb_top = group_top[g]
             cm = min(top_5, cb_top)
             cf = min(top_f, cm)
@@ -317,7 +364,7 @@ def _rerank_kernel(
                 if cm_top >= 0 and (
                     cm_top > failed_cm or cf_cap > failed_cf or cb > failed_cb or x_b != failed_x
                 ):
-                    bar = _list_bar(tv, n, top, window, cap)
+                    bar = _list_bar(tv, n, top_h, window_h, cap)
                     bound = n_opp * _separable(fav, cf_cap, cm_top, cb) + group_rest
                     if bound + 1e-9 >= bar:
                         bound = _bound(
@@ -327,7 +374,7 @@ def _rerank_kernel(
                         rest_max = bound - n_opp * _separable(fav, cf_cap, cm_top, cb)
                         n, k = _eval_back_top(
                             b, r5, r3, c5, c3, back_middle, back_front, q, sep, p, cop,
-                            strict, rest_max, tv, tk, n, top, window, cap, x5, x3, has_horse,
+                            strict, rest_max, tv, tk, n, top_h, window_h, cap, x5, x3, has_horse,
                             front_first, memo_key, memo_value, gen,
                         )  # fmt: skip
                         scored += k
@@ -339,7 +386,7 @@ def _rerank_kernel(
                 b = next_back[b]
         _clear_groups(head, present, group_list, n_grp)
         # the window's bar by the final best (the splits under it were kept by a lower one)
-        bar = _list_bar(tv, n, top, window, cap)
+        bar = _list_bar(tv, n, top_h, window_h, cap)
         while n > 1 and tv[n - 1] + 1e-9 < bar:
             n -= 1
         # the kept splits under the hand's own tables and the places
@@ -379,6 +426,8 @@ def rerank_ids(
     top: int,
     window: float = np.inf,
     cap: float = np.inf,
+    wide_top: int | None = None,
+    wide_window: float | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Each hand of ``rows`` set by the best of ``solver``'s ``top`` best splits of distinct
     class triples within its window (:func:`window_bar`: ``window`` below the best's value,
@@ -389,10 +438,16 @@ def rerank_ids(
 
     ``solver``: expected-score's search (fine tables, no places); ``own``: the same tables
     with the payout the splits are re-ranked by (the places).  ``window=inf`` (the default
-    here) keeps the best ``top`` whatever their values."""
-    if not 1 <= top <= MAX_TOP:
-        raise ValueError(f"top must lie in 1..{MAX_TOP}, got {top}")
+    here) keeps the best ``top`` whatever their values.  ``wide_top``, ``wide_window``: the
+    list's length and window for a hand holding :data:`WIDE_TRIPS` trips or more (None:
+    ``top``, ``window``)."""
+    wide_top = top if wide_top is None else wide_top
+    wide_window = window if wide_window is None else wide_window
+    for name, k in (("top", top), ("wide_top", wide_top)):
+        if not 1 <= k <= MAX_TOP:
+            raise ValueError(f"{name} must lie in 1..{MAX_TOP}, got {k}")
     check_window(window, cap)
+    check_window(wide_window, cap, "wide_window")
     for name, s in (("solver", solver), ("own", own)):
         if s.tables.win.shape != s.q.shape[:2]:
             raise ValueError(f"rerank_ids needs {name} on fine tables")
@@ -425,8 +480,8 @@ def rerank_ids(
         solver.front_first, q_own, own.model.params, own.joint, model.weights,
         np.ascontiguousarray(own.tables.win, dtype=np.float64),
         np.ascontiguousarray(own.tables.tie, dtype=np.float64), int(top), float(window),
-        float(cap), FIVE_SUBSETS, THREE_SUBSETS, coarse_of_fine(), ids, values, n_scored,
-        n_kept,
+        int(wide_top), float(wide_window), float(cap), FIVE_SUBSETS, THREE_SUBSETS,
+        coarse_of_fine(), ids, values, n_scored, n_kept,
     )  # fmt: skip
     return ids, values, n_scored, n_kept
 
@@ -456,16 +511,27 @@ def _split_values(
 
 
 def top_splits(
-    row: np.ndarray, solver: Solver, top: int, window: float = np.inf, cap: float = np.inf
+    row: np.ndarray,
+    solver: Solver,
+    top: int,
+    window: float = np.inf,
+    cap: float = np.inf,
+    wide_top: int | None = None,
+    wide_window: float | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The reference of the first stage, by scanning every legal split: ``solver``'s best
-    ``top`` splits of distinct class triples in the tie-break's order, those under the
-    window's bar (:func:`window_bar` of the best's value) left out, as subset ids ``(k, 3)``
-    (front, middle, back) and dun ranks ``(k, 3)``."""
+    ``top`` splits (``wide_top`` where the hand holds :data:`WIDE_TRIPS` trips or more) of
+    distinct class triples in the tie-break's order, those under the window's bar
+    (:func:`window_bar` of the best's value; ``wide_window`` for such a hand) left out, as
+    subset ids ``(k, 3)`` (front, middle, back) and dun ranks ``(k, 3)``."""
     row = np.asarray(row)
     ids, ranks = _all_splits(row, solver)
     v = _split_values(row, ids, ranks, solver)
-    kept = kept_order(v, ranks, solver.front_first, ids)[:top]
+    length, window = hand_list(
+        row, top, window, top if wide_top is None else wide_top,
+        window if wide_window is None else wide_window,
+    )  # fmt: skip
+    kept = kept_order(v, ranks, solver.front_first, ids)[:length]
     bar = window_bar(float(v[kept[0]]), window, cap)
     kept = kept[v[kept] + 1e-9 >= bar]
     return ids[kept], ranks[kept]
@@ -495,13 +561,15 @@ def reference_rerank(
     top: int,
     window: float = np.inf,
     cap: float = np.inf,
+    wide_top: int | None = None,
+    wide_window: float | None = None,
 ) -> tuple[np.ndarray, float]:
     """:func:`rerank_ids` of one hand by scanning every split: :func:`top_splits`, each
     valued by ``own_tables_solver`` (the hand's own tables and the re-ranking payout:
     :meth:`~simkit.arrange.strategies.ExpectedScoreRerank.hand_solver`), the best kept (the
     earlier on a tie).  Returns the split's ids ``(3,)`` and value."""
     row = np.asarray(row)
-    ids, ranks = top_splits(row, solver, top, window, cap)
+    ids, ranks = top_splits(row, solver, top, window, cap, wide_top, wide_window)
     v = _split_values(row, ids, ranks, own_tables_solver)
     best = int(np.argmax(v))  # the first of equal values
     return ids[best], float(v[best])

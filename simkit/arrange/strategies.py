@@ -441,6 +441,18 @@ RERANK_TOP = 6
 #: 0.0086, of 0.2 0.0099; a cap of 10 0.0095), and the search runs about 1.2× as fast.
 RERANK_WINDOW = 0.5
 RERANK_CAP = 5.0
+#: How many of expected-score's best splits expected-score-rerank re-ranks for a hand holding
+#: two trips or more (:attr:`ExpectedScoreRerank.wide_top`,
+#: :data:`~simkit.arrange.rerank.WIDE_TRIPS`): the card removal of two trips moves a split's
+#: value by points (a second full house is worth more than expected-score's tables say, the
+#: opponents holding fewer of those ranks), so the hand's pick may lie further down
+#: expected-score's list, and further under its best than the window reaches: such a hand
+#: keeps its best ten whatever their values (:data:`RERANK_WIDE_WINDOW`).  Chosen on the rerank
+#: probe's hands (``results/strategy/rerank-wide-guangxi.md``, ``…-guangxi-regional.md``): ten
+#: bring the part of the regret these hands give from 0.0031 / 0.0022 (six) to 0.0007 / 0.0008,
+#: the full search's 0.0009 / 0.0010; with or without a window alike there.
+RERANK_WIDE_TOP = 10
+RERANK_WIDE_WINDOW = float("inf")
 
 
 @dataclass(frozen=True, eq=False, repr=False)  # ExpectedScore.__repr__ shows its options
@@ -452,7 +464,11 @@ class ExpectedScoreRerank(ExpectedScoreHand):
     The model's choice is nearly always among them, and the search costs far less than the
     full search of that objective (``results/bench/rerank.md``).
 
-    ``top``: how many are re-ranked (:data:`RERANK_TOP`; 1 plays expected-score).
+    ``top``: how many are re-ranked (:data:`RERANK_TOP`; 1, with ``wide_top=1``, plays
+    expected-score).
+    ``wide_top``, ``wide_window``: how many, and within which window, for a hand holding two
+    trips or more (:data:`RERANK_WIDE_TOP`, :data:`RERANK_WIDE_WINDOW`: the best ten
+    whatever their values; ``wide_top=6,wide_window=0.5`` keeps one list for every hand).
     ``window``, ``cap``: of those, only the splits at most ``window`` points under the
     best's value, that value capped at ``cap`` (:data:`RERANK_WINDOW`, :data:`RERANK_CAP`;
     :func:`~simkit.arrange.rerank.window_bar`; ``window=inf`` keeps all ``top``).
@@ -465,23 +481,28 @@ class ExpectedScoreRerank(ExpectedScoreHand):
 
     conditioning: str = "auto"
     top: int = RERANK_TOP
+    wide_top: int = RERANK_WIDE_TOP
+    wide_window: float = RERANK_WIDE_WINDOW
     window: float = RERANK_WINDOW
     cap: float = RERANK_CAP
     name: ClassVar[str] = "expected-score-rerank"
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        if isinstance(self.top, bool) or not isinstance(self.top, int):
-            raise SimkitError(f"top must be an integer, got {self.top!r}")
-        if not 1 <= self.top <= MAX_TOP:
-            raise SimkitError(f"top must lie in 1..{MAX_TOP}, got {self.top}")
-        for key in ("window", "cap"):
+        for key in ("top", "wide_top"):
+            k = getattr(self, key)
+            if isinstance(k, bool) or not isinstance(k, int):
+                raise SimkitError(f"{key} must be an integer, got {k!r}")
+            if not 1 <= k <= MAX_TOP:
+                raise SimkitError(f"{key} must lie in 1..{MAX_TOP}, got {k}")
+        for key in ("window", "cap", "wide_window"):
             if isinstance(getattr(self, key), bool) or not isinstance(
                 getattr(self, key), (int, float)
             ):
                 raise SimkitError(f"{key} must be a number, got {getattr(self, key)!r}")
         try:
             check_window(float(self.window), float(self.cap))
+            check_window(float(self.wide_window), float(self.cap), "wide_window")
         except ValueError as e:
             raise SimkitError(str(e)) from None
         if self.conditioning == "pool":
@@ -520,12 +541,12 @@ class ExpectedScoreRerank(ExpectedScoreHand):
                 "expected-score-rerank re-ranks one search: use removal=false with tables "
                 "that carry removal buckets"
             )
-        if self.top == 1:
+        if self.top == 1 and self.wide_top == 1:
             ids, values, _ = max_ev_ids(rows, group[0])
             return ids, values
         ids, values, _, _ = rerank_ids(
             rows, group[0], self.solver(variant, n_players), model, self.top,
-            float(self.window), float(self.cap),
+            float(self.window), float(self.cap), self.wide_top, float(self.wide_window),
         )  # fmt: skip
         return ids, values
 
