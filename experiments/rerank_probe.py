@@ -32,22 +32,24 @@ import itertools
 import json
 import math
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from removal_buckets import hand_shape
 
 from simkit.arrange import legal_splits, pareto_front, split_values
 from simkit.arrange.api import arrangements
-from simkit.arrange.strategies import ExpectedScore
+from simkit.arrange.rerank import kept_order
+from simkit.arrange.strategies import ExpectedScore, ExpectedScoreRerank
 from simkit.deal import as_generator, deal
 from simkit.evaluate import dun_ranks
 from simkit.parallel import run_ordered
 from simkit.regret import Z95, _points_on_rollouts, _rollout_hands
 from simkit.score import score
 from simkit.splits import split_positions
-from simkit.variants import resolve_variant
+from simkit.variants import Variant, resolve_variant
 
 ROOT = Path(__file__).resolve().parents[1]
 HAND = 13
@@ -215,6 +217,38 @@ def mean_ci95(x: np.ndarray) -> dict[str, float]:
     """The mean of ``x`` and its 95% CI's half width, as the studies of the probe file
     report them."""
     return {"mean": float(x.mean()), "ci95": Z95 * float(x.std(ddof=1)) / math.sqrt(x.size)}
+
+
+class ProbeHand(NamedTuple):
+    """One hand of a probe file, as the studies of expected-score-rerank's list read it:
+    its cards, its candidates' mean points on the evaluation rollouts (``ev``) and the best
+    one's by the selection rollouts (``best``), their values under expected-score
+    (``first``) and under expected-score-rerank's objective (``own``), and the candidates in
+    expected-score's order, one per class triple (``kept``, indices)."""
+
+    hand: np.ndarray
+    ev: np.ndarray
+    best: float
+    first: np.ndarray
+    own: np.ndarray
+    kept: np.ndarray
+
+
+def probe_hands(probe: Path, v: Variant, players: int) -> Iterator[ProbeHand]:
+    """The hands of the probe file ``probe`` (``--save-hands``) of ``v`` at ``players``,
+    each with its candidates valued (:class:`ProbeHand`); exits where no card-removal model
+    ships for the row."""
+    default, rerank = ExpectedScore(), ExpectedScoreRerank()
+    if rerank.removal_model(v, players) is None:
+        raise SystemExit(f"no card-removal model ships for {v.name} at {players} players")
+    with np.load(probe) as z:
+        for i, hand in enumerate(z["hands"]):
+            sel, ev = z[f"sel/{i}"], z[f"ev/{i}"]
+            ranks = dun_ranks(z[f"cards/{i}"], v)
+            first = split_values(ranks, default.hand_solver(hand, v, players))
+            own = split_values(ranks, rerank.hand_solver(hand, v, players))
+            kept = kept_order(first, ranks, front_first=True)
+            yield ProbeHand(hand, ev, float(ev[int(np.argmax(sel))]), first, own, kept)
 
 
 def probe_args(description: str) -> argparse.Namespace:

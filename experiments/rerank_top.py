@@ -29,12 +29,14 @@ import json
 import time
 
 import numpy as np
-from rerank_probe import mean_ci95, probe_args  # experiments/ is on sys.path as a script
+from rerank_probe import (  # experiments/ is on sys.path as a script
+    mean_ci95,
+    probe_args,
+    probe_hands,
+)
 
-from simkit.arrange import ExpectedScore, ExpectedScoreRerank, split_values
-from simkit.arrange.rerank import kept_order, window_bar
+from simkit.arrange.rerank import window_bar
 from simkit.arrange.strategies import RERANK_CAP, RERANK_TOP, RERANK_WINDOW
-from simkit.evaluate import dun_ranks
 from simkit.variants import resolve_variant
 
 TOPS = (1, 2, 3, 4, 5, 6, 8, 10, 16)
@@ -57,35 +59,27 @@ def main() -> None:
     a = probe_args(__doc__.split("\n")[0])
     v = resolve_variant(a.variant)
     start = time.perf_counter()
-    default, rerank = ExpectedScore(), ExpectedScoreRerank()
-    if rerank.removal_model(v, a.players) is None:
-        raise SystemExit(f"no card-removal model ships for {v.name} at {a.players} players")
     regrets: dict[object, list[float]] = {top: [] for top in (*TOPS, "all")}
     windowed: dict[tuple[float, float], list[float]] = {w: [] for w in WINDOWS}
     lengths: dict[tuple[float, float], list[int]] = {w: [] for w in WINDOWS}
     gaps = []  # how far under expected-score's best the best six's pick lies
     plain = []
-    with np.load(a.probe) as z:
-        hands = z["hands"]
-        for i, hand in enumerate(hands):
-            sel, ev = z[f"sel/{i}"], z[f"ev/{i}"]
-            ranks = dun_ranks(z[f"cards/{i}"], v)
-            first = split_values(ranks, default.hand_solver(hand, v, a.players))
-            own = split_values(ranks, rerank.hand_solver(hand, v, a.players))
-            best = ev[int(np.argmax(sel))]
-            plain.append(best - ev[0])
-            kept = kept_order(first, ranks, front_first=True)
-            for top in TOPS:
-                head = kept[:top]
-                regrets[top].append(best - ev[head[int(np.argmax(own[head]))]])
-            regrets["all"].append(best - ev[int(np.argmax(own))])
-            six = kept[:RERANK_TOP]
-            gaps.append(first[six[0]] - first[six[int(np.argmax(own[six]))]])
-            for w in WINDOWS:
-                bar = window_bar(float(first[six[0]]), *w)
-                head = six[first[six] + 1e-9 >= bar]
-                windowed[w].append(best - ev[head[int(np.argmax(own[head]))]])
-                lengths[w].append(len(head))
+    n_hands = 0
+    for h in probe_hands(a.probe, v, a.players):
+        n_hands += 1
+        ev, best, first, own, kept = h.ev, h.best, h.first, h.own, h.kept
+        plain.append(best - ev[0])
+        for top in TOPS:
+            head = kept[:top]
+            regrets[top].append(best - ev[head[int(np.argmax(own[head]))]])
+        regrets["all"].append(best - ev[int(np.argmax(own))])
+        six = kept[:RERANK_TOP]
+        gaps.append(first[six[0]] - first[six[int(np.argmax(own[six]))]])
+        for w in WINDOWS:
+            bar = window_bar(float(first[six[0]]), *w)
+            head = six[first[six] + 1e-9 >= bar]
+            windowed[w].append(best - ev[head[int(np.argmax(own[head]))]])
+            lengths[w].append(len(head))
     base = np.array(plain)
     rows = [
         {"top": top, "regret": mean_ci95(np.array(r)), "gain": mean_ci95(base - np.array(r))}
@@ -108,7 +102,7 @@ def main() -> None:
     meta = {
         "variant": a.variant,
         "players": a.players,
-        "hands": len(hands),
+        "hands": n_hands,
         "probe": a.probe.name,
         "default_regret": mean_ci95(base),
         "pick_gap_of_six": gap_quantiles,
@@ -125,7 +119,7 @@ def main() -> None:
         "",
         __doc__.split("\n\n")[1].replace("\n", " "),
         "",
-        f"{a.variant}, {a.players} players, {len(hands)} hands (rerank_probe.py seed 5; the "
+        f"{a.variant}, {a.players} players, {n_hands} hands (rerank_probe.py seed 5; the "
         f"regret protocol's hands are seed 3's); the default's regret on them: "
         f"**{d['mean']:.4f} ± {d['ci95']:.4f}**.  {elapsed / 60:.1f} min here.  `all`: every "
         "candidate re-ranked (the full search of the same objective, over the front).",

@@ -27,10 +27,13 @@ import json
 import time
 
 import numpy as np
-from rerank_probe import mean_ci95, probe_args  # experiments/ is on sys.path as a script
+from rerank_probe import (  # experiments/ is on sys.path as a script
+    mean_ci95,
+    probe_args,
+    probe_hands,
+)
 
-from simkit.arrange import ExpectedScore, ExpectedScoreRerank, split_values
-from simkit.arrange.rerank import WIDE_TRIPS, kept_order, trips_held, window_bar
+from simkit.arrange.rerank import WIDE_TRIPS, trips_held, window_bar
 from simkit.arrange.strategies import (
     RERANK_CAP,
     RERANK_TOP,
@@ -38,7 +41,6 @@ from simkit.arrange.strategies import (
     RERANK_WIDE_WINDOW,
     RERANK_WINDOW,
 )
-from simkit.evaluate import dun_ranks
 from simkit.variants import resolve_variant
 
 INF = float("inf")
@@ -58,32 +60,22 @@ def main() -> None:
     a = probe_args(__doc__.split("\n")[0])
     v = resolve_variant(a.variant)
     start = time.perf_counter()
-    default, rerank = ExpectedScore(), ExpectedScoreRerank()
-    if rerank.removal_model(v, a.players) is None:
-        raise SystemExit(f"no card-removal model ships for {v.name} at {a.players} players")
     regrets: dict[tuple[int, int, float], list[float]] = {k: [] for k in LISTS}
     kept_n: dict[tuple[int, int, float], list[int]] = {k: [] for k in LISTS}
     plain, every, wide_hand = [], [], []
-    with np.load(a.probe) as z:
-        hands = z["hands"]
-        for i, hand in enumerate(hands):
-            sel, ev = z[f"sel/{i}"], z[f"ev/{i}"]
-            ranks = dun_ranks(z[f"cards/{i}"], v)
-            first = split_values(ranks, default.hand_solver(hand, v, a.players))
-            own = split_values(ranks, rerank.hand_solver(hand, v, a.players))
-            best = ev[int(np.argmax(sel))]
-            plain.append(best - ev[0])
-            every.append(best - ev[int(np.argmax(own))])
-            kept = kept_order(first, ranks, front_first=True)
-            wide = trips_held(np.sort(hand)) >= WIDE_TRIPS
-            wide_hand.append(wide)
-            for top, wide_top, wide_window in LISTS:
-                head = kept[: wide_top if wide else top]
-                window = wide_window if wide else RERANK_WINDOW
-                head = head[first[head] + 1e-9 >= window_bar(first[kept[0]], window, RERANK_CAP)]
-                regret = best - ev[head[int(np.argmax(own[head]))]]
-                regrets[top, wide_top, wide_window].append(regret)
-                kept_n[top, wide_top, wide_window].append(len(head))
+    for h in probe_hands(a.probe, v, a.players):
+        ev, best, first, own, kept = h.ev, h.best, h.first, h.own, h.kept
+        plain.append(best - ev[0])
+        every.append(best - ev[int(np.argmax(own))])
+        wide = trips_held(np.sort(h.hand)) >= WIDE_TRIPS
+        wide_hand.append(wide)
+        for top, wide_top, wide_window in LISTS:
+            head = kept[: wide_top if wide else top]
+            window = wide_window if wide else RERANK_WINDOW
+            head = head[first[head] + 1e-9 >= window_bar(first[kept[0]], window, RERANK_CAP)]
+            regret = best - ev[head[int(np.argmax(own[head]))]]
+            regrets[top, wide_top, wide_window].append(regret)
+            kept_n[top, wide_top, wide_window].append(len(head))
     held = np.array(wide_hand)
     n = held.size
 
