@@ -93,7 +93,10 @@ def main() -> None:
             "regret": summary(regrets[key]),
             "gain": mean_ci95(narrow - np.array(regrets[key])),
             "mean_kept": float(np.mean(kept_n[key])),
-            "mean_kept_two_trips": float(np.mean(np.array(kept_n[key])[held])),
+            # None where no probe hand holds two trips (a small probe)
+            "mean_kept_two_trips": (
+                float(np.mean(np.array(kept_n[key])[held])) if held.any() else None
+            ),
         })  # fmt: skip
     elapsed = time.perf_counter() - start
     meta = {
@@ -145,10 +148,12 @@ def main() -> None:
     ]
     for r in rows:
         g = r["gain"]
+        k = r["mean_kept_two_trips"]
+        kept_two = "–" if k is None else f"{k:.2f}"
         lines.append(
             f"| {r['top']} | {r['wide_top']} | {r['wide_window']:g} | {cell(r['regret'])} | "
             f"{g['mean']:+.4f} ± "
-            f"{g['ci95']:.4f} | {r['mean_kept']:.2f} | {r['mean_kept_two_trips']:.2f} |"
+            f"{g['ci95']:.4f} | {r['mean_kept']:.2f} | {kept_two} |"
         )
     (a.out / f"{stem}.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
     print("\n".join(lines))

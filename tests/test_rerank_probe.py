@@ -78,6 +78,33 @@ def test_probe_writes_its_rows(tmp_path, monkeypatch):
     assert "| population | 8 | default + 8 |" in page and "## Where they disagree" in page
 
 
+def test_the_list_studies_read_the_probe_file(tmp_path, monkeypatch):
+    """rerank_top.py and rerank_wide.py on a small probe file: every row written, and the
+    six within the window of one equal to the same list (no wide list) of the other."""
+    probe = tmp_path / "probe.npz"
+    argv = ["rerank_probe.py", "--hands", "6", "--rollouts", "6", "6", "--m", "4",
+            "--tables", "40", "--parts", "2", "--jobs", "1", "--out", str(tmp_path),
+            "--save-hands", str(probe)]  # fmt: skip
+    monkeypatch.setattr(sys, "argv", argv)
+    experiment("rerank_probe").main()
+    for study in ("rerank_top", "rerank_wide"):
+        argv = [f"{study}.py", "--probe", str(probe), "--out", str(tmp_path)]
+        monkeypatch.setattr(sys, "argv", argv)
+        experiment(study).main()
+    top = json.loads((tmp_path / "rerank-top.json").read_text())
+    wide = json.loads((tmp_path / "rerank-wide-guangxi.json").read_text())
+    assert top["meta"]["hands"] == wide["meta"]["hands"] == 6
+    module = experiment("rerank_wide")
+    assert len(wide["rows"]) == len(module.LISTS)
+    six = next(r for r in top["windows"] if (r["window"], r["cap"]) == (0.5, 5.0))
+    same = next(
+        r for r in wide["rows"] if (r["top"], r["wide_top"], r["wide_window"]) == (6, 6, 0.5)
+    )
+    assert six["regret"]["mean"] == pytest.approx(same["regret"]["mean"], abs=1e-12)
+    assert six["mean_kept"] == pytest.approx(same["mean_kept"])
+    assert "| 6 | 10 | inf |" in (tmp_path / "rerank-wide-guangxi.md").read_text()
+
+
 def test_hand_features_count_what_they_name():
     from simkit.cards import parse_cards
 
