@@ -39,9 +39,9 @@ Strategies (:mod:`~simkit.arrange.strategies`; each also named by a string)
     counting it over a pool: 1.2× faster, 0.016 and 0.022 on the same protocol.
 ``ExpectedScoreRerank(tables)``, ``"expected-score-rerank"``
     expected-score-hand's objective with the card-removal model over expected-score's best six
-    splits within half a point of its best only (:mod:`~simkit.arrange.rerank`): 1.75× the
-    speed of the full search, 0.8× the default's; 0.016 in guangxi and 0.025 in
-    guangxi-regional on the same protocol.
+    splits within half a point of its best only, its best ten for a hand holding two trips
+    (:mod:`~simkit.arrange.rerank`): 1.6–1.7× the speed of the full search, 0.75–0.8× the
+    default's; 0.014 in guangxi and 0.020 in guangxi-regional on the same protocol.
     Elsewhere it plays as expected-score.
 ``Greedy()``, ``"greedy"``
     The strongest back, then the strongest middle of the other 8 cards, front = the rest
