@@ -466,12 +466,12 @@ class ExpectedScoreRerank(ExpectedScoreHand):
 
     ``top``: how many are re-ranked (:data:`RERANK_TOP`; 1, with ``wide_top=1``, plays
     expected-score).
-    ``wide_top``, ``wide_window``: how many, and within which window, for a hand holding two
-    trips or more (:data:`RERANK_WIDE_TOP`, :data:`RERANK_WIDE_WINDOW`: the best ten
-    whatever their values; ``wide_top=6,wide_window=0.5`` keeps one list for every hand).
     ``window``, ``cap``: of those, only the splits at most ``window`` points under the
     best's value, that value capped at ``cap`` (:data:`RERANK_WINDOW`, :data:`RERANK_CAP`;
     :func:`~simkit.arrange.rerank.window_bar`; ``window=inf`` keeps all ``top``).
+    ``wide_top``, ``wide_window``: how many, and within which window, for a hand holding two
+    trips or more (:data:`RERANK_WIDE_TOP`, :data:`RERANK_WIDE_WINDOW`: the best ten
+    whatever their values; ``wide_top=6,wide_window=0.5`` keeps one list for every hand).
     ``conditioning``: ``"auto"`` (the default) plays as expected-score where no card-removal
     model fits (every variant and player count but guangxi's and guangxi-regional's at 4
     players, other tables or options); ``"model"`` is an error there.  The pool's
@@ -481,10 +481,10 @@ class ExpectedScoreRerank(ExpectedScoreHand):
 
     conditioning: str = "auto"
     top: int = RERANK_TOP
-    wide_top: int = RERANK_WIDE_TOP
-    wide_window: float = RERANK_WIDE_WINDOW
     window: float = RERANK_WINDOW
     cap: float = RERANK_CAP
+    wide_top: int = RERANK_WIDE_TOP
+    wide_window: float = RERANK_WIDE_WINDOW
     name: ClassVar[str] = "expected-score-rerank"
 
     def __post_init__(self) -> None:

@@ -97,9 +97,8 @@ def register(subparsers: Any) -> None:
         "options as name:key=value,... (expected-score-hand:pool_hands=262144; "
         "expected-score-hand:conditioning=model reads the shipped card-removal model "
         "instead of a pool, guangxi variants at 4 players), expected-score-rerank (the "
-        "default's best 6 splits, 10 for a hand holding two trips, within half a point of its "
-        "best, re-ranked by that model and "
-        "the places), or a "
+        "default's best 6 splits within half a point of its best, its best 10 for a hand "
+        "holding two trips, re-ranked by that model and the places), or a "
         "trained .npz table (default: none)",
     )
     add_seed_option(parser)

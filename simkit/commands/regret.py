@@ -32,9 +32,9 @@ def register(subparsers: Any) -> None:
         help="expected-score, expected-score-places (the t-formula's places priced, where "
         "the tables carry a place model), expected-score-hand (each hand's tables conditioned "
         "on the cards it holds; :conditioning=model reads the shipped card-removal model "
-        "instead of a pool), expected-score-rerank (the default's best 6 splits, 10 for a "
-        "hand holding two trips, within half a point of its best, re-ranked by that model "
-        "and the places), max-ev, greedy, random-legal, rollout (slow: "
+        "instead of a pool), expected-score-rerank (the default's best 6 splits within half "
+        "a point of its best, its best 10 for a hand holding two trips, re-ranked by that "
+        "model and the places), max-ev, greedy, random-legal, rollout (slow: "
         "expected-score's best splits valued by rollouts) or a trained .npz table (max-ev "
         "with that table; expected-score with a fine-class one)",
     )
