@@ -147,6 +147,24 @@ def check_window(window: float, cap: float, name: str = "window") -> None:
         raise ValueError(f"cap must be a number of points (inf: none), got {cap}")
 
 
+def check_list(top: int, window: float, cap: float, wide_top: int, wide_window: float) -> None:
+    """The list's options, checked: ``top`` and ``wide_top`` in 1..:data:`MAX_TOP`, the
+    windows and the cap by :func:`check_window`."""
+    for name, k in (("top", top), ("wide_top", wide_top)):
+        if not 1 <= k <= MAX_TOP:
+            raise ValueError(f"{name} must lie in 1..{MAX_TOP}, got {k}")
+    check_window(window, cap)
+    check_window(wide_window, cap, "wide_window")
+
+
+def _wide_list(
+    top: int, window: float, wide_top: int | None, wide_window: float | None
+) -> tuple[int, float]:
+    """``wide_top`` and ``wide_window``, None read as ``top`` and ``window`` (one list for
+    every hand)."""
+    return (top if wide_top is None else wide_top, window if wide_window is None else wide_window)
+
+
 @nb.njit(cache=True)
 def _keep(v, rf, rm, rb, f, m, b, cf, cm, cb, tv, tk, n, top, front_first):
     """Offer a split to the list ``tv`` (values) / ``tk`` (keys), kept in the tie-break's
@@ -441,13 +459,8 @@ def rerank_ids(
     here) keeps the best ``top`` whatever their values.  ``wide_top``, ``wide_window``: the
     list's length and window for a hand holding :data:`WIDE_TRIPS` trips or more (None:
     ``top``, ``window``)."""
-    wide_top = top if wide_top is None else wide_top
-    wide_window = window if wide_window is None else wide_window
-    for name, k in (("top", top), ("wide_top", wide_top)):
-        if not 1 <= k <= MAX_TOP:
-            raise ValueError(f"{name} must lie in 1..{MAX_TOP}, got {k}")
-    check_window(window, cap)
-    check_window(wide_window, cap, "wide_window")
+    wide_top, wide_window = _wide_list(top, window, wide_top, wide_window)
+    check_list(top, window, cap, wide_top, wide_window)
     for name, s in (("solver", solver), ("own", own)):
         if s.tables.win.shape != s.q.shape[:2]:
             raise ValueError(f"rerank_ids needs {name} on fine tables")
@@ -527,10 +540,7 @@ def top_splits(
     row = np.asarray(row)
     ids, ranks = _all_splits(row, solver)
     v = _split_values(row, ids, ranks, solver)
-    length, window = hand_list(
-        row, top, window, top if wide_top is None else wide_top,
-        window if wide_window is None else wide_window,
-    )  # fmt: skip
+    length, window = hand_list(row, top, window, *_wide_list(top, window, wide_top, wide_window))
     kept = kept_order(v, ranks, solver.front_first, ids)[:length]
     bar = window_bar(float(v[kept[0]]), window, cap)
     kept = kept[v[kept] + 1e-9 >= bar]

@@ -41,7 +41,7 @@ from simkit.arrange.removal import (
     removal_buckets,
     shipped_removal_model,
 )
-from simkit.arrange.rerank import MAX_TOP, check_window, rerank_ids
+from simkit.arrange.rerank import check_list, rerank_ids
 from simkit.arrange.search import (
     Solver,
     _greedy_kernel,
@@ -489,20 +489,17 @@ class ExpectedScoreRerank(ExpectedScoreHand):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        for key in ("top", "wide_top"):
-            k = getattr(self, key)
-            if isinstance(k, bool) or not isinstance(k, int):
-                raise SimkitError(f"{key} must be an integer, got {k!r}")
-            if not 1 <= k <= MAX_TOP:
-                raise SimkitError(f"{key} must lie in 1..{MAX_TOP}, got {k}")
-        for key in ("window", "cap", "wide_window"):
-            if isinstance(getattr(self, key), bool) or not isinstance(
-                getattr(self, key), (int, float)
-            ):
-                raise SimkitError(f"{key} must be a number, got {getattr(self, key)!r}")
+        for key, kind in (("top", int), ("wide_top", int), ("window", float), ("cap", float),
+                          ("wide_window", float)):  # fmt: skip
+            value = getattr(self, key)
+            if isinstance(value, bool) or not isinstance(value, (int, kind)):
+                what = "an integer" if kind is int else "a number"
+                raise SimkitError(f"{key} must be {what}, got {value!r}")
         try:
-            check_window(float(self.window), float(self.cap))
-            check_window(float(self.wide_window), float(self.cap), "wide_window")
+            check_list(
+                self.top, float(self.window), float(self.cap), self.wide_top,
+                float(self.wide_window),
+            )  # fmt: skip
         except ValueError as e:
             raise SimkitError(str(e)) from None
         if self.conditioning == "pool":
