@@ -7,8 +7,8 @@ Rates are hands per second of CPU time on one core (numba compiled and the model
 timing; the best of ``--repeats`` rounds, each round timing every search in turn, since the
 machine may be shared).  The check (:func:`simkit.arrange.rerank.reference_rerank`) scans all
 72,072 splits of each of ``--exhaustive-hands`` hands: expected-score's best ``top`` class
-triples in its tie-break's order within the window, each valued under the hand's own tables
-and the places.
+triples in its tie-break's order within the window, each valued under the hand's own tables,
+the places and the home rate.
 
     .venv/bin/python experiments/bench_rerank.py [--hands 8000] [--exhaustive-hands 300]
 
@@ -31,7 +31,13 @@ from _timing import (  # experiments/ is on sys.path as a script
 from simkit.arrange import ExpectedScoreRerank, max_ev_ids
 from simkit.arrange.conditioned import model_ids
 from simkit.arrange.rerank import reference_rerank, rerank_ids
-from simkit.arrange.strategies import RERANK_CAP, RERANK_TOP, RERANK_WIDE_TOP, RERANK_WINDOW
+from simkit.arrange.strategies import (
+    RERANK_CAP,
+    RERANK_HOME_RATE,
+    RERANK_TOP,
+    RERANK_WIDE_TOP,
+    RERANK_WINDOW,
+)
 from simkit.deal import deal
 from simkit.variants import resolve_variant
 
@@ -131,12 +137,13 @@ def main() -> None:
         "bounds).  `rerank top=k`: expected-score's best k splits of distinct class triples "
         f"within its window ({RERANK_WINDOW} points under the best's value, that value capped "
         f"at {RERANK_CAP:g}; {RERANK_WIDE_TOP}, or k where more, for a hand holding two trips "
-        "or more), re-ranked under the hand's own tables (the card-removal model) "
-        f"and the t-formula's places (expected-score-rerank keeps {RERANK_TOP}); `no window`: "
+        "or more, or trips and three pairs), re-ranked under the hand's own tables (the "
+        "card-removal model), the t-formula's places and the home rate "
+        f"({RERANK_HOME_RATE}; expected-score-rerank keeps {RERANK_TOP}); `no window`: "
         f"the best {RERANK_TOP} ({RERANK_WIDE_TOP}) whatever their values; `no wide list`: "
-        f"the best {RERANK_TOP} within the window for every hand (the strategy before the wide "
-        "list); `full search`: the exact search of "
-        "that objective over every split (expected-score-hand with `conditioning=model`).  "
+        f"the best {RERANK_TOP} within the window for every hand; `full search`: the exact "
+        "search of that objective over every split (expected-score-hand with "
+        f"`conditioning=model` and the home rate {RERANK_HOME_RATE}).  "
         f"The ratios and the columns after them are of top={RERANK_TOP} with the window and the "
         "wide list.",
         "",

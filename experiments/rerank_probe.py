@@ -224,7 +224,8 @@ class ProbeHand(NamedTuple):
     its cards, its candidates' mean points on the evaluation rollouts (``ev``) and the best
     one's by the selection rollouts (``best``), their values under expected-score
     (``first``) and under expected-score-rerank's objective (``own``), and the candidates in
-    expected-score's order, one per class triple (``kept``, indices)."""
+    expected-score's order, one per class triple (``kept``, indices), and the candidates'
+    dun ranks (``ranks``)."""
 
     hand: np.ndarray
     ev: np.ndarray
@@ -232,13 +233,22 @@ class ProbeHand(NamedTuple):
     first: np.ndarray
     own: np.ndarray
     kept: np.ndarray
+    ranks: np.ndarray
 
 
-def probe_hands(probe: Path, v: Variant, players: int) -> Iterator[ProbeHand]:
+#: The re-ranking objective of the list studies (``rerank_top.py``, ``rerank_wide.py``): the
+#: one they chose the list by, before the home run against was priced by its own rate
+#: (``home_rate``; ``rerank_home.py`` studies that).
+LIST_STUDY_RERANK = ExpectedScoreRerank(home_rate=0.0)
+
+
+def probe_hands(
+    probe: Path, v: Variant, players: int, rerank: ExpectedScoreRerank = LIST_STUDY_RERANK
+) -> Iterator[ProbeHand]:
     """The hands of the probe file ``probe`` (``--save-hands``) of ``v`` at ``players``,
-    each with its candidates valued (:class:`ProbeHand`); exits where no card-removal model
-    ships for the row."""
-    default, rerank = ExpectedScore(), ExpectedScoreRerank()
+    each with its candidates valued (:class:`ProbeHand`; ``own`` by ``rerank``'s objective);
+    exits where no card-removal model ships for the row."""
+    default = ExpectedScore()
     if rerank.removal_model(v, players) is None:
         raise SystemExit(f"no card-removal model ships for {v.name} at {players} players")
     with np.load(probe) as z:
@@ -248,7 +258,7 @@ def probe_hands(probe: Path, v: Variant, players: int) -> Iterator[ProbeHand]:
             first = split_values(ranks, default.hand_solver(hand, v, players))
             own = split_values(ranks, rerank.hand_solver(hand, v, players))
             kept = kept_order(first, ranks, front_first=True)
-            yield ProbeHand(hand, ev, float(ev[int(np.argmax(sel))]), first, own, kept)
+            yield ProbeHand(hand, ev, float(ev[int(np.argmax(sel))]), first, own, kept, ranks)
 
 
 def probe_args(description: str) -> argparse.Namespace:

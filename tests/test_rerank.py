@@ -18,8 +18,11 @@ from simkit.arrange import (
 from simkit.arrange.conditioned import model_ids
 from simkit.arrange.rerank import (
     MAX_TOP,
+    WIDE_PAIRS,
     WIDE_TRIPS,
     hand_list,
+    keeps_wide,
+    rank_groups,
     reference_rerank,
     rerank_ids,
     top_splits,
@@ -29,14 +32,28 @@ from simkit.arrange.rerank import (
 from simkit.arrange.search import max_ev_ids
 from simkit.arrange.strategies import (
     RERANK_CAP,
+    RERANK_HOME_RATE,
     RERANK_WIDE_TOP,
     RERANK_WIDE_WINDOW,
     RERANK_WINDOW,
     strategy_names,
 )
+from simkit.arrange.value import (
+    P_HOME_ADD,
+    P_HOME_FACTOR,
+    P_HOME_RATE,
+    P_N_OPP,
+    P_SCOOP_ADD,
+    P_SCOOP_RATE,
+    P_W_HOME,
+    payout_model,
+    points_of_chances,
+)
 from simkit.cards import parse_cards
 from simkit.deal import deal
 from simkit.errors import SimkitError
+from simkit.regret import _points_on_rollouts, _rollout_hands
+from simkit.splits import split_positions
 from simkit.variants import resolve_variant
 
 SHIPPED = ("guangxi", "guangxi-regional")
@@ -59,13 +76,13 @@ def _searches(variant: str):
 
 def _test_hands(variant: str, first, own, model, n: int) -> np.ndarray:
     """Hands where the re-ranking moves off expected-score's split and hands where it does
-    not, half each (a plain deal is mostly the second kind), a third of each holding two
-    trips or more (the wide list's hands; a twelfth of a plain deal)."""
+    not, half each (a plain deal is mostly the second kind), a third of each keeping the wide
+    list (two trips, or trips and three pairs: a fifth of a plain deal)."""
     rows = _hands(6000, 11)
     ids, _, _, _ = rerank_ids(rows, first, own, model, 6)
     plain, _, _ = max_ev_ids(rows, first)
     moves = (ids != plain).any(axis=1)
-    trips = np.array([trips_held(row) >= WIDE_TRIPS for row in rows])
+    trips = np.array([keeps_wide(row) for row in rows])
     picked = []
     for group, k in ((moves, n // 2), (~moves, n - n // 2)):
         wide = np.flatnonzero(group & trips)[: k // 3]
@@ -101,23 +118,33 @@ def test_the_search_equals_the_scan_of_every_split(variant, lists):
         assert kept[i] == len(top_splits(row, first, *lists)[0])
 
 
-def test_trips_held_counts_the_ranks_of_three_or_four_cards():
-    """Against a plain count of the ranks, on dealt hands and on hands built to hold none,
-    one, two, three and four trips (quads count as trips)."""
+def test_rank_groups_count_trips_and_pairs_and_decide_the_wide_list():
+    """Against a plain count of the ranks, on dealt hands and on built hands of 0 to 4 trips
+    (quads count as trips) and 0 to 6 pairs; the wide list is kept by a hand holding two
+    trips or more, or one and three pairs or more."""
     for row in _hands(2000, 3):
         counts = np.bincount(row // 4, minlength=13)
-        assert trips_held(row) == (counts >= 3).sum()
+        trips, pairs = int((counts >= 3).sum()), int((counts == 2).sum())
+        assert rank_groups(row) == (trips, pairs)
+        assert trips_held(row) == trips
+        assert keeps_wide(row) == (trips >= 2 or (trips == 1 and pairs >= 3))
     built = {
-        "2c 5d 7h 9s Jc Kd Ah 3c 4d 6h 8s Tc Qd": 0,
-        "2c 2d 2h 9s Jc Kd Ah 3c 4d 6h 8s Tc Qd": 1,
-        "2c 2d 2h 2s Jc Jd Jh 3c 4d 6h 8s Tc Qd": 2,
-        "2c 2d 2h 9s 9c 9d Ah Ac As 6h 8s Tc Qd": 3,
-        "2c 2d 2h 9s 9c 9d Ah Ac As 6h 6s 6c Qd": 4,
+        "2c 5d 7h 9s Jc Kd Ah 3c 4d 6h 8s Tc Qd": (0, 0),
+        "2c 2d 2h 9s Jc Kd Ah 3c 4d 6h 8s Tc Qd": (1, 0),
+        "2c 2d 2h 9s 9c Jd Jh 3c 4d 6h 8s Tc Ad": (1, 2),
+        "2c 2d 2h 9s 9c Jd Jh Qc Qd 6h 8s Tc Ad": (1, 3),
+        "2c 2d 2h 2s 9c 9d Jh Jc Qc Qd 8s Tc Ad": (1, 3),
+        "Qc Qd 9c 9d Jh Jc 3c 3d 8s 8d Tc Td 5c": (0, 6),
+        "2c 2d 2h 2s Jc Jd Jh 3c 4d 6h 8s Tc Qd": (2, 0),
+        "2c 2d 2h 9s 9c 9d Ah Ac As 6h 8s Tc Qd": (3, 0),
+        "2c 2d 2h 9s 9c 9d Ah Ac As 6h 6s 6c Qd": (4, 0),
     }
-    for text, n in built.items():
+    for text, (trips, pairs) in built.items():
         row = np.sort(parse_cards(text))
-        assert trips_held(row) == n
-        assert hand_list(row, 6, 0.5, 10, INF) == ((10, INF) if n >= WIDE_TRIPS else (6, 0.5))
+        assert rank_groups(row) == (trips, pairs)
+        wide = trips >= WIDE_TRIPS or (trips >= 1 and pairs >= WIDE_PAIRS)
+        assert keeps_wide(row) == wide
+        assert hand_list(row, 6, 0.5, 10, INF) == ((10, INF) if wide else (6, 0.5))
 
 
 @pytest.mark.parametrize("variant", SHIPPED)
@@ -147,21 +174,22 @@ def test_the_window_keeps_a_prefix_of_the_list_down_to_its_bar(variant):
 
 
 @pytest.mark.parametrize("variant", SHIPPED)
-def test_a_hand_holding_two_trips_keeps_the_wide_list(variant):
-    """A hand holding two trips or more keeps its best ``wide_top`` splits within the wide
-    window (the strategy's: whatever their values), the list of ``top`` within the window
-    its head; another hand keeps the list of ``top``.  The wide list is longer on most such
-    hands (the test can fail)."""
+def test_a_hand_holding_two_trips_or_trips_and_three_pairs_keeps_the_wide_list(variant):
+    """A hand holding two trips or more, or trips and three pairs, keeps its best
+    ``wide_top`` splits within the wide window (the strategy's: whatever their values), the
+    list of ``top`` within the window its head; another hand keeps the list of ``top``.  The
+    wide list is longer on most such hands (the test can fail)."""
     _, first, _, _ = _searches(variant)
     top, window, cap, wide_top, wide_window = DEFAULT_LIST
     rows = _hands(1500, 23)
-    trips = np.array([trips_held(row) >= WIDE_TRIPS for row in rows])
+    trips = np.array([keeps_wide(row) for row in rows])
+    assert (trips & np.array([trips_held(row) == 1 for row in rows])).sum() >= 20
     longer = 0
     for row in np.concatenate([rows[trips][:40], rows[~trips][:20]]):
         ids, _ = top_splits(row, first, top, window, cap)
         w_ids, _ = top_splits(row, first, *DEFAULT_LIST)
         assert (w_ids[: len(ids)] == ids).all()
-        if trips_held(row) >= WIDE_TRIPS:
+        if keeps_wide(row):
             assert len(w_ids) == wide_top == 10 and wide_window == INF  # a dealt hand has more
             longer += len(w_ids) > len(ids)
         else:
@@ -277,3 +305,78 @@ def test_bad_options_fail_before_any_work():
     with pytest.raises(ValueError, match="one variant's"):
         rerank_ids(_hands(4, 1), first, RERANK.solver("guangxi-regional", 4), model, 6)
     assert isinstance(RERANK, ExpectedScoreHand)
+
+
+def test_the_home_rate_prices_the_home_run_against_in_place_of_the_table_s_scoop_rate():
+    """``P_HOME_RATE``: an opponent who scoops the hand scoops every other player with that
+    chance (the model's default: the table's scoop rate for each of them); at two players an
+    opponent's scoop is its home run, whatever the rate says."""
+    v = resolve_variant("guangxi")
+    p = payout_model(v, 4).params.copy()
+    p[P_SCOOP_RATE], p[P_W_HOME] = 0.113, 0.4
+    n_opp, add, factor, scoop_add = p[P_N_OPP], p[P_HOME_ADD], p[P_HOME_FACTOR], p[P_SCOOP_ADD]
+    assert n_opp == 3 and add == 12 and factor == 3 and scoop_add == 3  # guangxi's home run
+    args = (0.3, 3.0, 3.5, 0.15, 0.06, 0.0, 0.0, 0.15**3)
+    before = points_of_chances(*args, p)
+    p[P_HOME_RATE] = 0.25
+    after = points_of_chances(*args, p)
+    # the model's cost of the home runs against: 12 to each opponent's (n_opp chances of one),
+    # and the pair it wins (the dun points and the scoop's 3, with the 12) twice more
+    paid = 3.5 + scoop_add
+    cost = n_opp * add + (factor - 1) * (paid + add)
+    want = -0.4 * (0.06 * 0.25 - 0.06 * 0.113 * 0.113) * cost
+    assert after - before == pytest.approx(want, rel=1e-12)
+    assert after < before  # a likelier home run against costs the hand
+    two = payout_model(v, 2).params.copy()
+    two[P_SCOOP_RATE] = 0.113
+    alone = points_of_chances(*args, two)
+    two[P_HOME_RATE] = 0.25
+    assert points_of_chances(*args, two) == alone
+    # the searches: expected-score keeps the table's rate, the re-ranking reads its own
+    assert ExpectedScore().solver(v, 4).model.params[P_HOME_RATE] == 0.0
+    assert RERANK.first().solver(v, 4).model.params[P_HOME_RATE] == 0.0
+    assert RERANK.solver(v, 4).model.params[P_HOME_RATE] == RERANK_HOME_RATE == 0.25
+    row = _hands(1, 2)[0]
+    assert RERANK.hand_solver(row, v, 4).model.params[P_HOME_RATE] == 0.25
+    named = strategy_from_name("expected-score-rerank:home_rate=0")
+    assert named.solver(v, 4).model.params[P_HOME_RATE] == 0.0
+
+
+#: Hands of the guangxi-regional rerank probe (seed 5) the re-ranking lost most on before the
+#: home rate: trips and three pairs, set with the full house behind and a pair of aces in the
+#: middle; the rollouts' best holds the aces in front, two pairs in the middle, trips behind.
+TRIPS_AND_PAIRS = (
+    "3d 3h 3s Th Ts Jc Js Ad Ah 4s 5h 7d 8h",
+    "4c 4d 4s 7s 8c 5d 5s 9c 9s Tc Kh Ac As",
+    "2c 2s 5c 5d 5h 7d Td Ts 4h Qh Kc Ac Ad",
+)
+
+
+def test_the_home_rate_moves_the_aces_to_the_front_where_the_rollouts_score_more():
+    """With the home rate the strategy sets the aces in front of those hands (without it,
+    the full house behind), and under guangxi-regional's full rules that split scores more
+    on the same rollouts, by more than two standard errors of the difference."""
+    v = resolve_variant("guangxi-regional")
+    rows = np.sort(np.stack([parse_cards(t) for t in TRIPS_AND_PAIRS]), axis=1)
+    ids, _ = RERANK.choose_splits(rows, v, n_players=4)
+    old, _ = ExpectedScoreRerank(home_rate=0.0).choose_splits(rows, v, n_players=4)
+    for row, new_ids, old_ids in zip(rows, ids, old, strict=True):
+        assert keeps_wide(row) and rank_groups(row) == (1, 3)
+        new_split = row[split_positions(new_ids[None].astype(np.int64))[0]]
+        old_split = row[split_positions(old_ids[None].astype(np.int64))[0]]
+        assert (new_split[:3] >> 2).tolist().count(12) == 2  # the aces in front
+        assert (old_split[8:] >> 2).tolist().count(12) == 0 and len(set(old_split[8:] >> 2)) == 2
+        gain = _paired_rollouts(row, np.stack([old_split, new_split]), v)
+        assert gain[0] > 2 * gain[1], gain
+
+
+def _paired_rollouts(row: np.ndarray, splits: np.ndarray, v) -> tuple[float, float]:
+    """The second split's mean gain over the first on the same 4,000 rollouts against
+    expected-score opponents, and its standard error."""
+    gen = np.random.default_rng(7)
+    opponents = _rollout_hands(row, 4, 4000, gen)
+    points = _points_on_rollouts(
+        [(splits, np.full(2, -1))], opponents[None], v, "expected-score", 4, 0
+    )[0]
+    d = points[1] - points[0]
+    return float(d.mean()), float(d.std(ddof=1) / np.sqrt(d.size))

@@ -32,11 +32,17 @@ the hand's own tables than under expected-score's: the pick lies past the sixth 
 up to two points under the best, on the hands the six lose most on (of the regret protocol's
 guangxi-regional hands, the five the six lost most on all hold two trips).  Ten bring those
 hands' part of the regret down to the full search's on both rerank probes
-(``results/strategy/rerank-wide-guangxi.md``, ``…-guangxi-regional.md``).  Whether a hand
-keeps the longer list is known from its cards before the search, so its bar is as monotone as
-the others' and the search stays exact.  On the regret protocol the strategy gives away 0.0139
-a hand in guangxi and 0.0203 in guangxi-regional (0.0161 and 0.0252 without the longer list;
-``results/strategy/regret-hand-4p-2000.md``).
+(``results/strategy/rerank-wide-guangxi.md``, ``…-guangxi-regional.md``).
+
+A hand holding one trips and three pairs or more (:data:`WIDE_PAIRS`; 15% of hands) keeps the
+same longer list: the re-ranking prices the opponents' home runs by its own rate
+(:attr:`~simkit.arrange.strategies.ExpectedScoreRerank.home_rate`), which moves such a hand
+from the full house behind and a pair in the middle (expected-score's pick, often scooped by
+a hand that goes on to scoop the table) to its highest pair in front, two pairs in the middle
+and the trips behind, a split expected-score ranks up to a point under its best
+(``results/strategy/rerank-home-guangxi.md``, ``…-guangxi-regional.md``).  Whether a hand
+keeps the longer list (:func:`keeps_wide`) is known from its cards before the search, so its
+bar is as monotone as the others' and the search stays exact.
 
 Splits of equal class triples have equal values under both objectives (the model shifts a
 class, not a split), so the list keeps one split of each triple, the one expected-score's
@@ -95,15 +101,17 @@ from simkit.splits import N_FIVE, N_THREE, split_positions
 _RB, _RM, _RF, _IB, _IM, _IF, _CF, _CM, _CB = range(9)
 #: The largest list a search keeps.
 MAX_TOP = 64
-#: A hand holding this many trips or more (ranks of three or four of its cards) keeps the
-#: wide list (``wide_top``): see the module's notes.
+#: A hand holding this many trips or more (ranks of three or four of its cards), or one trips
+#: and :data:`WIDE_PAIRS` pairs or more, keeps the wide list (``wide_top``): see the module's
+#: notes.
 WIDE_TRIPS = 2
+WIDE_PAIRS = 3
 
 
 @nb.njit(cache=True)
-def trips_held(hand):
-    """How many ranks ``hand`` (plain-deck cards, rank ``card >> 2``) holds three or four
-    cards of."""
+def rank_groups(hand):
+    """``(trips, pairs)``: how many ranks ``hand`` (plain-deck cards, rank ``card >> 2``)
+    holds three or four cards of, and exactly two."""
     one = 0
     two = 0
     three = 0
@@ -112,18 +120,38 @@ def trips_held(hand):
         three |= two & bit
         two |= one & bit
         one |= bit
+    pairs = two & ~three
+    return _bits(three), _bits(pairs)
+
+
+@nb.njit(cache=True)
+def _bits(x):
     n = 0
-    while three:
-        three &= three - 1
+    while x:
+        x &= x - 1
         n += 1
     return n
 
 
 @nb.njit(cache=True)
+def trips_held(hand):
+    """How many ranks ``hand`` holds three or four cards of (:func:`rank_groups`)."""
+    return rank_groups(hand)[0]
+
+
+@nb.njit(cache=True)
+def keeps_wide(hand):
+    """Whether ``hand`` keeps the wide list: it holds :data:`WIDE_TRIPS` trips or more, or
+    one trips and :data:`WIDE_PAIRS` pairs or more."""
+    trips, pairs = rank_groups(hand)
+    return trips >= WIDE_TRIPS or (trips >= 1 and pairs >= WIDE_PAIRS)
+
+
+@nb.njit(cache=True)
 def hand_list(hand, top, window, wide_top, wide_window):
     """The list ``hand`` keeps, its length and window: ``(wide_top, wide_window)`` where it
-    holds :data:`WIDE_TRIPS` trips or more, else ``(top, window)``."""
-    if trips_held(hand) >= WIDE_TRIPS:
+    keeps the wide list (:func:`keeps_wide`), else ``(top, window)``."""
+    if keeps_wide(hand):
         return wide_top, wide_window
     return top, window
 
@@ -299,7 +327,7 @@ def _rerank_kernel(
     is full), then each valued under the hand's own tables (``weights``, a card-removal
     model, shifting ``win`` / ``tie``; the quantities written into ``q_own``, a copy of the
     base) and the payout ``p_own`` (the places); the best of them, the earlier on a tie.
-    A hand holding :data:`WIDE_TRIPS` trips or more keeps ``wide_top`` splits within
+    A hand that keeps the wide list (:func:`keeps_wide`) keeps ``wide_top`` splits within
     ``wide_window``, not ``top`` within ``window`` (:func:`hand_list`).
 
     ``out`` ``(n, 3)``: the split's ids; ``values``: its value under the hand's own tables;
@@ -457,7 +485,7 @@ def rerank_ids(
     ``solver``: expected-score's search (fine tables, no places); ``own``: the same tables
     with the payout the splits are re-ranked by (the places).  ``window=inf`` (the default
     here) keeps the best ``top`` whatever their values.  ``wide_top``, ``wide_window``: the
-    list's length and window for a hand holding :data:`WIDE_TRIPS` trips or more (None:
+    list's length and window for a hand that keeps the wide list (:func:`keeps_wide`; None:
     ``top``, ``window``)."""
     wide_top, wide_window = _wide_list(top, window, wide_top, wide_window)
     check_list(top, window, cap, wide_top, wide_window)
@@ -533,7 +561,7 @@ def top_splits(
     wide_window: float | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The reference of the first stage, by scanning every legal split: ``solver``'s best
-    ``top`` splits (``wide_top`` where the hand holds :data:`WIDE_TRIPS` trips or more) of
+    ``top`` splits (``wide_top`` where the hand keeps the wide list, :func:`keeps_wide`) of
     distinct class triples in the tie-break's order, those under the window's bar
     (:func:`window_bar` of the best's value; ``wide_window`` for such a hand) left out, as
     subset ids ``(k, 3)`` (front, middle, back) and dun ranks ``(k, 3)``."""

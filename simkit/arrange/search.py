@@ -34,6 +34,7 @@ from simkit.arrange.classes import coarse_of_fine, fine_classes, fine_code
 from simkit.arrange.joint import JOINT_CELLS, joint_cdfs
 from simkit.arrange.subsets import _rank_subsets, rank_tables_of
 from simkit.arrange.value import (
+    P_HOME_RATE,
     P_HORSE,
     P_JOINT,
     P_N_OPP,
@@ -699,6 +700,7 @@ def make_solver(
     weights: tuple[float, float] = (1.0, 1.0),
     joint: bool = False,
     place: PlaceModel | None = None,
+    home_rate: float = 0.0,
 ) -> Solver:
     """A :class:`Solver` for ``variant`` (shipped tables unless ``tables`` is given).
 
@@ -712,7 +714,8 @@ def make_solver(
     (:mod:`simkit.arrange.joint`; the independent products where the tables hold none);
     ``place``: price the duns' points by the t-formula's places
     (:class:`~simkit.arrange.value.PlaceModel`; only where the variant plays the t-formula at
-    ``n_players``).
+    ``n_players``); ``home_rate``: the chance that an opponent who scoops a hand scoops every
+    other player too (``P_HOME_RATE``, in [0, 1]; 0: the table's scoop rate for each of them).
     """
     v = resolve_variant(variant)
     check_players(n_players)
@@ -725,6 +728,9 @@ def make_solver(
         # negative weights would break the search's bounds (the value must rise with wins)
         raise ValueError(f"objective weights must be finite and ≥ 0, got {weights!r}")
     model.params[P_W_SCOOP], model.params[P_W_HOME] = w_scoop, w_home
+    if not 0.0 <= home_rate <= 1.0:  # NaN too
+        raise ValueError(f"home_rate must be a chance in [0, 1], got {home_rate!r}")
+    model.params[P_HOME_RATE] = home_rate
     if place is not None:
         if not plays_t_formula(v, n_players):
             raise ValueError(

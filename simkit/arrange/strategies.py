@@ -178,10 +178,16 @@ class ExpectedScore(MaxEV):
         entry = place_entry(tables) if self.places else None
         return None if entry is None else PlaceModel.from_meta(entry)
 
+    def _home_rate(self) -> float:
+        """The chance that an opponent who scoops a hand scoops every other player too, as
+        this strategy's searches price it (``P_HOME_RATE``; 0: the table's scoop rate)."""
+        return 0.0
+
     def _make(self, v: Variant, n_players: int, tables: WinTables, weights: Weights) -> Solver:
         return make_solver(
             v, n_players, tables, horse=True, front_first=True, dtype=np.float32,
             weights=weights, joint=self.joint, place=self._place(tables),
+            home_rate=self._home_rate(),
         )  # fmt: skip
 
     def solver(self, variant: str | Variant | None, n_players: int) -> Solver:
@@ -199,7 +205,7 @@ class ExpectedScore(MaxEV):
         if not self.removal or tables.removal is None:
             return (self.solver(v, n_players),)
         weights = self._weights(tables)
-        key = (id(tables), id(v), n_players, weights, self.joint, self.places)
+        key = (id(tables), id(v), n_players, weights, self.joint, self.places, self._home_rate())
         return _recent(
             _BUCKET_SOLVERS, key,
             lambda: tuple(self._make(v, n_players, t, weights) for t in bucket_tables(tables)),
@@ -443,9 +449,10 @@ RERANK_WINDOW = 0.5
 RERANK_CAP = 5.0
 #: How many of expected-score's best splits expected-score-rerank re-ranks for a hand holding
 #: two trips or more (:attr:`ExpectedScoreRerank.wide_top`,
-#: :data:`~simkit.arrange.rerank.WIDE_TRIPS`): the card removal of two trips moves a split's
-#: value by points (a second full house is worth more than expected-score's tables say, the
-#: opponents holding fewer of those ranks), so the hand's pick may lie further down
+#: :data:`~simkit.arrange.rerank.WIDE_TRIPS`; also for trips and three pairs, where the home
+#: rate moves the pick as far: :data:`RERANK_HOME_RATE`): the card removal of two trips moves
+#: a split's value by points (a second full house is worth more than expected-score's tables
+#: say, the opponents holding fewer of those ranks), so the hand's pick may lie further down
 #: expected-score's list, and further under its best than the window reaches: such a hand
 #: keeps its best ten whatever their values (:data:`RERANK_WIDE_WINDOW`).  Chosen on the rerank
 #: probe's hands (``results/strategy/rerank-wide-guangxi.md``, ``…-guangxi-regional.md``): ten
@@ -453,6 +460,22 @@ RERANK_CAP = 5.0
 #: the full search's 0.0009 / 0.0010; with or without a window alike there.
 RERANK_WIDE_TOP = 10
 RERANK_WIDE_WINDOW = float("inf")
+#: The chance that an opponent who scoops a hand scoops every other player too, as
+#: expected-score-rerank's re-ranking prices the home run against it
+#: (:attr:`ExpectedScoreRerank.home_rate`, ``P_HOME_RATE``).  The model's default, the table's
+#: scoop rate for each other player (0.113² = 0.013 in guangxi), misses that an opponent who
+#: beats all three of a split's duns holds a strong hand: in self-play one who scoops a player
+#: scoops all three 12% of the time, and 9-37% on the rerank probe's hands the re-ranking lost
+#: most on (a middling pair in front, a pair of aces in the middle, a full house behind, where
+#: the rollouts' best sets the aces in front, two pairs in the middle and the trips behind),
+#: whose full-house split pays the opponents' home runs some 0.8 points a hand more than its
+#: rival.  Chosen on the rerank probes (``results/strategy/rerank-home-guangxi.md``,
+#: ``…-guangxi-regional.md``; of 0.04 to 0.64): 0.25 gives the full search of the objective
+#: its least regret in guangxi-regional (0.0043; 0.0081 at 0) and near it in guangxi (0.0040;
+#: 0.0035 at 0.16, 0.0058 at 0), and the list, with the wide list for trips and three pairs
+#: (their pick lies up to a point under expected-score's best), 0.0065 and 0.0049 against
+#: 0.0104 and 0.0081 before; the list's regret is flat from 0.25 to 0.64 in both rows.
+RERANK_HOME_RATE = 0.25
 
 
 @dataclass(frozen=True, eq=False, repr=False)  # ExpectedScore.__repr__ shows its options
@@ -470,8 +493,13 @@ class ExpectedScoreRerank(ExpectedScoreHand):
     best's value, that value capped at ``cap`` (:data:`RERANK_WINDOW`, :data:`RERANK_CAP`;
     :func:`~simkit.arrange.rerank.window_bar`; ``window=inf`` keeps all ``top``).
     ``wide_top``, ``wide_window``: how many, and within which window, for a hand holding two
-    trips or more (:data:`RERANK_WIDE_TOP`, :data:`RERANK_WIDE_WINDOW`: the best ten
-    whatever their values; ``wide_top=6,wide_window=0.5`` keeps one list for every hand).
+    trips or more, or trips and three pairs (:func:`~simkit.arrange.rerank.keeps_wide`;
+    :data:`RERANK_WIDE_TOP`, :data:`RERANK_WIDE_WINDOW`: the best ten whatever their values;
+    ``wide_top=6,wide_window=0.5`` keeps one list for every hand).
+    ``home_rate``: the chance that an opponent who scoops the hand scoops every other player
+    too, as the re-ranking prices the home run against it (:data:`RERANK_HOME_RATE`; 0: the
+    table's scoop rate for each other player, as expected-score prices it; the first search
+    keeps expected-score's).
     ``conditioning``: ``"auto"`` (the default) plays as expected-score where no card-removal
     model fits (every variant and player count but guangxi's and guangxi-regional's at 4
     players, other tables or options); ``"model"`` is an error there.  The pool's
@@ -485,12 +513,13 @@ class ExpectedScoreRerank(ExpectedScoreHand):
     cap: float = RERANK_CAP
     wide_top: int = RERANK_WIDE_TOP
     wide_window: float = RERANK_WIDE_WINDOW
+    home_rate: float = RERANK_HOME_RATE
     name: ClassVar[str] = "expected-score-rerank"
 
     def __post_init__(self) -> None:
         super().__post_init__()
         for key, kind in (("top", int), ("wide_top", int), ("window", float), ("cap", float),
-                          ("wide_window", float)):  # fmt: skip
+                          ("wide_window", float), ("home_rate", float)):  # fmt: skip
             value = getattr(self, key)
             if isinstance(value, bool) or not isinstance(value, (int, kind)):
                 what = "an integer" if kind is int else "a number"
@@ -502,6 +531,8 @@ class ExpectedScoreRerank(ExpectedScoreHand):
             )  # fmt: skip
         except ValueError as e:
             raise SimkitError(str(e)) from None
+        if not 0.0 <= self.home_rate <= 1.0:  # NaN too
+            raise SimkitError(f"home_rate must be a chance in [0, 1], got {self.home_rate!r}")
         if self.conditioning == "pool":
             raise SimkitError(
                 "expected-score-rerank re-ranks by the card-removal model: conditioning is "
@@ -512,6 +543,9 @@ class ExpectedScoreRerank(ExpectedScoreHand):
                 "expected-score-rerank reads the card-removal model of one round: rounds, "
                 "prior and pool_hands are expected-score-hand's"
             )
+
+    def _home_rate(self) -> float:
+        return float(self.home_rate)
 
     def first(self) -> ExpectedScore:
         """The search whose best splits are re-ranked: expected-score on the same tables,

@@ -26,7 +26,10 @@ strength moved into its back is missing from its front, so that (with every ship
 tables) all three of its duns sit below their medians 25-35% less often than the products
 say, and scoops at middling chances are rarer.  The expected score is that times the number
 of opponents, plus the home run (全垒打): I scoop everyone with chance ``(S⁺)^(n−1)``; an
-opponent who scoops me scoops the rest at the table's average scoop rate.  With win and lose
+opponent who scoops me scoops the rest at the table's average scoop rate, or (``P_HOME_RATE``
+> 0) scoops all of them with that chance: an opponent that beats all three of a split's duns
+holds a strong hand, and scoops the others far more often than the average hand does
+(:class:`~simkit.arrange.strategies.ExpectedScoreRerank` reads it).  With win and lose
 chances 0 or 1 the pair formula is exactly :func:`simkit.score.pair_points` (tested for every
 shipped variant).  The t-formula, the horse card and the banker topology rank or multiply net
 waters and are left out; specials of opponents add a constant that cannot change the best split.
@@ -84,6 +87,7 @@ Q_WIN, Q_LOSE, Q_VW, Q_LE = range(4)
     P_HOME_ADD,  # extra each scooped opponent pays the home-run player
     P_HOME_FACTOR,  # the home-run player's points are multiplied by this
     P_SCOOP_RATE,  # chance a player scoops a given opponent (from training)
+    P_HOME_RATE,  # > 0: chance an opponent who scoops me scoops every other player too
     P_HOME_BASE,  # > 0: the home run multiplies only the dun count, this many points a pair
     P_HORSE,  # the 马牌 multiplier of a winning dun that holds it (1: none; expected-score)
     P_W_SCOOP,  # weight of the scoop terms in a pair's value (1: as the model prices them)
@@ -95,7 +99,7 @@ Q_WIN, Q_LOSE, Q_VW, Q_LE = range(4)
     P_PLACE_CENTRE,  # h's centre: the table's expected points at which the place is even
     P_PLACE_SCALE,  # h's scale in points
     P_T_LEVEL,  # the first of N_T_LEVELS levels of T, the other hands' biggest dun worth
-) = range(21)
+) = range(22)
 #: Levels of T the place model holds (their chances follow the levels in ``params``).
 N_T_LEVELS = 8
 P_T_CHANCE = P_T_LEVEL + N_T_LEVELS
@@ -498,10 +502,14 @@ def points_of_chances(base, won, paid, s_for, s_against, maj_win, maj_lose, home
     n_opp = p[P_N_OPP]
     total = n_opp * pair
     if p[P_HOME] > 0.0:
-        # I scoop everyone; or an opponent scoops me and (at the table's scoop rate) the rest.
-        home_against = s_against
-        for _ in range(int(n_opp) - 1):
-            home_against *= p[P_SCOOP_RATE]
+        # I scoop everyone; or an opponent scoops me and (at the table's scoop rate, or with
+        # the chance P_HOME_RATE that one who scoops me scoops them all) the rest.
+        if p[P_HOME_RATE] > 0.0 and n_opp > 1.0:  # one opponent: its scoop is the home run
+            home_against = s_against * p[P_HOME_RATE]
+        else:
+            home_against = s_against
+            for _ in range(int(n_opp) - 1):
+                home_against *= p[P_SCOOP_RATE]
         w_home = p[P_W_HOME]
         total += w_home * (n_opp * p[P_HOME_ADD] * (home_for - home_against))
         if p[P_HOME_BASE] > 0.0:  # only the dun count is multiplied

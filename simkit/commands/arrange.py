@@ -98,7 +98,8 @@ def register(subparsers: Any) -> None:
         "expected-score-hand:conditioning=model reads the shipped card-removal model "
         "instead of a pool, guangxi variants at 4 players), expected-score-rerank (the "
         "default's best 6 splits within half a point of its best, its best 10 for a hand "
-        "holding two trips, re-ranked by that model and the places), or a "
+        "holding two trips or trips and three pairs, re-ranked by that model, the places "
+        "and a likelier home run against), or a "
         "trained .npz table (default: none)",
     )
     add_seed_option(parser)

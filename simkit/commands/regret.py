@@ -33,8 +33,9 @@ def register(subparsers: Any) -> None:
         "the tables carry a place model), expected-score-hand (each hand's tables conditioned "
         "on the cards it holds; :conditioning=model reads the shipped card-removal model "
         "instead of a pool), expected-score-rerank (the default's best 6 splits within half "
-        "a point of its best, its best 10 for a hand holding two trips, re-ranked by that "
-        "model and the places), max-ev, greedy, random-legal, rollout (slow: "
+        "a point of its best, its best 10 for a hand holding two trips or trips and "
+        "three pairs, re-ranked by that model, the places and a likelier home run "
+        "against), max-ev, greedy, random-legal, rollout (slow: "
         "expected-score's best splits valued by rollouts) or a trained .npz table (max-ev "
         "with that table; expected-score with a fine-class one)",
     )
