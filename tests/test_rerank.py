@@ -18,6 +18,7 @@ from simkit.arrange import (
 from simkit.arrange.conditioned import model_ids
 from simkit.arrange.rerank import (
     MAX_TOP,
+    MAX_WIDE_PAIRS,
     WIDE_PAIRS,
     WIDE_TRIPS,
     hand_list,
@@ -29,7 +30,7 @@ from simkit.arrange.rerank import (
     trips_held,
     window_bar,
 )
-from simkit.arrange.search import max_ev_ids
+from simkit.arrange.search import make_solver, max_ev_ids
 from simkit.arrange.strategies import (
     RERANK_CAP,
     RERANK_HOME_RATE,
@@ -104,6 +105,8 @@ def _test_hands(variant: str, first, own, model, n: int) -> np.ndarray:
         (3, INF, INF, 12, INF),
         (6, 0.5, 5.0, 10, 2.0),
         (12, 0.3, 2.0, 4, 0.0),
+        (6, 0.5, 5.0, 10, INF, 6),
+        (4, 0.3, 5.0, 9, 1.0, 1),
     ],
 )
 def test_the_search_equals_the_scan_of_every_split(variant, lists):
@@ -145,6 +148,13 @@ def test_rank_groups_count_trips_and_pairs_and_decide_the_wide_list():
         wide = trips >= WIDE_TRIPS or (trips >= 1 and pairs >= WIDE_PAIRS)
         assert keeps_wide(row) == wide
         assert hand_list(row, 6, 0.5, 10, INF) == ((10, INF) if wide else (6, 0.5))
+        # wide_pairs: the pairs one trips needs; six or more (none holds as many) leave the
+        # wide list to two trips
+        for wide_pairs in range(MAX_WIDE_PAIRS + 1):
+            want = trips >= WIDE_TRIPS or (trips == 1 and pairs >= wide_pairs)
+            assert keeps_wide(row, wide_pairs) == want
+            assert hand_list(row, 6, 0.5, 10, INF, wide_pairs)[0] == (10 if want else 6)
+        assert keeps_wide(row, MAX_WIDE_PAIRS) == (trips >= WIDE_TRIPS)
 
 
 @pytest.mark.parametrize("variant", SHIPPED)
@@ -245,6 +255,14 @@ def test_the_strategy_plays_the_kernel_by_name_and_expected_score_where_no_model
     )
     wide, _ = named.choose_splits(rows, v, n_players=4)
     assert (wide == rerank_ids(rows, first, own, model, 6)[0]).all()
+    # the list and objective before the home rate, by name
+    before = strategy_from_name("expected-score-rerank:home_rate=0,wide_pairs=6")
+    got, got_v = before.choose_splits(rows, v, n_players=4)
+    own_before = ExpectedScoreRerank(home_rate=0.0).solver(v, 4)
+    lists = (*DEFAULT_LIST, MAX_WIDE_PAIRS)
+    want, want_v, _, _ = rerank_ids(rows, first, own_before, model, *lists)
+    assert (got == want).all() and (got_v == want_v).all()
+    assert (got != ids).any(axis=1).sum() >= 3  # the home rate and the list move some hands
     # top=1 with wide_top=1: expected-score's own split
     one, _ = ExpectedScoreRerank(top=1, wide_top=1).choose_splits(rows, v, n_players=4)
     plain, _ = ExpectedScore().choose_splits(rows, v, n_players=4)
@@ -267,6 +285,18 @@ def test_bad_options_fail_before_any_work():
         ExpectedScoreRerank(top=True)
     with pytest.raises(SimkitError, match="wide_top must lie in"):
         strategy_from_name("expected-score-rerank:wide_top=0")
+    with pytest.raises(SimkitError, match=r"wide_pairs must lie in 0\.\.6"):
+        strategy_from_name("expected-score-rerank:wide_pairs=7")
+    with pytest.raises(SimkitError, match=r"wide_pairs must lie in 0\.\.6"):
+        ExpectedScoreRerank(wide_pairs=-1)
+    with pytest.raises(SimkitError, match="wide_pairs must be an integer"):
+        ExpectedScoreRerank(wide_pairs=True)
+    with pytest.raises(SimkitError, match="home_rate must be a chance in"):
+        strategy_from_name("expected-score-rerank:home_rate=1.5")
+    with pytest.raises(SimkitError, match="home_rate must be a chance in"):
+        ExpectedScoreRerank(home_rate=float("nan"))
+    with pytest.raises(SimkitError, match="home_rate must be a number"):
+        ExpectedScoreRerank(home_rate="high")  # type: ignore[arg-type]
     with pytest.raises(SimkitError, match="wide_top must be an integer"):
         ExpectedScoreRerank(wide_top=2.5)  # type: ignore[arg-type]
     with pytest.raises(SimkitError, match="wide_window must be a number of points >= 0"):
@@ -296,6 +326,10 @@ def test_bad_options_fail_before_any_work():
         rerank_ids(_hands(4, 1), first, own, model, 0)
     with pytest.raises(ValueError, match="wide_top must lie"):
         rerank_ids(_hands(4, 1), first, own, model, 6, wide_top=MAX_TOP + 1)
+    with pytest.raises(ValueError, match="wide_pairs must lie"):
+        rerank_ids(_hands(4, 1), first, own, model, 6, wide_pairs=MAX_WIDE_PAIRS + 1)
+    with pytest.raises(ValueError, match="home_rate must be a chance"):
+        make_solver("guangxi", 4, home_rate=-0.1)
     with pytest.raises(ValueError, match="wide_window must be"):
         rerank_ids(_hands(4, 1), first, own, model, 6, wide_window=float("nan"))
     with pytest.raises(ValueError, match="window must be"):

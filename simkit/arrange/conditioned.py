@@ -376,7 +376,8 @@ def _conditioned_kernel(
     """The exact search of every hand on its own conditioned tables: the shift counted over
     the pool (:func:`_condition`), or read from a card-removal model where ``use_model``
     (:func:`_model_condition`; ``n_compatible`` is then -1, and the pool's arrays are not
-    read)."""
+    read).  ``params`` may price the home run against by its own rate (``P_HOME_RATE``: the
+    full search of expected-score-rerank's objective)."""
     q = q0.copy().reshape((1, *q0.shape))  # win points and lose pay kept from the base
     fav = fav0.copy().reshape((1, *fav0.shape))
     n_fine = q0.shape[1]

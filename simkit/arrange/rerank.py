@@ -102,10 +102,14 @@ _RB, _RM, _RF, _IB, _IM, _IF, _CF, _CM, _CB = range(9)
 #: The largest list a search keeps.
 MAX_TOP = 64
 #: A hand holding this many trips or more (ranks of three or four of its cards), or one trips
-#: and :data:`WIDE_PAIRS` pairs or more, keeps the wide list (``wide_top``): see the module's
-#: notes.
+#: and ``wide_pairs`` pairs or more (:data:`WIDE_PAIRS` unless told), keeps the wide list
+#: (``wide_top``): see the module's notes.  One trips leaves ten cards, five pairs at most, so
+#: ``wide_pairs`` 6 or more gives the wide list to two trips only (the list before the home
+#: rate).
 WIDE_TRIPS = 2
 WIDE_PAIRS = 3
+#: The largest ``wide_pairs`` a list takes (none holds as many: two trips only).
+MAX_WIDE_PAIRS = 6
 
 
 @nb.njit(cache=True)
@@ -140,18 +144,18 @@ def trips_held(hand):
 
 
 @nb.njit(cache=True)
-def keeps_wide(hand):
+def keeps_wide(hand, wide_pairs=WIDE_PAIRS):
     """Whether ``hand`` keeps the wide list: it holds :data:`WIDE_TRIPS` trips or more, or
-    one trips and :data:`WIDE_PAIRS` pairs or more."""
+    one trips and ``wide_pairs`` pairs or more."""
     trips, pairs = rank_groups(hand)
-    return trips >= WIDE_TRIPS or (trips >= 1 and pairs >= WIDE_PAIRS)
+    return trips >= WIDE_TRIPS or (trips >= 1 and pairs >= wide_pairs)
 
 
 @nb.njit(cache=True)
-def hand_list(hand, top, window, wide_top, wide_window):
+def hand_list(hand, top, window, wide_top, wide_window, wide_pairs=WIDE_PAIRS):
     """The list ``hand`` keeps, its length and window: ``(wide_top, wide_window)`` where it
-    keeps the wide list (:func:`keeps_wide`), else ``(top, window)``."""
-    if keeps_wide(hand):
+    keeps the wide list (:func:`keeps_wide` with ``wide_pairs``), else ``(top, window)``."""
+    if keeps_wide(hand, wide_pairs):
         return wide_top, wide_window
     return top, window
 
@@ -175,12 +179,23 @@ def check_window(window: float, cap: float, name: str = "window") -> None:
         raise ValueError(f"cap must be a number of points (inf: none), got {cap}")
 
 
-def check_list(top: int, window: float, cap: float, wide_top: int, wide_window: float) -> None:
-    """The list's options, checked: ``top`` and ``wide_top`` in 1..:data:`MAX_TOP`, the
-    windows and the cap by :func:`check_window`."""
-    for name, k in (("top", top), ("wide_top", wide_top)):
-        if not 1 <= k <= MAX_TOP:
-            raise ValueError(f"{name} must lie in 1..{MAX_TOP}, got {k}")
+def check_list(
+    top: int,
+    window: float,
+    cap: float,
+    wide_top: int,
+    wide_window: float,
+    wide_pairs: int = WIDE_PAIRS,
+) -> None:
+    """The list's options, checked: ``top`` and ``wide_top`` in 1..:data:`MAX_TOP`,
+    ``wide_pairs`` in 0..:data:`MAX_WIDE_PAIRS`, the windows and the cap by
+    :func:`check_window`."""
+    for name, k, low, high in (
+        ("top", top, 1, MAX_TOP), ("wide_top", wide_top, 1, MAX_TOP),
+        ("wide_pairs", wide_pairs, 0, MAX_WIDE_PAIRS),
+    ):  # fmt: skip
+        if not low <= k <= high:
+            raise ValueError(f"{name} must lie in {low}..{high}, got {k}")
     check_window(window, cap)
     check_window(wide_window, cap, "wide_window")
 
@@ -318,7 +333,8 @@ def _eval_back_top(
 @nb.njit(cache=True)
 def _rerank_kernel(
     hands, rt, back_middle, back_front, q, fav, sep, p, cop, strict, horse, front_first,
-    q_own, p_own, cop_own, weights, win, tie, top, window, wide_top, wide_window, cap, five,
+    q_own, p_own, cop_own, weights, win, tie, top, window, wide_top, wide_window, wide_pairs, cap,
+    five,
     three, group_of, out, values, n_scored, n_kept,
 ):  # fmt: skip
     """For each hand: expected-score's best ``top`` splits of distinct class triples (its
@@ -327,8 +343,9 @@ def _rerank_kernel(
     is full), then each valued under the hand's own tables (``weights``, a card-removal
     model, shifting ``win`` / ``tie``; the quantities written into ``q_own``, a copy of the
     base) and the payout ``p_own`` (the places); the best of them, the earlier on a tie.
-    A hand that keeps the wide list (:func:`keeps_wide`) keeps ``wide_top`` splits within
-    ``wide_window``, not ``top`` within ``window`` (:func:`hand_list`).
+    A hand that keeps the wide list (:func:`keeps_wide` with ``wide_pairs``) keeps
+    ``wide_top`` splits within ``wide_window``, not ``top`` within ``window``
+    (:func:`hand_list`).
 
     ``out`` ``(n, 3)``: the split's ids; ``values``: its value under the hand's own tables;
     ``n_scored``: the splits the search scored; ``n_kept``: the list's length."""
@@ -376,7 +393,7 @@ def _rerank_kernel(
         gen = np.int64(h % (1 << 24) + 1) << 39
         if h % (1 << 24) == 0:
             memo_key[:] = -1
-        top_h, window_h = hand_list(hands[h], top, window, wide_top, wide_window)
+        top_h, window_h = hand_list(hands[h], top, window, wide_top, wide_window, wide_pairs)
         n = 0
         scored = 0
         g = group_of[top_5] + 1
@@ -474,6 +491,7 @@ def rerank_ids(
     cap: float = np.inf,
     wide_top: int | None = None,
     wide_window: float | None = None,
+    wide_pairs: int = WIDE_PAIRS,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Each hand of ``rows`` set by the best of ``solver``'s ``top`` best splits of distinct
     class triples within its window (:func:`window_bar`: ``window`` below the best's value,
@@ -485,10 +503,10 @@ def rerank_ids(
     ``solver``: expected-score's search (fine tables, no places); ``own``: the same tables
     with the payout the splits are re-ranked by (the places).  ``window=inf`` (the default
     here) keeps the best ``top`` whatever their values.  ``wide_top``, ``wide_window``: the
-    list's length and window for a hand that keeps the wide list (:func:`keeps_wide`; None:
-    ``top``, ``window``)."""
+    list's length and window for a hand that keeps the wide list (:func:`keeps_wide`: two
+    trips, or one and ``wide_pairs`` pairs; None: ``top``, ``window``)."""
     wide_top, wide_window = _wide_list(top, window, wide_top, wide_window)
-    check_list(top, window, cap, wide_top, wide_window)
+    check_list(top, window, cap, wide_top, wide_window, wide_pairs)
     for name, s in (("solver", solver), ("own", own)):
         if s.tables.win.shape != s.q.shape[:2]:
             raise ValueError(f"rerank_ids needs {name} on fine tables")
@@ -521,7 +539,7 @@ def rerank_ids(
         solver.front_first, q_own, own.model.params, own.joint, model.weights,
         np.ascontiguousarray(own.tables.win, dtype=np.float64),
         np.ascontiguousarray(own.tables.tie, dtype=np.float64), int(top), float(window),
-        int(wide_top), float(wide_window), float(cap), FIVE_SUBSETS, THREE_SUBSETS,
+        int(wide_top), float(wide_window), int(wide_pairs), float(cap), FIVE_SUBSETS, THREE_SUBSETS,
         coarse_of_fine(), ids, values, n_scored, n_kept,
     )  # fmt: skip
     return ids, values, n_scored, n_kept
@@ -559,16 +577,19 @@ def top_splits(
     cap: float = np.inf,
     wide_top: int | None = None,
     wide_window: float | None = None,
+    wide_pairs: int = WIDE_PAIRS,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The reference of the first stage, by scanning every legal split: ``solver``'s best
-    ``top`` splits (``wide_top`` where the hand keeps the wide list, :func:`keeps_wide`) of
+    ``top`` splits (``wide_top`` where the hand keeps the wide list, :func:`keeps_wide` with
+    ``wide_pairs``) of
     distinct class triples in the tie-break's order, those under the window's bar
     (:func:`window_bar` of the best's value; ``wide_window`` for such a hand) left out, as
     subset ids ``(k, 3)`` (front, middle, back) and dun ranks ``(k, 3)``."""
     row = np.asarray(row)
     ids, ranks = _all_splits(row, solver)
     v = _split_values(row, ids, ranks, solver)
-    length, window = hand_list(row, top, window, *_wide_list(top, window, wide_top, wide_window))
+    wide_top, wide_window = _wide_list(top, window, wide_top, wide_window)
+    length, window = hand_list(row, top, window, wide_top, wide_window, wide_pairs)
     kept = kept_order(v, ranks, solver.front_first, ids)[:length]
     bar = window_bar(float(v[kept[0]]), window, cap)
     kept = kept[v[kept] + 1e-9 >= bar]
@@ -601,13 +622,14 @@ def reference_rerank(
     cap: float = np.inf,
     wide_top: int | None = None,
     wide_window: float | None = None,
+    wide_pairs: int = WIDE_PAIRS,
 ) -> tuple[np.ndarray, float]:
     """:func:`rerank_ids` of one hand by scanning every split: :func:`top_splits`, each
     valued by ``own_tables_solver`` (the hand's own tables and the re-ranking payout:
     :meth:`~simkit.arrange.strategies.ExpectedScoreRerank.hand_solver`), the best kept (the
     earlier on a tie).  Returns the split's ids ``(3,)`` and value."""
     row = np.asarray(row)
-    ids, ranks = top_splits(row, solver, top, window, cap, wide_top, wide_window)
+    ids, ranks = top_splits(row, solver, top, window, cap, wide_top, wide_window, wide_pairs)
     v = _split_values(row, ids, ranks, own_tables_solver)
     best = int(np.argmax(v))  # the first of equal values
     return ids[best], float(v[best])

@@ -41,7 +41,7 @@ from simkit.arrange.removal import (
     removal_buckets,
     shipped_removal_model,
 )
-from simkit.arrange.rerank import check_list, rerank_ids
+from simkit.arrange.rerank import WIDE_PAIRS, check_list, rerank_ids
 from simkit.arrange.search import (
     Solver,
     _greedy_kernel,
@@ -495,7 +495,9 @@ class ExpectedScoreRerank(ExpectedScoreHand):
     ``wide_top``, ``wide_window``: how many, and within which window, for a hand holding two
     trips or more, or trips and three pairs (:func:`~simkit.arrange.rerank.keeps_wide`;
     :data:`RERANK_WIDE_TOP`, :data:`RERANK_WIDE_WINDOW`: the best ten whatever their values;
-    ``wide_top=6,wide_window=0.5`` keeps one list for every hand).
+    ``wide_top=6,wide_window=0.5`` keeps one list for every hand).  ``wide_pairs``: the pairs
+    a hand holding one trips needs to keep the wide list too (3; 6: none does, two trips
+    only, the list before the home rate).
     ``home_rate``: the chance that an opponent who scoops the hand scoops every other player
     too, as the re-ranking prices the home run against it (:data:`RERANK_HOME_RATE`; 0: the
     table's scoop rate for each other player, as expected-score prices it; the first search
@@ -514,12 +516,14 @@ class ExpectedScoreRerank(ExpectedScoreHand):
     wide_top: int = RERANK_WIDE_TOP
     wide_window: float = RERANK_WIDE_WINDOW
     home_rate: float = RERANK_HOME_RATE
+    wide_pairs: int = WIDE_PAIRS
     name: ClassVar[str] = "expected-score-rerank"
 
     def __post_init__(self) -> None:
         super().__post_init__()
         for key, kind in (("top", int), ("wide_top", int), ("window", float), ("cap", float),
-                          ("wide_window", float), ("home_rate", float)):  # fmt: skip
+                          ("wide_window", float), ("home_rate", float),
+                          ("wide_pairs", int)):  # fmt: skip
             value = getattr(self, key)
             if isinstance(value, bool) or not isinstance(value, (int, kind)):
                 what = "an integer" if kind is int else "a number"
@@ -527,7 +531,7 @@ class ExpectedScoreRerank(ExpectedScoreHand):
         try:
             check_list(
                 self.top, float(self.window), float(self.cap), self.wide_top,
-                float(self.wide_window),
+                float(self.wide_window), self.wide_pairs,
             )  # fmt: skip
         except ValueError as e:
             raise SimkitError(str(e)) from None
@@ -578,6 +582,7 @@ class ExpectedScoreRerank(ExpectedScoreHand):
         ids, values, _, _ = rerank_ids(
             rows, group[0], self.solver(variant, n_players), model, self.top,
             float(self.window), float(self.cap), self.wide_top, float(self.wide_window),
+            self.wide_pairs,
         )  # fmt: skip
         return ids, values
 

@@ -87,7 +87,6 @@ Q_WIN, Q_LOSE, Q_VW, Q_LE = range(4)
     P_HOME_ADD,  # extra each scooped opponent pays the home-run player
     P_HOME_FACTOR,  # the home-run player's points are multiplied by this
     P_SCOOP_RATE,  # chance a player scoops a given opponent (from training)
-    P_HOME_RATE,  # > 0: chance an opponent who scoops me scoops every other player too
     P_HOME_BASE,  # > 0: the home run multiplies only the dun count, this many points a pair
     P_HORSE,  # the 马牌 multiplier of a winning dun that holds it (1: none; expected-score)
     P_W_SCOOP,  # weight of the scoop terms in a pair's value (1: as the model prices them)
@@ -99,11 +98,16 @@ Q_WIN, Q_LOSE, Q_VW, Q_LE = range(4)
     P_PLACE_CENTRE,  # h's centre: the table's expected points at which the place is even
     P_PLACE_SCALE,  # h's scale in points
     P_T_LEVEL,  # the first of N_T_LEVELS levels of T, the other hands' biggest dun worth
-) = range(22)
+) = range(21)
 #: Levels of T the place model holds (their chances follow the levels in ``params``).
 N_T_LEVELS = 8
 P_T_CHANCE = P_T_LEVEL + N_T_LEVELS
-N_PARAMS = P_T_CHANCE + N_T_LEVELS
+#: > 0: the chance an opponent who scoops me scoops every other player too (0: the table's scoop
+#: rate for each of them).  Last, so that no index before it moves: numba caches a kernel by its
+#: own file, and one compiled in another file (search, conditioned, rerank) keeps the indices
+#: of this module it was compiled with until its own file changes.
+P_HOME_RATE = P_T_CHANCE + N_T_LEVELS
+N_PARAMS = P_HOME_RATE + 1
 
 
 @dataclass(frozen=True)
