@@ -465,12 +465,14 @@ RERANK_WIDE_WINDOW = float("inf")
 #: (:attr:`ExpectedScoreRerank.home_rate`, ``P_HOME_RATE``).  The model's default, the table's
 #: scoop rate for each other player (0.113² = 0.013 in guangxi), misses that an opponent who
 #: beats all three of a split's duns holds a strong hand: in self-play one who scoops a player
-#: scoops all three 12% of the time, and 9-37% on the rerank probe's hands the re-ranking lost
-#: most on (a middling pair in front, a pair of aces in the middle, a full house behind, where
-#: the rollouts' best sets the aces in front, two pairs in the middle and the trips behind),
-#: whose full-house split pays the opponents' home runs some 0.8 points a hand more than its
-#: rival.  Chosen on the rerank probes (``results/strategy/rerank-home-guangxi.md``,
-#: ``…-guangxi-regional.md``; of 0.04 to 0.64): 0.25 gives the full search of the objective
+#: scoops all three 12% of the time, and 22-26% when it scoops the full-house split of the
+#: rerank probe's hands the re-ranking lost most on (a middling pair in front, a pair of aces
+#: in the middle, a full house behind, where the rollouts' best sets the aces in front, two
+#: pairs in the middle and the trips behind): the rival split gains 0.55-0.85 points under the
+#: full rules, -0.08 to +0.22 without the home run (``results/strategy/home-rate-check.md``,
+#: ``experiments/home_rate_check.py``).  Chosen on the rerank probes
+#: (``results/strategy/rerank-home-guangxi.md``, ``…-guangxi-regional.md``; of 0.04 to 0.64):
+#: 0.25 gives the full search of the objective
 #: its least regret in guangxi-regional (0.0043; 0.0081 at 0) and near it in guangxi (0.0040;
 #: 0.0035 at 0.16, 0.0058 at 0), and the list, with the wide list for trips and three pairs
 #: (their pick lies up to a point under expected-score's best), 0.0065 and 0.0049 against
