@@ -42,8 +42,8 @@ Strategies (:mod:`~simkit.arrange.strategies`; each also named by a string)
     priced by their own rate, over expected-score's best six splits within half a point of its
     best only, its best ten for a hand holding two trips or trips and three pairs
     (:mod:`~simkit.arrange.rerank`): 1.5–1.7× the speed of the full search, 0.7–0.8× the
-    default's; 0.013 in guangxi and 0.017 in
-    guangxi-regional on the same protocol.  Elsewhere it plays as expected-score.
+    default's; 0.013 in guangxi and 0.017 in guangxi-regional on the same protocol.
+    Elsewhere it plays as expected-score.
 ``Greedy()``, ``"greedy"``
     The strongest back, then the strongest middle of the other 8 cards, front = the rest
     (lexicographic maximum of (back, middle, front) over legal splits).

@@ -336,9 +336,8 @@ def _eval_back_top(
 @nb.njit(cache=True)
 def _rerank_kernel(
     hands, rt, back_middle, back_front, q, fav, sep, p, cop, strict, horse, front_first,
-    q_own, p_own, cop_own, weights, win, tie, top, window, wide_top, wide_window, wide_pairs, cap,
-    five,
-    three, group_of, out, values, n_scored, n_kept,
+    q_own, p_own, cop_own, weights, win, tie, top, window, wide_top, wide_window, wide_pairs,
+    cap, five, three, group_of, out, values, n_scored, n_kept,
 ):  # fmt: skip
     """For each hand: expected-score's best ``top`` splits of distinct class triples (its
     quantities ``q``, ``fav``, ``sep``, its payout ``p``: :func:`~simkit.arrange.search.
@@ -542,8 +541,8 @@ def rerank_ids(
         solver.front_first, q_own, own.model.params, own.joint, model.weights,
         np.ascontiguousarray(own.tables.win, dtype=np.float64),
         np.ascontiguousarray(own.tables.tie, dtype=np.float64), int(top), float(window),
-        int(wide_top), float(wide_window), int(wide_pairs), float(cap), FIVE_SUBSETS, THREE_SUBSETS,
-        coarse_of_fine(), ids, values, n_scored, n_kept,
+        int(wide_top), float(wide_window), int(wide_pairs), float(cap), FIVE_SUBSETS,
+        THREE_SUBSETS, coarse_of_fine(), ids, values, n_scored, n_kept,
     )  # fmt: skip
     return ids, values, n_scored, n_kept
 
@@ -584,10 +583,9 @@ def top_splits(
 ) -> tuple[np.ndarray, np.ndarray]:
     """The reference of the first stage, by scanning every legal split: ``solver``'s best
     ``top`` splits (``wide_top`` where the hand keeps the wide list, :func:`keeps_wide` with
-    ``wide_pairs``) of
-    distinct class triples in the tie-break's order, those under the window's bar
-    (:func:`window_bar` of the best's value; ``wide_window`` for such a hand) left out, as
-    subset ids ``(k, 3)`` (front, middle, back) and dun ranks ``(k, 3)``."""
+    ``wide_pairs``) of distinct class triples in the tie-break's order, those under the
+    window's bar (:func:`window_bar` of the best's value; ``wide_window`` for such a hand) left
+    out, as subset ids ``(k, 3)`` (front, middle, back) and dun ranks ``(k, 3)``."""
     row = np.asarray(row)
     ids, ranks = _all_splits(row, solver)
     v = _split_values(row, ids, ranks, solver)

@@ -55,6 +55,7 @@ from simkit.arrange.value import (
     _horse_bound_back,
     _horse_points,
     _separable,
+    check_home_rate,
     ev_quantities,
     expected_points,
     favourable_quantities,
@@ -728,8 +729,7 @@ def make_solver(
         # negative weights would break the search's bounds (the value must rise with wins)
         raise ValueError(f"objective weights must be finite and ≥ 0, got {weights!r}")
     model.params[P_W_SCOOP], model.params[P_W_HOME] = w_scoop, w_home
-    if not 0.0 <= home_rate <= 1.0:  # NaN too
-        raise ValueError(f"home_rate must be a chance in [0, 1], got {home_rate!r}")
+    check_home_rate(home_rate)
     model.params[P_HOME_RATE] = home_rate
     if place is not None:
         if not plays_t_formula(v, n_players):

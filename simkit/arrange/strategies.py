@@ -52,7 +52,7 @@ from simkit.arrange.search import (
     max_ev_ids_many,
 )
 from simkit.arrange.subsets import rank_tables_of
-from simkit.arrange.value import PlaceModel, foul_strict
+from simkit.arrange.value import PlaceModel, check_home_rate, foul_strict
 from simkit.arrange.wintables import (
     WinTables,
     default_fine_tables,
@@ -472,11 +472,11 @@ RERANK_WIDE_WINDOW = float("inf")
 #: full rules, -0.08 to +0.22 without the home run (``results/strategy/home-rate-check.md``,
 #: ``experiments/home_rate_check.py``).  Chosen on the rerank probes
 #: (``results/strategy/rerank-home-guangxi.md``, ``…-guangxi-regional.md``; of 0.04 to 0.64):
-#: 0.25 gives the full search of the objective
-#: its least regret in guangxi-regional (0.0043; 0.0081 at 0) and near it in guangxi (0.0040;
-#: 0.0035 at 0.16, 0.0058 at 0), and the list, with the wide list for trips and three pairs
-#: (their pick lies up to a point under expected-score's best), 0.0065 and 0.0049 against
-#: 0.0104 and 0.0081 before; the list's regret is flat from 0.25 to 0.64 in both rows.
+#: 0.25 gives the full search of the objective its least regret in guangxi-regional (0.0043;
+#: 0.0081 at 0) and near it in guangxi (0.0040; 0.0035 at 0.16, 0.0058 at 0), and the list,
+#: with the wide list for trips and three pairs (their pick lies up to a point under
+#: expected-score's best), 0.0065 and 0.0049 against 0.0104 and 0.0081 before; the list's
+#: regret is flat from 0.25 to 0.64 in both rows.
 RERANK_HOME_RATE = 0.25
 
 
@@ -535,10 +535,9 @@ class ExpectedScoreRerank(ExpectedScoreHand):
                 self.top, float(self.window), float(self.cap), self.wide_top,
                 float(self.wide_window), self.wide_pairs,
             )  # fmt: skip
+            check_home_rate(float(self.home_rate))
         except ValueError as e:
             raise SimkitError(str(e)) from None
-        if not 0.0 <= self.home_rate <= 1.0:  # NaN too
-            raise SimkitError(f"home_rate must be a chance in [0, 1], got {self.home_rate!r}")
         if self.conditioning == "pool":
             raise SimkitError(
                 "expected-score-rerank re-ranks by the card-removal model: conditioning is "

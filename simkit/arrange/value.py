@@ -196,6 +196,12 @@ def plays_t_formula(variant: Variant, n_players: int) -> bool:
     )
 
 
+def check_home_rate(home_rate: float) -> None:
+    """``P_HOME_RATE``'s value, checked: a chance in [0, 1]."""
+    if not 0.0 <= home_rate <= 1.0:  # NaN too
+        raise ValueError(f"home_rate must be a chance in [0, 1], got {home_rate!r}")
+
+
 def payout_model(variant: Variant, n_players: int, *, horse: bool = False) -> PayoutModel:
     """The :class:`PayoutModel` of ``variant`` for ``n_players`` players.
 
