@@ -15,6 +15,8 @@ from simkit.score import score
 from simkit.splits import split_positions
 from simkit.variants import resolve_variant
 
+INF = float("inf")
+
 
 def _hand(model, sel, ev, **sources):
     return {
@@ -79,15 +81,17 @@ def test_probe_writes_its_rows(tmp_path, monkeypatch):
 
 
 def test_the_list_studies_read_the_probe_file(tmp_path, monkeypatch):
-    """rerank_top.py and rerank_wide.py on a small probe file: every row written, and the
-    six within the window of one equal to the same list (no wide list) of the other."""
+    """rerank_top.py, rerank_wide.py and rerank_home.py on a small probe file: every row
+    written; the six within the window of one equal to the same list (no wide list) of the
+    other; the home study's row without the home rate and with the wide list for two trips is
+    the wide study's shipped row of the last stop (10 whatever their values)."""
     probe = tmp_path / "probe.npz"
     argv = ["rerank_probe.py", "--hands", "6", "--rollouts", "6", "6", "--m", "4",
             "--tables", "40", "--parts", "2", "--jobs", "1", "--out", str(tmp_path),
             "--save-hands", str(probe)]  # fmt: skip
     monkeypatch.setattr(sys, "argv", argv)
     experiment("rerank_probe").main()
-    for study in ("rerank_top", "rerank_wide"):
+    for study in ("rerank_top", "rerank_wide", "rerank_home"):
         argv = [f"{study}.py", "--probe", str(probe), "--out", str(tmp_path)]
         monkeypatch.setattr(sys, "argv", argv)
         experiment(study).main()
@@ -103,6 +107,42 @@ def test_the_list_studies_read_the_probe_file(tmp_path, monkeypatch):
     assert six["regret"]["mean"] == pytest.approx(same["regret"]["mean"], abs=1e-12)
     assert six["mean_kept"] == pytest.approx(same["mean_kept"])
     assert "| 6 | 10 | inf |" in (tmp_path / "rerank-wide-guangxi.md").read_text()
+    home = json.loads((tmp_path / "rerank-home-guangxi.json").read_text())
+    home_module = experiment("rerank_home")
+    assert home["meta"]["hands"] == 6
+    assert len(home["rows"]) == len(home_module.RATES) * len(home_module.LISTS)
+    assert len(home["full_search"]) == len(home_module.RATES)
+    before = next(r for r in home["rows"] if (r["home_rate"], r["list"]) == (0.0, "two trips"))
+    shipped = next(
+        r for r in wide["rows"] if (r["top"], r["wide_top"], r["wide_window"]) == (6, 10, INF)
+    )
+    assert before["regret"]["mean"] == pytest.approx(shipped["regret"]["mean"], abs=1e-12)
+    assert before["gain"]["mean"] == 0.0
+
+
+def test_home_rate_check_writes_its_rows(tmp_path, monkeypatch):
+    """home_rate_check.py with few games and rollouts: both rows' self-play rates, and the
+    three hands' two splits (the strategy's with and without the home rate) under the three
+    rules, the second split holding the aces in front."""
+    argv = ["home_rate_check.py", "--games", "300", "--rollouts", "200", "--out", str(tmp_path)]
+    monkeypatch.setattr(sys, "argv", argv)
+    experiment("home_rate_check").main()
+    out = json.loads((tmp_path / "home-rate-check.json").read_text())
+    assert [p["variant"] for p in out["self_play"]] == ["guangxi", "guangxi-regional"]
+    for p in out["self_play"]:
+        assert 0.0 < p["scoop_rate"] < 1.0 and 0.0 <= p["home_given_scoop"] <= 1.0
+    assert len(out["hands"]) == 3
+    for h in out["hands"]:
+        assert len(h["splits"]) == 2 and set(h["gain"]) == {
+            "full rules",
+            "no home run",
+            "no scoop nor home run",
+        }
+        assert h["splits"][1]["split"].split(" / ")[0].count("A") == 2
+    bad = ["home_rate_check.py", "--games", "10"]
+    monkeypatch.setattr(sys, "argv", bad)
+    with pytest.raises(SystemExit, match="at least 100"):
+        experiment("home_rate_check").main()
 
 
 def test_hand_features_count_what_they_name():
