@@ -6,8 +6,8 @@ table's scoop rate for each other player.  Two measurements of that:
 
 1. **Self-play** (``--games`` deals of 4 hands set by expected-score, the hands that declare
    no special): the chance a hand scoops a given other hand, and the chance it scoops all three
-   when it scoops one.  A scoop counts as the scorer counts it here: every dun at least tied
-   and two won.
+   when it scoops one.  A scoop counts as the scorer counts it (the variant's
+   ``scoring.scoop.with_ties``: none of the three duns lost and one won, or all three won).
 2. **The hands the re-ranking lost most on** (the three guangxi-regional hands of
    ``tests/test_rerank.py``, from the rerank probe): each set as expected-score-rerank sets it
    with the home rate (the aces in front) and without it (the full house behind), both scored
@@ -33,13 +33,14 @@ from pathlib import Path
 import numpy as np
 
 from simkit.arrange import ExpectedScoreRerank, arrangements
-from simkit.cards import parse_cards
+from simkit.cards import format_cards, parse_cards
 from simkit.deal import deal
 from simkit.evaluate import dun_ranks
 from simkit.regret import Z95, _rollout_hands
 from simkit.score import score
 from simkit.splits import split_positions
-from simkit.variants import load_variant, resolve_variant
+from simkit.variants import Variant, load_variant, resolve_variant
+from simkit.variants.compiled import compile_rules
 
 ROOT = Path(__file__).resolve().parents[1]
 ROWS = ("guangxi", "guangxi-regional")
@@ -55,14 +56,16 @@ RULES = (
     ("no home run", ("scoop", "t-formula")),
     ("no scoop nor home run", ("t-formula",)),
 )
-RANKS = "23456789TJQKA"
 
 
-def _scoops(ranks: np.ndarray) -> np.ndarray:
-    """``bool (n, p, p)``: player i scoops player j (every dun at least tied, two won)."""
-    gt = ranks[:, :, None, :] > ranks[:, None, :, :]
-    ge = ranks[:, :, None, :] >= ranks[:, None, :, :]
-    return ge.all(-1) & (gt.sum(-1) >= 2)
+def _scoops(ranks: np.ndarray, v: Variant) -> np.ndarray:
+    """``bool (n, p, p)``: player i scoops player j, by the scorer's rule for ``v``
+    (:func:`simkit.score._scoops` on the duns won and lost)."""
+    won = (ranks[:, :, None, :] > ranks[:, None, :, :]).sum(-1)
+    lost = (ranks[:, :, None, :] < ranks[:, None, :, :]).sum(-1)
+    if compile_rules(v, ranks.shape[1]).scoop_with_ties:
+        return (lost == 0) & (won >= 1)
+    return won == 3
 
 
 def self_play(variant: str, games: int) -> dict:
@@ -70,7 +73,7 @@ def self_play(variant: str, games: int) -> dict:
     hands = deal(games, 4, rng=11).reshape(-1, 13)
     (a,) = arrangements([hands], [v], "expected-score", n_players=4, rng=0)
     normal = (a.declared.reshape(-1, 4) < 0).all(axis=1)
-    beats = _scoops(a.ranks.reshape(-1, 4, 3)[normal])
+    beats = _scoops(a.ranks.reshape(-1, 4, 3)[normal], v)
     home = beats.sum(axis=2) == 3
     n_scoops = int(beats.sum())
     return {
@@ -95,8 +98,7 @@ def _variant_without(base: str, kept: tuple[str, ...], folder: Path):
 
 
 def _show(cards: np.ndarray) -> str:
-    text = [RANKS[c >> 2] + "cdhs"[c & 3] for c in cards]
-    return f"{' '.join(text[:3])} / {' '.join(text[3:8])} / {' '.join(text[8:])}"
+    return " / ".join(format_cards(d, ascii=True) for d in (cards[:3], cards[3:8], cards[8:]))
 
 
 def hand_check(rollouts: int) -> list[dict]:
@@ -122,7 +124,7 @@ def hand_check(rollouts: int) -> list[dict]:
             entry = {"hand": HANDS[k], "splits": []}
             for split in splits:
                 mine = np.broadcast_to(dun_ranks(split[None], v)[0], (opp_ranks.shape[0], 1, 3))
-                beats = _scoops(np.concatenate([mine, opp_ranks], axis=1))
+                beats = _scoops(np.concatenate([mine, opp_ranks], axis=1), v)
                 scooped = beats[:, 1:, 0]
                 home = beats[:, 1:].sum(axis=2) == 3  # an opponent scoops all three
                 entry["splits"].append({

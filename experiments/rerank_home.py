@@ -40,7 +40,7 @@ from rerank_probe import (  # experiments/ is on sys.path as a script
 )
 
 from simkit.arrange import split_values
-from simkit.arrange.rerank import WIDE_TRIPS, keeps_wide, rank_groups, window_bar
+from simkit.arrange.rerank import MAX_WIDE_PAIRS, WIDE_PAIRS, keeps_wide, rank_groups, window_bar
 from simkit.arrange.strategies import (
     RERANK_CAP,
     RERANK_HOME_RATE,
@@ -54,8 +54,9 @@ from simkit.variants import resolve_variant
 
 #: home_rate tried (0: the table's scoop rate for each other player, the model before)
 RATES = (0.0, 0.04, 0.09, 0.16, 0.25, 0.36, 0.49, 0.64)
-#: the lists: which hands keep the wide list
-LISTS = ("two trips", "two trips, or trips and three pairs")
+#: the lists: which hands keep the wide list, and the ``wide_pairs`` that says so
+SHIPPED = "two trips, or trips and three pairs"
+LISTS = {"two trips": MAX_WIDE_PAIRS, SHIPPED: WIDE_PAIRS}
 
 
 def main() -> None:
@@ -70,24 +71,28 @@ def main() -> None:
     for h in probe_hands(a.probe, v, a.players, LIST_STUDY_RERANK):
         hand = np.sort(h.hand)
         trips, pairs = rank_groups(hand)
-        shape.append(trips == 1 and pairs >= 3)
+        shape.append(trips == 1 and pairs >= WIDE_PAIRS)
         plain.append(h.best - h.ev[0])
         heads = {}
-        for w in LISTS:
-            wide = trips >= WIDE_TRIPS if w == LISTS[0] else keeps_wide(hand)
+        for w, wide_pairs in LISTS.items():
+            wide = keeps_wide(hand, wide_pairs)
             head = h.kept[: RERANK_WIDE_TOP if wide else RERANK_TOP]
             window = RERANK_WIDE_WINDOW if wide else RERANK_WINDOW
             bar = window_bar(h.first[h.kept[0]], window, RERANK_CAP)
             heads[w] = head[h.first[head] + 1e-9 >= bar]
             kept_n[w].append(len(heads[w]))
         for r, strategy in strategies.items():
-            own = h.own if r == 0.0 else split_values(h.ranks, strategy.hand_solver(h.hand, v, 4))
+            own = (
+                h.own
+                if r == 0.0
+                else split_values(h.ranks, strategy.hand_solver(h.hand, v, a.players))
+            )
             every[r].append(h.best - h.ev[int(np.argmax(own))])
             for w, head in heads.items():
                 regrets[r, w].append(h.best - h.ev[head[int(np.argmax(own[head]))]])
     held = np.array(shape)
     n = held.size
-    before = np.array(regrets[0.0, LISTS[0]])
+    before = np.array(regrets[0.0, "two trips"])
 
     def summary(r: list[float]) -> dict:
         x = np.array(r)
@@ -135,7 +140,7 @@ def main() -> None:
         f"trips and three pairs or more; top {RERANK_TOP} within {RERANK_WINDOW} (cap "
         f"{RERANK_CAP:g}), wide top {RERANK_WIDE_TOP} within {RERANK_WIDE_WINDOW:g}.  "
         f"{elapsed / 60:.1f} min here.  The shipped strategy: home_rate {RERANK_HOME_RATE}, the "
-        f"wide list for {LISTS[1]}.",
+        f"wide list for {SHIPPED}.",
         "",
         f"* the default's regret on these hands: {cell(meta['default_regret'])} (mean ± 95% CI "
         "| the part of the hands holding trips and three pairs)",
