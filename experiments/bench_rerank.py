@@ -18,6 +18,8 @@ Writes results/bench/rerank.json and results/bench/rerank.md.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -36,6 +38,7 @@ from simkit.arrange.strategies import (
     RERANK_HOME_RATE,
     RERANK_TOP,
     RERANK_WIDE_TOP,
+    RERANK_WIDE_WINDOW,
     RERANK_WINDOW,
 )
 from simkit.deal import deal
@@ -60,23 +63,34 @@ def bench(variant: str, players: int, n_hands: int, n_exhaustive: int, repeats: 
     own = strategy.solver(v, players)  # the payout of the re-ranking (the places)
     hands = np.sort(deal(n_hands // players + 1, players, rng=SEED).reshape(-1, 13), axis=1)
     hands = np.ascontiguousarray(hands[:n_hands])
-    window = (RERANK_WINDOW, RERANK_CAP)
-    runs = {"expected-score": lambda: max_ev_ids(hands, first)}
+    lists = {}  # each run's list: top, window, cap, wide top, wide window, wide pairs
     for top in TOPS:
-        runs[f"rerank top={top}"] = lambda top=top: rerank_ids(
-            hands, first, own, model, top, *window, max(top, RERANK_WIDE_TOP)
-        )
-    runs[NARROW] = lambda: rerank_ids(hands, first, own, model, RERANK_TOP, *window)
-    no_window = (np.inf, np.inf, RERANK_WIDE_TOP)
-    runs[NO_WINDOW] = lambda: rerank_ids(hands, first, own, model, RERANK_TOP, *no_window)
-    runs["full search"] = lambda: model_ids(hands, own, model)
+        lists[f"rerank top={top}"] = (
+            top, RERANK_WINDOW, RERANK_CAP, max(top, RERANK_WIDE_TOP), RERANK_WIDE_WINDOW,
+            strategy.wide_pairs,
+        )  # fmt: skip
+    shipped = lists[SHIPPED]
+    # the strategy's own list, read from it: the benchmark times what it plays
+    assert shipped == (
+        strategy.top, strategy.window, strategy.cap, strategy.wide_top, strategy.wide_window,
+        strategy.wide_pairs,
+    ), "bench_rerank's shipped list is not the strategy's"  # fmt: skip
+    lists[NARROW] = (
+        RERANK_TOP, RERANK_WINDOW, RERANK_CAP, RERANK_TOP, RERANK_WINDOW, strategy.wide_pairs
+    )  # fmt: skip
+    lists[NO_WINDOW] = (RERANK_TOP, np.inf, np.inf, RERANK_WIDE_TOP, np.inf, strategy.wide_pairs)
+    runs: dict[str, Callable[[], object]] = {"expected-score": partial(max_ev_ids, hands, first)}
+    for name, args in lists.items():
+        runs[name] = partial(rerank_ids, hands, first, own, model, *args)
+    runs["full search"] = partial(model_ids, hands, own, model)
     for run in runs.values():  # compile
         run()
     best = best_in_turns(runs, repeats)
-    shipped = (RERANK_TOP, *window, RERANK_WIDE_TOP)
     ids, values, n_scored, n_kept = rerank_ids(hands, first, own, model, *shipped)
-    wide_ids, _, wide_scored, _ = rerank_ids(hands, first, own, model, RERANK_TOP, *no_window)
-    narrow_ids, _, narrow_scored, _ = rerank_ids(hands, first, own, model, RERANK_TOP, *window)
+    played, _ = strategy.choose_splits(hands, v, n_players=players)
+    assert (played == ids).all(), "expected-score-rerank plays another list than the benchmark's"
+    wide_ids, _, wide_scored, _ = rerank_ids(hands, first, own, model, *lists[NO_WINDOW])
+    narrow_ids, _, narrow_scored, _ = rerank_ids(hands, first, own, model, *lists[NARROW])
     full_ids, full_values, full_scored = model_ids(hands, own, model)
     plain_ids, _, plain_scored = max_ev_ids(hands, first)
     same = 0
@@ -128,6 +142,11 @@ def main() -> None:
         json.dumps({"meta": meta, "rows": rows}, indent=2) + "\n", encoding="utf-8"
     )
     names = list(rows[0]["hands_per_s"])
+    wide_window = (
+        "whatever their values"
+        if RERANK_WIDE_WINDOW == np.inf
+        else f"within {RERANK_WIDE_WINDOW:g} points of the best"
+    )
     lines = [
         "# expected-score-rerank against expected-score and the full search of its objective",
         "",
@@ -136,8 +155,9 @@ def main() -> None:
         f"at the end {tuple(meta['load_average'])} (the machine is shared, so rates are lower "
         "bounds).  `rerank top=k`: expected-score's best k splits of distinct class triples "
         f"within its window ({RERANK_WINDOW} points under the best's value, that value capped "
-        f"at {RERANK_CAP:g}; {RERANK_WIDE_TOP}, or k where more, for a hand holding two trips "
-        "or more, or trips and three pairs), re-ranked under the hand's own tables (the "
+        f"at {RERANK_CAP:g}; for a hand holding two trips or more, or trips and three pairs, "
+        f"the best {RERANK_WIDE_TOP}, or k where more, {wide_window}, as the strategy keeps "
+        "them), re-ranked under the hand's own tables (the "
         "card-removal model), the t-formula's places and the home rate "
         f"({RERANK_HOME_RATE}; expected-score-rerank keeps {RERANK_TOP}); `no window`: "
         f"the best {RERANK_TOP} ({RERANK_WIDE_TOP}) whatever their values; `no wide list`: "
