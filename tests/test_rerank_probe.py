@@ -180,3 +180,32 @@ def test_rollout_script_names_a_bad_case_before_any_work():
         script.parse_case("guangxi:6")
     with pytest.raises(ValueError, match="no-such-variant"):
         script.parse_case("no-such-variant:4")
+
+
+def test_rerank_by_shape_writes_its_rows(tmp_path, monkeypatch):
+    """rerank_by_shape.py on a few hands: the shapes part the hands (their shares sum to one,
+    as do their shares of the modelled gain), each rule's shares are its shapes', the rule of
+    every hand is the strategy and the rule of none the default; bad counts refused."""
+    argv = ["rerank_by_shape.py", "--hands", "200", "--repeats", "1", "--out", str(tmp_path)]
+    monkeypatch.setattr(sys, "argv", argv)
+    module = experiment("rerank_by_shape")
+    module.main()
+    out = json.loads((tmp_path / "rerank-by-shape.json").read_text())
+    assert [r["variant"] for r in out["rows"]] == ["guangxi", "guangxi-regional"]
+    for r in out["rows"]:
+        shapes, rules = r["shapes"], r["rules"]
+        assert list(shapes) == list(module.SHAPES) and list(rules) == list(module.RULES)
+        assert r["mean_gain"] > 0.0
+        assert sum(s["share_of_hands"] for s in shapes.values()) == pytest.approx(1.0, abs=1e-3)
+        assert sum(s["share_of_gain"] for s in shapes.values()) == pytest.approx(1.0, abs=1e-3)
+        for rule, kept in module.RULES.items():
+            for key in ("share_of_hands", "share_of_gain"):
+                want = sum(shapes[name][key] for name in kept)
+                assert rules[rule][key] == pytest.approx(want, abs=1e-3)
+            assert rules[rule]["hands_per_s"] > 0
+        assert rules["every hand (expected-score-rerank)"]["share_of_gain"] == 1.0
+        assert rules["none (expected-score)"]["share_of_hands"] == 0.0
+    assert (tmp_path / "rerank-by-shape.md").read_text().count("| rule: re-rank |") == 2
+    monkeypatch.setattr(sys, "argv", ["rerank_by_shape.py", "--hands", "2"])
+    with pytest.raises(SystemExit, match="--hands"):
+        module.main()
