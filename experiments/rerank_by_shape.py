@@ -89,14 +89,19 @@ def bench(variant: str, players: int, n_hands: int, repeats: int) -> dict:
                 shape_of[i] = name
     assert all(x is not None for x in shape_of)
     wide = np.array([keeps_wide(h, strategy.wide_pairs) for h in hands])
+    if gain.sum() <= 0.0:
+        raise SystemExit("no hand gains by the re-ranking: deal more hands")
     shapes = {}
     for name in SHAPES:
         mask = shape_of == name
+        seen = bool(mask.any())  # a shape no hand of a small deal holds reads 0
         shapes[name] = {
             "share_of_hands": round(float(mask.mean()), 4),
-            "mean_gain": round(float(gain[mask].mean()), 5) if mask.any() else 0.0,
+            "mean_gain": round(float(gain[mask].mean()), 5) if seen else 0.0,
             "share_of_gain": round(float(gain[mask].sum() / gain.sum()), 4),
-            "differs": round(float((ids[mask] != es_ids[mask]).any(axis=1).mean()), 4),
+            "differs": (
+                round(float((ids[mask] != es_ids[mask]).any(axis=1).mean()), 4) if seen else 0.0
+            ),
         }
     runs: dict[str, Callable[[], object]] = {}
     for rule, kept in RULES.items():
