@@ -66,23 +66,15 @@ def bench(variant: str, players: int, n_hands: int, n_exhaustive: int, repeats: 
     own = strategy.solver(v, players)  # the payout of the re-ranking (the places)
     hands = np.sort(deal(n_hands // players + 1, players, rng=SEED).reshape(-1, 13), axis=1)
     hands = np.ascontiguousarray(hands[:n_hands])
-    lists = {}  # each run's list: top, window, cap, wide top, wide window, wide pairs
-    for top in TOPS:
-        lists[f"rerank top={top}"] = (
-            top, RERANK_WINDOW, RERANK_CAP, max(top, RERANK_WIDE_TOP), RERANK_WIDE_WINDOW,
-            strategy.wide_pairs,
-        )  # fmt: skip
-    shipped = lists[SHIPPED]
-    # the strategy's own list, read from it: the benchmark times what it plays
-    assert shipped == (
-        strategy.top, strategy.window, strategy.cap, strategy.wide_top, strategy.wide_window,
-        strategy.wide_pairs,
-    ), "bench_rerank's shipped list is not the strategy's"  # fmt: skip
-    lists[NARROW] = (
-        RERANK_TOP, RERANK_WINDOW, RERANK_CAP, RERANK_TOP, RERANK_WINDOW, strategy.wide_pairs
-    )  # fmt: skip
-    lists[NO_WINDOW] = (RERANK_TOP, np.inf, np.inf, RERANK_WIDE_TOP, np.inf, strategy.wide_pairs)
-    lists[ONE] = (1, 0.0, np.inf, 1, 0.0, strategy.wide_pairs)
+    # each run's list (top, window, cap, wide top, wide window, wide pairs), the strategy's
+    # own with one option changed: the benchmark times what it plays
+    shipped = strategy.rerank_list()
+    top, window, cap, wide_top, _, wide_pairs = shipped
+    lists = {f"rerank top={k}": (k, *shipped[1:3], max(k, wide_top), *shipped[4:]) for k in TOPS}
+    lists[NARROW] = (top, window, cap, top, window, wide_pairs)
+    lists[NO_WINDOW] = (top, np.inf, np.inf, wide_top, np.inf, wide_pairs)
+    lists[ONE] = (1, 0.0, np.inf, 1, 0.0, wide_pairs)
+    assert lists[SHIPPED] == shipped
     runs: dict[str, Callable[[], object]] = {"expected-score": partial(max_ev_ids, hands, first)}
     for name, args in lists.items():
         runs[name] = partial(rerank_ids, hands, first, own, model, *args)

@@ -40,13 +40,13 @@ ROOT = Path(__file__).resolve().parents[1]
 ROWS = (("guangxi", 4), ("guangxi-regional", 4))
 SEED = 2026  # bench_rerank.py's hands
 
-#: Hand shapes by (trips, pairs): a name and its test.
-SHAPES: dict[str, Callable[[int, int], bool]] = {
+#: Hand shapes by (trips, pairs): a name and its test, over arrays of both.
+SHAPES: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
     "two trips or more": lambda t, p: t >= 2,
-    "one trips, three pairs or more": lambda t, p: t == 1 and p >= 3,
-    "one trips, two pairs or fewer": lambda t, p: t == 1 and p <= 2,
-    "no trips, four pairs or more": lambda t, p: t == 0 and p >= 4,
-    "no trips, three pairs or fewer": lambda t, p: t == 0 and p <= 3,
+    "one trips, three pairs or more": lambda t, p: (t == 1) & (p >= 3),
+    "one trips, two pairs or fewer": lambda t, p: (t == 1) & (p <= 2),
+    "no trips, four pairs or more": lambda t, p: (t == 0) & (p >= 4),
+    "no trips, three pairs or fewer": lambda t, p: (t == 0) & (p <= 3),
 }
 #: Rules: the shapes whose hands are re-ranked (the others play the default's search).
 RULES: dict[str, tuple[str, ...]] = {
@@ -55,12 +55,6 @@ RULES: dict[str, tuple[str, ...]] = {
     "the wide list's hands (two trips, or trips and three pairs)": tuple(SHAPES)[:2],
     "none (expected-score)": (),
 }
-
-
-def strategy_list(strategy: ExpectedScoreRerank) -> tuple:
-    """The strategy's list: top, window, cap, wide top, wide window, wide pairs."""
-    s = strategy
-    return (s.top, s.window, s.cap, s.wide_top, s.wide_window, s.wide_pairs)
 
 
 def bench(variant: str, players: int, n_hands: int, repeats: int) -> dict:
@@ -72,7 +66,7 @@ def bench(variant: str, players: int, n_hands: int, repeats: int) -> dict:
     own = strategy.solver(v, players)
     hands = np.sort(deal(n_hands // players + 1, players, rng=SEED).reshape(-1, 13), axis=1)
     hands = np.ascontiguousarray(hands[:n_hands])
-    listed = strategy_list(strategy)
+    listed = strategy.rerank_list()
     ids, values, _, _ = rerank_ids(hands, first, own, model, *listed)
     played, _ = strategy.choose_splits(hands, v, n_players=players)
     assert (played == ids).all(), "the strategy plays another list than this study's"
@@ -81,19 +75,14 @@ def bench(variant: str, players: int, n_hands: int, repeats: int) -> dict:
     assert (es_ids == max_ev_ids(hands, first)[0]).all()
     gain = values - es_own
     assert gain.min() >= -1e-9, "the list's best fell below the default's split"
-    groups = np.array([rank_groups(h) for h in hands])
-    shape_of = np.empty(n_hands, dtype=object)
-    for name, test in SHAPES.items():
-        for i, (t, p) in enumerate(groups):
-            if test(int(t), int(p)):
-                shape_of[i] = name
-    assert all(x is not None for x in shape_of)
+    trips, pairs = np.array([rank_groups(h) for h in hands]).T
+    of_shape = {name: test(trips, pairs) for name, test in SHAPES.items()}
+    assert (np.sum(list(of_shape.values()), axis=0) == 1).all()  # the shapes part the hands
     wide = np.array([keeps_wide(h, strategy.wide_pairs) for h in hands])
     if gain.sum() <= 0.0:
         raise SystemExit("no hand gains by the re-ranking: deal more hands")
     shapes = {}
-    for name in SHAPES:
-        mask = shape_of == name
+    for name, mask in of_shape.items():
         seen = bool(mask.any())  # a shape no hand of a small deal holds reads 0
         shapes[name] = {
             "share_of_hands": round(float(mask.mean()), 4),
@@ -104,16 +93,19 @@ def bench(variant: str, players: int, n_hands: int, repeats: int) -> dict:
             ),
         }
     runs: dict[str, Callable[[], object]] = {}
+    rule_masks = {}
     for rule, kept in RULES.items():
-        mask = np.isin(shape_of, kept)
+        rule_masks[rule] = np.zeros(n_hands, dtype=bool)
+        for name in kept:
+            rule_masks[rule] |= of_shape[name]
+    for rule, mask in rule_masks.items():
         on, off = np.ascontiguousarray(hands[mask]), np.ascontiguousarray(hands[~mask])
         runs[rule] = partial(_both, on, off, first, own, model, listed)
     for run in runs.values():  # compile
         run()
     best = best_in_turns(runs, repeats)
     rules = {}
-    for rule, kept in RULES.items():
-        mask = np.isin(shape_of, kept)
+    for rule, mask in rule_masks.items():
         rules[rule] = {
             "share_of_hands": round(float(mask.mean()), 4),
             "share_of_gain": round(float(gain[mask].sum() / gain.sum()), 4),

@@ -34,13 +34,15 @@ import time
 import numpy as np
 from rerank_probe import (  # experiments/ is on sys.path as a script
     LIST_STUDY_RERANK,
+    list_head,
+    list_regret,
     mean_ci95,
     probe_args,
     probe_hands,
 )
 
 from simkit.arrange import split_values
-from simkit.arrange.rerank import MAX_WIDE_PAIRS, WIDE_PAIRS, keeps_wide, rank_groups, window_bar
+from simkit.arrange.rerank import MAX_WIDE_PAIRS, WIDE_PAIRS, hand_list, rank_groups
 from simkit.arrange.strategies import (
     RERANK_CAP,
     RERANK_HOME_RATE,
@@ -75,11 +77,10 @@ def main() -> None:
         plain.append(h.best - h.ev[0])
         heads = {}
         for w, wide_pairs in LISTS.items():
-            wide = keeps_wide(hand, wide_pairs)
-            head = h.kept[: RERANK_WIDE_TOP if wide else RERANK_TOP]
-            window = RERANK_WIDE_WINDOW if wide else RERANK_WINDOW
-            bar = window_bar(h.first[h.kept[0]], window, RERANK_CAP)
-            heads[w] = head[h.first[head] + 1e-9 >= bar]
+            length, window = hand_list(
+                hand, RERANK_TOP, RERANK_WINDOW, RERANK_WIDE_TOP, RERANK_WIDE_WINDOW, wide_pairs
+            )
+            heads[w] = list_head(h, length, window)
             kept_n[w].append(len(heads[w]))
         for r, strategy in strategies.items():
             own = (
@@ -89,7 +90,7 @@ def main() -> None:
             )
             every[r].append(h.best - h.ev[int(np.argmax(own))])
             for w, head in heads.items():
-                regrets[r, w].append(h.best - h.ev[head[int(np.argmax(own[head]))]])
+                regrets[r, w].append(list_regret(h, head, own))
     held = np.array(shape)
     n = held.size
     before = np.array(regrets[0.0, "two trips"])

@@ -41,8 +41,8 @@ from removal_buckets import hand_shape
 
 from simkit.arrange import legal_splits, pareto_front, split_values
 from simkit.arrange.api import arrangements
-from simkit.arrange.rerank import kept_order
-from simkit.arrange.strategies import ExpectedScore, ExpectedScoreRerank
+from simkit.arrange.rerank import kept_order, window_bar
+from simkit.arrange.strategies import RERANK_CAP, ExpectedScore, ExpectedScoreRerank
 from simkit.deal import as_generator, deal
 from simkit.evaluate import dun_ranks
 from simkit.parallel import run_ordered
@@ -259,6 +259,21 @@ def probe_hands(
             own = split_values(ranks, rerank.hand_solver(hand, v, players))
             kept = kept_order(first, ranks, front_first=True)
             yield ProbeHand(hand, ev, float(ev[int(np.argmax(sel))]), first, own, kept, ranks)
+
+
+def list_head(h: ProbeHand, length: int, window: float) -> np.ndarray:
+    """The candidates of ``h`` a list keeps, as :func:`simkit.arrange.rerank.top_splits`
+    keeps splits: the first ``length`` in expected-score's order, those under the window's
+    bar (:func:`~simkit.arrange.rerank.window_bar` of the first's value, the strategy's cap)
+    left out (indices)."""
+    head = h.kept[:length]
+    return head[h.first[head] + 1e-9 >= window_bar(h.first[head[0]], window, RERANK_CAP)]
+
+
+def list_regret(h: ProbeHand, head: np.ndarray, own: np.ndarray) -> float:
+    """The regret of the candidate of ``head`` that ``own`` values highest (the first on a
+    tie): the rollouts' best less its evaluation points."""
+    return h.best - h.ev[head[int(np.argmax(own[head]))]]
 
 
 def probe_args(description: str) -> argparse.Namespace:

@@ -28,12 +28,14 @@ import time
 
 import numpy as np
 from rerank_probe import (  # experiments/ is on sys.path as a script
+    list_head,
+    list_regret,
     mean_ci95,
     probe_args,
     probe_hands,
 )
 
-from simkit.arrange.rerank import WIDE_TRIPS, trips_held, window_bar
+from simkit.arrange.rerank import MAX_WIDE_PAIRS, hand_list, keeps_wide
 from simkit.arrange.strategies import (
     RERANK_CAP,
     RERANK_TOP,
@@ -64,17 +66,16 @@ def main() -> None:
     kept_n: dict[tuple[int, int, float], list[int]] = {k: [] for k in LISTS}
     plain, every, wide_hand = [], [], []
     for h in probe_hands(a.probe, v, a.players):
-        ev, best, first, own, kept = h.ev, h.best, h.first, h.own, h.kept
-        plain.append(best - ev[0])
-        every.append(best - ev[int(np.argmax(own))])
-        wide = trips_held(np.sort(h.hand)) >= WIDE_TRIPS
-        wide_hand.append(wide)
+        hand = np.sort(h.hand)
+        plain.append(h.best - h.ev[0])
+        every.append(h.best - h.ev[int(np.argmax(h.own))])
+        wide_hand.append(keeps_wide(hand, MAX_WIDE_PAIRS))  # two trips or more only
         for top, wide_top, wide_window in LISTS:
-            head = kept[: wide_top if wide else top]
-            window = wide_window if wide else RERANK_WINDOW
-            head = head[first[head] + 1e-9 >= window_bar(first[kept[0]], window, RERANK_CAP)]
-            regret = best - ev[head[int(np.argmax(own[head]))]]
-            regrets[top, wide_top, wide_window].append(regret)
+            length, window = hand_list(
+                hand, top, RERANK_WINDOW, wide_top, wide_window, MAX_WIDE_PAIRS
+            )
+            head = list_head(h, length, window)
+            regrets[top, wide_top, wide_window].append(list_regret(h, head, h.own))
             kept_n[top, wide_top, wide_window].append(len(head))
     held = np.array(wide_hand)
     n = held.size

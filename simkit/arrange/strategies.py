@@ -552,6 +552,14 @@ class ExpectedScoreRerank(ExpectedScoreHand):
     def _home_rate(self) -> float:
         return float(self.home_rate)
 
+    def rerank_list(self) -> tuple[int, float, float, int, float, int]:
+        """The list the strategy keeps, as :func:`~simkit.arrange.rerank.rerank_ids` takes it
+        after the model: ``(top, window, cap, wide_top, wide_window, wide_pairs)``."""
+        return (
+            self.top, float(self.window), float(self.cap), self.wide_top,
+            float(self.wide_window), self.wide_pairs,
+        )  # fmt: skip
+
     def first(self) -> ExpectedScore:
         """The search whose best splits are re-ranked: expected-score on the same tables,
         weights and joint chances, without the places."""
@@ -581,10 +589,8 @@ class ExpectedScoreRerank(ExpectedScoreHand):
             ids, values, _ = max_ev_ids(rows, group[0])
             return ids, values
         ids, values, _, _ = rerank_ids(
-            rows, group[0], self.solver(variant, n_players), model, self.top,
-            float(self.window), float(self.cap), self.wide_top, float(self.wide_window),
-            self.wide_pairs,
-        )  # fmt: skip
+            rows, group[0], self.solver(variant, n_players), model, *self.rerank_list()
+        )
         return ids, values
 
 
