@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 
 from simkit.arrange import table_name
-from simkit.arrange.wintables import WEIGHTS_KEY
+from simkit.arrange.wintables import HOME_RATE_KEY, WEIGHTS_KEY
 from simkit.variants import deck_option_names, load_variant, variant_names
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -214,6 +214,33 @@ until they are fitted again.
 """
 
 
+def _home_rate_section(metas: Sequence[dict[str, Any]]) -> str:
+    """The files whose ``meta`` carries expected-score-home's fitted home rate."""
+    rated = [m for m in metas if HOME_RATE_KEY in m]
+    if not rated:
+        return ""
+    rows = "\n".join(
+        f"| {m['file']} | {r['rate']} | {r['scoop']:.3f} | {r['home_run']:.3f} "
+        f"| {r['held_out_gain']:+.4f} ({r['held_out_ci95'][0]:+.4f} to "
+        f"{r['held_out_ci95'][1]:+.4f}) |"
+        for m in rated
+        for r in [m[HOME_RATE_KEY]]
+    )
+    return f"""
+{len(rated)} of these files also carry `meta["{HOME_RATE_KEY}"]`: the rate at which
+`expected-score-home` prices an opponent's home run against the hand (the chance that an
+opponent who scoops it scoops every player) and the scoop and home-run weights fitted with it,
+by `python experiments/fit_home_rate.py --write` (`simkit.objective.fit_home_rate`; the table is
+`results/strategy/home-rate-fit.md`).  Written after training, and only where the held-out gain
+of its picks over `expected-score`'s is positive beyond its 95% CI; `expected-score` does not
+read them.
+
+| file | rate | scoop weight | home-run weight | held-out gain, points per hand |
+|---|---|---|---|---|
+{rows}
+"""
+
+
 def _removal_section(metas: Sequence[dict[str, Any]]) -> str:
     """The files that carry card-removal shifts (``removal``, ``meta["removal"]``)."""
     shifted = [m for m in metas if "removal" in m]
@@ -347,7 +374,7 @@ summed).
 {numbering}
 {_header(FINE_COLUMNS)}
 {chr(10).join(rows)}
-{_weights_section(metas)}{_removal_section(metas)}{_model_section()}
+{_weights_section(metas)}{_home_rate_section(metas)}{_removal_section(metas)}{_model_section()}
 Commands (all `--seed 0` with the defaults
 `--iterations {trainer.FINE_ITERATIONS} --blend {trainer.FINE_BLEND}
 --other-deals {trainer.FINE_OTHER_DEALS}`):

@@ -56,6 +56,7 @@ from simkit.arrange.value import PlaceModel, check_home_rate, foul_strict
 from simkit.arrange.wintables import (
     WinTables,
     default_fine_tables,
+    home_rate_entry,
     objective_weights,
     place_entry,
 )
@@ -178,16 +179,17 @@ class ExpectedScore(MaxEV):
         entry = place_entry(tables) if self.places else None
         return None if entry is None else PlaceModel.from_meta(entry)
 
-    def _home_rate(self) -> float:
+    def _home_rate(self, tables: WinTables) -> float:
         """The chance that an opponent who scoops a hand scoops every other player too, as
-        this strategy's searches price it (``P_HOME_RATE``; 0: the table's scoop rate)."""
+        this strategy's searches with ``tables`` price it (``P_HOME_RATE``; 0: the table's
+        scoop rate)."""
         return 0.0
 
     def _make(self, v: Variant, n_players: int, tables: WinTables, weights: Weights) -> Solver:
         return make_solver(
             v, n_players, tables, horse=True, front_first=True, dtype=np.float32,
             weights=weights, joint=self.joint, place=self._place(tables),
-            home_rate=self._home_rate(),
+            home_rate=self._home_rate(tables),
         )  # fmt: skip
 
     def solver(self, variant: str | Variant | None, n_players: int) -> Solver:
@@ -205,7 +207,10 @@ class ExpectedScore(MaxEV):
         if not self.removal or tables.removal is None:
             return (self.solver(v, n_players),)
         weights = self._weights(tables)
-        key = (id(tables), id(v), n_players, weights, self.joint, self.places, self._home_rate())
+        key = (
+            id(tables), id(v), n_players, weights, self.joint, self.places,
+            self._home_rate(tables),
+        )  # fmt: skip
         return _recent(
             _BUCKET_SOLVERS, key,
             lambda: tuple(self._make(v, n_players, t, weights) for t in bucket_tables(tables)),
@@ -247,6 +252,35 @@ class ExpectedScorePlaces(ExpectedScore):
 
     places: bool = True
     name: ClassVar[str] = "expected-score-places"
+
+
+@dataclass(frozen=True, eq=False, repr=False)  # ExpectedScore.__repr__ shows its options
+class ExpectedScoreHome(ExpectedScore):
+    """expected-score pricing the home run against it by a fitted rate where the fine tables
+    carry one (``meta["home_rate"]``: guangxi and guangxi-regional at 4 players,
+    :func:`simkit.objective.fit_home_rate`, ``experiments/fit_home_rate.py``); elsewhere it plays
+    as expected-score.
+
+    expected-score prices an opponent's home run against the hand (全垒打: it scoops every
+    player) at the chance that it scoops the hand times the table's scoop rate for each other
+    player, as if its scoops were independent; but a hand that scoops one player is strong and
+    scoops the others far more often.  Here that chance is the chance of being scooped times
+    the fitted ``rate`` (``P_HOME_RATE``), with the scoop and home-run weights fitted beside
+    it on the same rollouts.  A parameter of the value, not a longer search: the same
+    kernel, the same bounds, the exhaustive scan's answers.  ``weights``, where given, replace
+    the fitted weights (the rate stays the tables')."""
+
+    name: ClassVar[str] = "expected-score-home"
+
+    def _weights(self, tables: WinTables) -> Weights:
+        entry = home_rate_entry(tables)
+        if self.weights is not None or entry is None or self.places:
+            return super()._weights(tables)
+        return entry[1], entry[2]
+
+    def _home_rate(self, tables: WinTables) -> float:
+        entry = home_rate_entry(tables)
+        return 0.0 if entry is None else entry[0]
 
 
 #: Where a later round's shift is measured from (:attr:`ExpectedScoreHand.shift_from`).
@@ -549,7 +583,7 @@ class ExpectedScoreRerank(ExpectedScoreHand):
                 "prior and pool_hands are expected-score-hand's"
             )
 
-    def _home_rate(self) -> float:
+    def _home_rate(self, tables: WinTables) -> float:
         return float(self.home_rate)
 
     def rerank_list(self) -> tuple[int, float, float, int, float, int]:
@@ -734,6 +768,7 @@ def register_strategy(cls: type[Strategy]) -> type[Strategy]:
 
 
 register_strategy(ExpectedScorePlaces)
+register_strategy(ExpectedScoreHome)
 register_strategy(ExpectedScoreHand)
 register_strategy(ExpectedScoreRerank)
 

@@ -142,6 +142,9 @@ WEIGHTS_KEY = "objective_weights"
 #: The key that holds expected-score's place model of the t-formula
 #: (:class:`~simkit.arrange.value.PlaceModel`, :func:`simkit.objective.fit_place_model`).
 PLACE_KEY = "place_model"
+#: The key that holds expected-score-home's home rate and the weights fitted with it
+#: (:func:`simkit.objective.fit_home_rate`).
+HOME_RATE_KEY = "home_rate"
 
 
 def objective_weights(tables: WinTables) -> tuple[float, float]:
@@ -152,6 +155,16 @@ def objective_weights(tables: WinTables) -> tuple[float, float]:
     if entry is None:
         return 1.0, 1.0
     return float(entry["scoop"]), float(entry["home_run"])
+
+
+def home_rate_entry(tables: WinTables) -> tuple[float, float, float] | None:
+    """``(rate, scoop weight, home-run weight)`` stored with ``tables`` for expected-score-home
+    (``meta["home_rate"]``, :func:`simkit.objective.fit_home_rate`), None where the tables hold
+    none (expected-score-home then plays as expected-score)."""
+    entry = tables.meta.get(HOME_RATE_KEY)
+    if entry is None:
+        return None
+    return float(entry["rate"]), float(entry["scoop"]), float(entry["home_run"])
 
 
 def place_entry(tables: WinTables) -> dict[str, Any] | None:
