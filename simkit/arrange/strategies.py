@@ -267,8 +267,20 @@ class ExpectedScoreHome(ExpectedScore):
     scoops the others far more often.  Here that chance is the chance of being scooped times
     the fitted ``rate`` (``P_HOME_RATE``), with the scoop and home-run weights fitted beside
     it on the same rollouts.  A parameter of the value, not a longer search: the same
-    kernel, the same bounds, the exhaustive scan's answers.  ``weights``, where given, replace
-    the fitted weights (the rate stays the tables')."""
+    kernel, the same bounds, the exhaustive scan's answers, at 0.98–0.99× expected-score's speed
+    (``results/bench/home-rate.md``).  ``weights``, where given, replace the fitted weights (the
+    rate stays the tables').
+
+    Fitted rate 0.35 in both guangxi rows (scoop and home-run weights 0.156, 0.412 in guangxi;
+    0.062, 0.399 in guangxi-regional), held-out gain of its picks over expected-score's +0.0067
+    (+0.0038 to +0.0095) and +0.0107 (+0.0075 to +0.0139) a hand
+    (``results/strategy/home-rate-fit.md``); against expected-score's on 20,000 fresh hands
+    (``experiments/objective_ab.py``, seed 77) +0.0050 ± 0.0022 and +0.0076 ± 0.0024 with
+    expected-score opponents, +0.0039 ± 0.0022 and +0.0063 ± 0.0024 with its own.  On the
+    issue's regret protocol 0.0287 (0.0200 to 0.0375) and 0.0277 (0.0201 to 0.0353) against
+    expected-score's 0.0290 and 0.0324, paired +0.0002 ± 0.0053 and +0.0047 ± 0.0061
+    (``results/strategy/home-rate-regret.md``): a gain within the protocol's CIs, and both rows
+    still above 0.02, so expected-score stays the default."""
 
     name: ClassVar[str] = "expected-score-home"
 
