@@ -23,11 +23,11 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
-from restamp_tables import write_meta  # experiments/ is on sys.path when run as a script
+from restamp_tables import set_meta  # experiments/ is on sys.path when run as a script
 
 from simkit.arrange import shipped_table_path
 from simkit.arrange.wintables import HOME_RATE_KEY
+from simkit.errors import SimkitError
 from simkit.objective import (
     HOME_HANDS,
     HOME_RATES,
@@ -35,6 +35,7 @@ from simkit.objective import (
     HOME_SEED,
     HOME_TOP,
     HomeRateFit,
+    check_home_rate_row,
     fit_home_rate,
 )
 from simkit.parallel import run_ordered
@@ -48,17 +49,8 @@ ROWS = ("guangxi:4", "guangxi-regional:4")
 def write_rate(fit: HomeRateFit) -> str:
     """Store (or remove) the fit's rate and weights in its shipped fine file: what was done."""
     path = shipped_table_path(fit.variant, fit.n_players, fine=True)
-    with np.load(path, allow_pickle=False) as z:
-        arrays = {name: z[name] for name in z.files}
-    meta = json.loads(str(arrays["meta"]))
-    if fit.worth_shipping:
-        meta[HOME_RATE_KEY] = fit.as_meta()
-    elif HOME_RATE_KEY in meta:
-        del meta[HOME_RATE_KEY]
-    else:
-        return "none written"
-    write_meta(path, arrays, meta)
-    return "written" if fit.worth_shipping else "removed"
+    entry = fit.as_meta() if fit.worth_shipping else None
+    return set_meta(path, {HOME_RATE_KEY: entry})
 
 
 def _ci(lo_hi: list[float] | tuple[float, float]) -> str:
@@ -134,9 +126,13 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for spec in args.rows:
         name, _, players = spec.partition(":")
-        load_variant(name)  # a clear error for a misspelt variant, before any work
+        v = load_variant(name)  # a clear error for a misspelt variant, before any work
         if not players.isdigit() or not 2 <= int(players) <= 4:
             raise SystemExit(f"--rows: {spec!r} is not VARIANT:PLAYERS with 2-4 players")
+        try:
+            check_home_rate_row(v, int(players))
+        except SimkitError as e:
+            raise SystemExit(f"--rows: {spec}: {e}") from None
         rows.append((name, int(players)))
     if args.jobs < 1:
         raise SystemExit(f"--jobs must be at least 1, got {args.jobs}")

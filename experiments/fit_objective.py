@@ -29,8 +29,7 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
-from restamp_tables import write_meta  # experiments/ is on sys.path when run as a script
+from restamp_tables import set_meta  # experiments/ is on sys.path when run as a script
 
 from simkit.arrange import (
     P_HOME,
@@ -74,18 +73,9 @@ def default_rows() -> list[tuple[str, int]]:
 def write_weights(fit: WeightFit) -> str:
     """Store (or remove) the fit's weights in its shipped fine file: what was done."""
     path = shipped_table_path(fit.variant, fit.n_players, fine=True)
-    with np.load(path, allow_pickle=False) as z:
-        arrays = {name: z[name] for name in z.files}
-    meta = json.loads(str(arrays["meta"]))
     ship = worth_shipping(fit)
-    if ship:
-        meta[WEIGHTS_KEY] = fit.as_meta()
-    elif WEIGHTS_KEY in meta:
-        del meta[WEIGHTS_KEY]
-    else:
-        return "unweighted"
-    write_meta(path, arrays, meta)
-    return "weights written" if ship else "weights removed"
+    done = set_meta(path, {WEIGHTS_KEY: fit.as_meta() if ship else None})
+    return {"written": "weights written", "removed": "weights removed"}.get(done, "unweighted")
 
 
 def _ci(lo_hi: tuple[float, float] | list[float], digits: int = 3) -> str:

@@ -41,9 +41,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 from objective_ab import head_to_head
-from restamp_tables import write_meta  # experiments/ is on sys.path when run as a script
+from restamp_tables import set_meta  # experiments/ is on sys.path when run as a script
 
 from simkit.arrange import (
     ExpectedScore,
@@ -85,20 +84,6 @@ def _rows(specs: list[str]) -> list[tuple[str, int]]:
     return rows
 
 
-def _set_meta(path: Path, update: dict[str, Any]) -> None:
-    """Rewrite the table file's ``meta`` with ``update`` (a None value removes the key)."""
-    with np.load(path, allow_pickle=False) as z:
-        arrays = {name: z[name] for name in z.files}
-    meta = json.loads(str(arrays["meta"]))
-    for key, value in update.items():
-        if value is None:
-            meta.pop(key, None)
-        else:
-            meta[key] = value
-    write_meta(path, arrays, meta)
-    _load_shipped.cache_clear()  # the next read sees the file as it is now
-
-
 def fit_row(name: str, players: int, args: argparse.Namespace) -> dict[str, Any]:
     start = time.perf_counter()
     v = load_variant(name)
@@ -107,13 +92,13 @@ def fit_row(name: str, players: int, args: argparse.Namespace) -> dict[str, Any]
     shutil.copy2(path, backup)
     keep = False
     try:
-        _set_meta(path, {PLACE_KEY: None})
+        set_meta(path, {PLACE_KEY: None})
         # the population plays the default (expected-score, which prices no places)
         place = fit_place_model(v, players, games=args.games, seed=args.seed)
         meta = place.as_meta()
         if args.always:  # how the file's entry is made again
             meta["command"] += " --always"
-        _set_meta(path, {PLACE_KEY: meta})
+        set_meta(path, {PLACE_KEY: meta})
         weights = fit_weights(
             name, players, hands=args.hands, rollouts=args.rollouts, top=TOP, places=True
         )
@@ -121,7 +106,7 @@ def fit_row(name: str, players: int, args: argparse.Namespace) -> dict[str, Any]
         entry = {**weights.as_meta(), "command": meta["command"]}
         if not shipped_weights:
             entry.update(scoop=1.0, home_run=1.0)
-        _set_meta(path, {PLACE_KEY: {**meta, "weights": entry}})
+        set_meta(path, {PLACE_KEY: {**meta, "weights": entry}})
         default = ExpectedScore()
         check = head_to_head(
             default, ExpectedScorePlaces(), v, players, hands=args.check[0],
@@ -133,7 +118,7 @@ def fit_row(name: str, players: int, args: argparse.Namespace) -> dict[str, Any]
                 "check_gain": round(check["gain"], 5), "check_ci95": round(check["ci95"], 5),
                 "check_hands": args.check[0], "check_rollouts": args.check[1],
             }  # fmt: skip
-            _set_meta(path, {PLACE_KEY: {**meta, "weights": entry, **gain}})
+            set_meta(path, {PLACE_KEY: {**meta, "weights": entry, **gain}})
     finally:
         if not keep:
             shutil.copy2(backup, path)

@@ -16,9 +16,11 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
+from simkit.arrange.wintables import _load_shipped
 from simkit.files import atomic_write
 from simkit.variants import load_variant
 
@@ -60,6 +62,25 @@ def write_meta(path: Path, arrays: dict[str, np.ndarray], meta: dict) -> None:
                 after.dtype != before.dtype or after.tobytes() != before.tobytes()
             ):
                 raise AssertionError(f"{path.name}: array {name} changed")
+
+
+def set_meta(path: Path, update: dict[str, Any]) -> str:
+    """Rewrite the table file ``path``'s ``meta`` with ``update`` (a None value removes the
+    key), its arrays unchanged (:func:`write_meta`); returns what was done: ``"written"``,
+    ``"removed"`` or ``"unchanged"`` (nothing to remove: the file is not rewritten)."""
+    with np.load(path, allow_pickle=False) as z:
+        arrays = {name: z[name] for name in z.files}
+    meta = json.loads(str(arrays["meta"]))
+    if all(value is None and key not in meta for key, value in update.items()):
+        return "unchanged"
+    for key, value in update.items():
+        if value is None:
+            meta.pop(key, None)
+        else:
+            meta[key] = value
+    write_meta(path, arrays, meta)
+    _load_shipped.cache_clear()  # the next read sees the file as it is now
+    return "removed" if all(value is None for value in update.values()) else "written"
 
 
 def main(argv: list[str] | None = None) -> int:

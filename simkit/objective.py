@@ -480,6 +480,18 @@ def _mean_ci(d: np.ndarray) -> tuple[float, tuple[float, float]]:
     return m, (m - Z95 * se, m + Z95 * se)
 
 
+def check_home_rate_row(v: Variant, n_players: int) -> None:
+    """Refuse a row :func:`fit_home_rate` cannot fit: more players than one deck deals, a
+    banker (the fit measures one seat, every seat alike), or no home run to price."""
+    check_players(n_players)
+    if n_players > 4:
+        raise SimkitError(f"rollouts deal one deck (2-4 players), got {n_players}")
+    if v.scoring.topology == "banker":
+        raise SimkitError(f"{v.name} has a banker: the home rate is fitted where seats are alike")
+    if not compile_rules(v, n_players).home_run:
+        raise SimkitError(f"{v.name} pays no home run at {n_players} players: no rate to fit")
+
+
 def fit_home_rate(
     variant: str | Variant | None,
     n_players: int = 4,
@@ -504,13 +516,7 @@ def fit_home_rate(
     chosen, and its gain measured again on ``hands`` held-out hands (the stream of
     ``seed + HELD_OUT_OFFSET``)."""
     v = resolve_variant(variant)
-    check_players(n_players)
-    if n_players > 4:
-        raise SimkitError(f"rollouts deal one deck (2-4 players), got {n_players}")
-    if v.scoring.topology == "banker":
-        raise SimkitError(f"{v.name} has a banker: the home rate is fitted where seats are alike")
-    if not compile_rules(v, n_players).home_run:
-        raise SimkitError(f"{v.name} pays no home run at {n_players} players: no rate to fit")
+    check_home_rate_row(v, n_players)
     for what, value, least in (("hands", hands, 4), ("rollouts", rollouts, 2), ("top", top, 2)):
         if isinstance(value, bool) or not isinstance(value, int) or value < least:
             raise SimkitError(f"{what} must be an integer ≥ {least}, got {value!r}")

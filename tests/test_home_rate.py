@@ -183,5 +183,6 @@ def test_the_fit_script_writes_its_table(tmp_path):
     assert len(fits[0]["per_rate"]) > 1
     text = (tmp_path / "home-rate-fit.md").read_text()
     assert "experiments/fit_home_rate.py --rows guangxi:4 --hands 24" in text
-    with pytest.raises(SystemExit):
-        script.main(["--rows", "guangxi", "--out", str(tmp_path)])
+    for bad in ("guangxi", "taiwan:4", "western-2-4:4"):  # no count, a banker, no home run
+        with pytest.raises(SystemExit, match="--rows"):
+            script.main(["--rows", bad, "--out", str(tmp_path)])
