@@ -56,8 +56,10 @@ from simkit.arrange import (
     PlaceModel,
     Solver,
     arrange,
+    default_fine_tables,
     fine_classes,
     horse_copies,
+    objective_weights,
     plays_t_formula,
     split_values,
 )
@@ -85,19 +87,45 @@ TABLE = "table"
 def components(cand: np.ndarray, solver: Solver) -> np.ndarray:
     """``float64 (c, 3)`` for arranged splits ``cand (c, 13)``: ``B``, ``S`` and ``H`` (the
     value is ``B + w_S·S + w_H·H``, exactly linear in the two weights)."""
+    base, with_scoop, with_home = _values_at(
+        cand, solver, ((0.0, 0.0, None), (1.0, 0.0, None), (0.0, 1.0, None))
+    )
+    return np.stack([base, with_scoop - base, with_home - base], axis=1)
+
+
+def _values_at(
+    cand: np.ndarray, solver: Solver, weighting: Sequence[tuple[float, float, float | None]]
+) -> list[np.ndarray]:
+    """The model's values of arranged splits ``cand`` under each ``(w_S, w_H, rate)`` of
+    ``weighting`` (``rate`` None: the solver's own ``P_HOME_RATE``), the solver's own
+    parameters restored after."""
     ranks = dun_ranks(cand, solver.variant)
     horse = horse_copies(cand, solver.horse_card) if solver.horse_card >= 0 else None
     p = solver.model.params
-    keep = p[P_W_SCOOP], p[P_W_HOME]
+    keep = p[P_W_SCOOP], p[P_W_HOME], p[P_HOME_RATE]
     values = []
     try:
-        for w_scoop, w_home in ((0.0, 0.0), (1.0, 0.0), (0.0, 1.0)):
+        for w_scoop, w_home, rate in weighting:
             p[P_W_SCOOP], p[P_W_HOME] = w_scoop, w_home
+            p[P_HOME_RATE] = keep[2] if rate is None else rate
             values.append(split_values(ranks, solver, horse))
     finally:
-        p[P_W_SCOOP], p[P_W_HOME] = keep
-    base, with_scoop, with_home = values
-    return np.stack([base, with_scoop - base, with_home - base], axis=1)
+        p[P_W_SCOOP], p[P_W_HOME], p[P_HOME_RATE] = keep
+    return values
+
+
+def _check_counts(hands: int, rollouts: int, top: int) -> None:
+    """Refuse counts a fit cannot run: at least 4 hands, 2 rollouts and 2 candidates."""
+    for what, value, least in (("hands", hands, 4), ("rollouts", rollouts, 2), ("top", top, 2)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < least:
+            raise SimkitError(f"{what} must be an integer ≥ {least}, got {value!r}")
+
+
+def _mean_ci(d: np.ndarray) -> tuple[float, tuple[float, float]]:
+    """The mean of ``d`` over hands and its 95% CI."""
+    se = float(d.std(ddof=1) / math.sqrt(d.size)) if d.size > 1 else math.nan
+    m = float(d.mean())
+    return m, (m - Z95 * se, m + Z95 * se)
 
 
 @dataclass(frozen=True)
@@ -309,9 +337,7 @@ def fit_weights(
     check_players(n_players)
     if n_players > 4:
         raise SimkitError(f"rollouts deal one deck (2-4 players), got {n_players}")
-    for what, value, least in (("hands", hands, 4), ("rollouts", rollouts, 2), ("top", top, 2)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < least:
-            raise SimkitError(f"{what} must be an integer ≥ {least}, got {value!r}")
+    _check_counts(hands, rollouts, top)
     if seat != TABLE:
         _banker_seat(v, seat)
     samples = _seat_samples(v, n_players, seat, hands, rollouts, top, seed, progress, places)
@@ -333,8 +359,7 @@ def fit_weights(
         v, n_players, seat, hands // 2, rollouts, top, seed + HELD_OUT_OFFSET, None, places
     )
     diff = picked_points(test, weights) - picked_points(test, (1.0, 1.0))
-    se = float(diff.std(ddof=1) / math.sqrt(diff.size)) if diff.size > 1 else math.nan
-    gain = float(diff.mean())
+    gain, held_out_ci = _mean_ci(diff)
     return WeightFit(
         variant=v.name,
         n_players=n_players,
@@ -348,7 +373,7 @@ def fit_weights(
         weights_ci=ci,
         held_out_hands=len(test),
         held_out_gain=gain,
-        held_out_ci=(gain - Z95 * se, gain + Z95 * se),
+        held_out_ci=held_out_ci,
         picks_differ=float((diff != 0).mean()),
     )
 
@@ -368,25 +393,6 @@ HOME_HANDS, HOME_ROLLOUTS, HOME_TOP, HOME_SEED = 16_000, 100, 10, 21
 _CANDIDATE_RATES = (0.25, 0.5)
 
 
-def _values_at(
-    cand: np.ndarray, solver: Solver, weighting: Sequence[tuple[float, float, float]]
-) -> list[np.ndarray]:
-    """The model's values of arranged splits ``cand`` under each ``(w_S, w_H, rate)`` of
-    ``weighting`` (the solver's own parameters restored after)."""
-    ranks = dun_ranks(cand, solver.variant)
-    horse = horse_copies(cand, solver.horse_card) if solver.horse_card >= 0 else None
-    p = solver.model.params
-    keep = p[P_W_SCOOP], p[P_W_HOME], p[P_HOME_RATE]
-    values = []
-    try:
-        for w_scoop, w_home, rate in weighting:
-            p[P_W_SCOOP], p[P_W_HOME], p[P_HOME_RATE] = w_scoop, w_home, rate
-            values.append(split_values(ranks, solver, horse))
-    finally:
-        p[P_W_SCOOP], p[P_W_HOME], p[P_HOME_RATE] = keep
-    return values
-
-
 def home_components(cand: np.ndarray, solver: Solver) -> np.ndarray:
     """``float64 (c, 5)`` for arranged splits ``cand (c, 13)``: ``HB``, ``HS`` (as
     :func:`components`' ``B`` and ``S``), ``H_SCOOP_RATE`` (its ``H``) and ``H_FOR``,
@@ -401,11 +407,16 @@ def home_components(cand: np.ndarray, solver: Solver) -> np.ndarray:
     return np.stack([base, scoop - base, home - base, at_one - base + against, against], axis=1)
 
 
+def home_term(f: np.ndarray, rate: float | None) -> np.ndarray:
+    """The home-run terms ``H`` from :func:`home_components` ``f``, the home run against at
+    ``rate`` (None: at the table's scoop rate, as expected-score prices it)."""
+    return f[:, H_SCOOP_RATE] if rate is None else f[:, H_FOR] - rate * f[:, H_AGAINST]
+
+
 def home_value(f: np.ndarray, weights: tuple[float, float], rate: float | None) -> np.ndarray:
-    """The model's value from :func:`home_components` ``f``: ``B + w_S·S + w_H·H`` with the home
-    run against at ``rate`` (None: at the table's scoop rate, as expected-score prices it)."""
-    home = f[:, H_SCOOP_RATE] if rate is None else f[:, H_FOR] - rate * f[:, H_AGAINST]
-    return f[:, HB] + weights[0] * f[:, HS] + weights[1] * home
+    """The model's value from :func:`home_components` ``f``: ``B + w_S·S + w_H·H`` with ``H``
+    at ``rate`` (:func:`home_term`)."""
+    return f[:, HB] + weights[0] * f[:, HS] + weights[1] * home_term(f, rate)
 
 
 @dataclass(frozen=True)
@@ -456,12 +467,11 @@ def _home_samples(samples: Sequence[Sample], rate: float) -> list[Sample]:
     ``S`` and the home-run terms at ``rate``."""
     return [
         Sample(
-            np.stack([s.features[:, HB], s.features[:, HS], home_value(s.features, (0, 1), rate)
-                      - s.features[:, HB]], axis=1),
+            np.stack([s.features[:, HB], s.features[:, HS], home_term(s.features, rate)], 1),
             s.points,
         )
         for s in samples
-    ]  # fmt: skip
+    ]
 
 
 def _picked_means(
@@ -472,12 +482,6 @@ def _picked_means(
     return np.array(
         [s.means[int(np.argmax(home_value(s.features, weights, rate)))] for s in samples]
     )
-
-
-def _mean_ci(d: np.ndarray) -> tuple[float, tuple[float, float]]:
-    se = float(d.std(ddof=1) / math.sqrt(d.size)) if d.size > 1 else math.nan
-    m = float(d.mean())
-    return m, (m - Z95 * se, m + Z95 * se)
 
 
 def check_home_rate_row(v: Variant, n_players: int) -> None:
@@ -517,14 +521,12 @@ def fit_home_rate(
     ``seed + HELD_OUT_OFFSET``)."""
     v = resolve_variant(variant)
     check_home_rate_row(v, n_players)
-    for what, value, least in (("hands", hands, 4), ("rollouts", rollouts, 2), ("top", top, 2)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < least:
-            raise SimkitError(f"{what} must be an integer ≥ {least}, got {value!r}")
+    _check_counts(hands, rollouts, top)
     if not rates or any(not 0.0 < r <= 1.0 for r in rates):
         raise SimkitError(f"rates must be chances in (0, 1], got {list(rates)}")
     default = ExpectedScore()
     unweighted = ExpectedScore(weights=(1.0, 1.0)).solver(v, n_players)
-    shipped = default._weights(default._tables(v, n_players))
+    shipped = objective_weights(default_fine_tables(v, n_players))  # the default's
 
     def pick(cand: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         f = home_components(cand, unweighted)
@@ -540,14 +542,14 @@ def fit_home_rate(
     base_fit = _picked_means(fit, shipped, None)
     base_test = _picked_means(test, shipped, None)
     per_rate: list[dict[str, Any]] = []
-    fitted: list[tuple[float, float]] = []
+    fitted: list[tuple[tuple[float, float], np.ndarray]] = []
     for r in rates:
         w_scoop, w_home = weights_of(within_hand_fit(_home_samples(fit, r)))
         weights = (round(w_scoop, 4), round(w_home, 4))  # as they ship
         fit_gain, _ = _mean_ci(_picked_means(fit, weights, r) - base_fit)
         d = _picked_means(test, weights, r) - base_test
         gain, ci = _mean_ci(d)
-        fitted.append(weights)
+        fitted.append((weights, d))
         per_rate.append({
             "rate": r, "weights": list(weights), "fit_gain": round(fit_gain, 5),
             "held_out_gain": round(gain, 5), "held_out_ci95": [round(x, 5) for x in ci],
@@ -555,8 +557,7 @@ def fit_home_rate(
         })  # fmt: skip
     best = max(range(len(rates)), key=lambda i: (per_rate[i]["fit_gain"], -i))
     rate = float(rates[best])
-    weights = fitted[best]
-    d = _picked_means(test, weights, rate) - base_test
+    weights, d = fitted[best]
     gain, ci = _mean_ci(d)
     return HomeRateFit(
         variant=v.name, n_players=n_players, hands=hands, rollouts=rollouts, top=top, seed=seed,
