@@ -69,7 +69,6 @@ from simkit.arrange.search import (
     BACK_FRONT,
     BACK_MIDDLE,
     FIVE_SUBSETS,
-    MEMO_SLOTS,
     SPLIT_IDS,
     THREE_SUBSETS,
     Solver,
@@ -81,6 +80,7 @@ from simkit.arrange.search import (
     _legal,
     _present_below,
     _values_kernel,
+    _walk_scratch,
     horse_copies,
     split_values,
 )
@@ -96,9 +96,10 @@ from simkit.arrange.value import (
     _separable,
     expected_points,
 )
+from simkit.borrow import borrowed
 from simkit.cards import check_plain_deck
 from simkit.evaluate import dun_ranks, orders_hold
-from simkit.splits import N_FIVE, N_THREE, split_positions
+from simkit.splits import split_positions
 
 #: Columns of a kept split in the list: its ranks, subset ids and classes.
 _RB, _RM, _RF, _IB, _IM, _IF, _CF, _CM, _CB = range(9)
@@ -351,35 +352,49 @@ def _rerank_kernel(
 
     ``out`` ``(n, 3)``: the split's ids; ``values``: its value under the hand's own tables;
     ``n_scored``: the splits the search scored; ``n_kept``: the list's length."""
-    n_classes = q.shape[1]
-    r5 = np.empty(N_FIVE, dtype=np.int32)
-    r3 = np.empty(N_THREE, dtype=np.int32)
-    c5 = np.empty(N_FIVE, dtype=np.int32)
-    c3 = np.empty(N_THREE, dtype=np.int32)
-    class_of_code = rt[6]
-    n_groups = group_of[n_classes - 1] + 1
-    head = np.full(n_groups, -2, dtype=np.int64)
-    group_top = np.empty(n_groups, dtype=np.int64)
-    next_back = np.empty(N_FIVE, dtype=np.int64)
-    group_list = np.empty(N_FIVE, dtype=np.int64)
-    present = np.zeros((n_groups + 63) // 64, dtype=np.uint64)
-    cap_m = np.empty(N_FIVE, dtype=np.int64)
-    cap_f = np.empty(N_FIVE, dtype=np.int64)
-    cap_hand = np.full(N_FIVE, -1, dtype=np.int64)
-    x5 = np.zeros(N_FIVE, dtype=np.float64)
-    x3 = np.zeros(N_THREE, dtype=np.float64)
-    memo_key = np.full(MEMO_SLOTS, -1, dtype=np.int64)
-    memo_value = np.empty(MEMO_SLOTS, dtype=np.float64)
+    work = _walk_scratch(group_of[q.shape[1] - 1] + 1)
     top_max = max(top, wide_top)
-    tv = np.empty(top_max, dtype=np.float64)
-    tk = np.empty((top_max, 9), dtype=np.int64)
-    active = np.empty(MAX_HAND_FEATURES, dtype=np.int64)
-    # _set_quantities' favourable and separable outputs: not read here
-    fav_own = np.empty((1, *q_own.shape[1:3], 2), dtype=q_own.dtype)
-    sep_own = np.empty((1, *q_own.shape[1:3]), dtype=np.float64)
-    kept_classes = np.empty((top_max, 3), dtype=np.int64)
-    extra = np.empty((top_max, 3), dtype=np.float64)
-    own_values = np.empty(top_max, dtype=np.float64)
+    # the list, and the re-ranking's scratch (_set_quantities' favourable and separable
+    # outputs are not read here)
+    listed = (
+        np.empty(top_max, dtype=np.float64),
+        np.empty((top_max, 9), dtype=np.int64),
+        np.empty(MAX_HAND_FEATURES, dtype=np.int64),
+        np.empty((1, *q_own.shape[1:3], 2), dtype=q_own.dtype),
+        np.empty((1, *q_own.shape[1:3]), dtype=np.float64),
+        np.empty((top_max, 3), dtype=np.int64),
+        np.empty((top_max, 3), dtype=np.float64),
+        np.empty(top_max, dtype=np.float64),
+    )
+    _rerank_walk(
+        hands, rt, back_middle, back_front, q, fav, sep, p, cop, strict, horse, front_first,
+        q_own, p_own, cop_own, weights, win, tie, top, window, wide_top, wide_window, wide_pairs,
+        cap, five, three, group_of, out, values, n_scored, n_kept, work, listed,
+    )  # fmt: skip
+
+
+@nb.njit(cache=True)
+def _rerank_walk(
+    hands, rt, back_middle, back_front, q, fav, sep, p, cop, strict, horse, front_first,
+        q_own, p_own, cop_own, weights, win, tie, top, window, wide_top, wide_window, wide_pairs,
+        cap, five, three, group_of, out, values, n_scored, n_kept, work, listed,
+):  # fmt: skip
+    """:func:`_rerank_kernel`'s search and re-ranking, on the scratch arrays ``work``
+    (:func:`~simkit.arrange.search._walk_scratch`) and ``listed``, every array borrowed
+    (:func:`simkit.borrow.borrowed`: the caller holds them all)."""
+    (
+        hands, rt, back_middle, back_front, q, fav, sep, p, cop, q_own, p_own, cop_own, weights,
+        win, tie, five, three, group_of, out, values, n_scored, n_kept, work, listed,
+    ) = borrowed((
+        hands, rt, back_middle, back_front, q, fav, sep, p, cop, q_own, p_own, cop_own, weights,
+        win, tie, five, three, group_of, out, values, n_scored, n_kept, work, listed,
+    ))  # fmt: skip
+    (
+        r5, r3, c5, c3, head, group_top, next_back, group_list, present, cap_m, cap_f, cap_hand,
+        x5, x3, memo_key, memo_value,
+    ) = work  # fmt: skip
+    tv, tk, active, fav_own, sep_own, kept_classes, extra, own_values = listed
+    class_of_code = rt[6]
     n_opp = p[P_N_OPP]
     copies = 0
     for h in range(hands.shape[0]):

@@ -66,6 +66,7 @@ from simkit.arrange.value import (
     tie_extremes,
 )
 from simkit.arrange.wintables import WinTables, default_tables
+from simkit.borrow import borrowed
 from simkit.deal import check_players
 from simkit.evaluate import order_holds
 from simkit.splits import (
@@ -427,31 +428,66 @@ def _max_ev_kernel(
     knows whether the back holds the card).  ``ties[s]``: 1 breaks equal values toward the
     stronger front (:func:`_beats`).  ``five``, ``three``: the subsets' hand positions.
     """
-    n_answers = pick.shape[0]
-    n_classes = qs.shape[2]
-    r5 = np.empty(N_FIVE, dtype=np.int32)
-    r3 = np.empty(N_THREE, dtype=np.int32)
-    c5 = np.empty(N_FIVE, dtype=np.int32)
-    c3 = np.empty(N_THREE, dtype=np.int32)
-    class_of_code = rt[6]
-    n_groups = group_of[n_classes - 1] + 1
-    head = np.full(n_groups, -2, dtype=np.int64)  # -2: group absent from this hand
-    group_top = np.empty(n_groups, dtype=np.int64)  # the group's strongest back class
-    next_back = np.empty(N_FIVE, dtype=np.int64)
-    group_list = np.empty(N_FIVE, dtype=np.int64)
-    # the groups present, as bits (64 a word): the walk steps from one to the next below
-    present = np.zeros((n_groups + 63) // 64, dtype=np.uint64)
-    # the caps of each back as dun classes (-1: no legal split), computed at most once per
-    # hand: ``cap_hand[b] == h`` marks them current
-    cap_m = np.empty(N_FIVE, dtype=np.int64)
-    cap_f = np.empty(N_FIVE, dtype=np.int64)
-    cap_hand = np.full(N_FIVE, -1, dtype=np.int64)
+    work = _walk_scratch(group_of[qs.shape[2] - 1] + 1)
     best = np.empty(1, dtype=np.float64)
     key = np.empty(6, dtype=np.int64)
-    x5 = np.zeros(N_FIVE, dtype=np.float64)
-    x3 = np.zeros(N_THREE, dtype=np.float64)
-    memo_key = np.full(MEMO_SLOTS, -1, dtype=np.int64)
-    memo_value = np.empty(MEMO_SLOTS, dtype=np.float64)
+    _max_ev_walk(
+        hands, rt, back_middle, back_front, qs, favs, seps, ps, cops, stricts, horses, ties, pick,
+        five, three, group_of, out, values, n_scored, work, best, key,
+    )  # fmt: skip
+
+
+@nb.njit(cache=True)
+def _walk_scratch(n_groups):
+    """The scratch arrays of a search's walk (:func:`_max_ev_walk`; the re-ranking search's
+    too), as it expects them at its start: ``(r5, r3, c5, c3, head, group_top, next_back,
+    group_list, present, cap_m, cap_f, cap_hand, x5, x3, memo_key, memo_value)``: the
+    subsets' ranks and classes; the backs' groups (:func:`_group_backs`: ``present`` holds
+    the groups present as bits, 64 a word, and the walk steps from one to the next below);
+    the caps of each back as dun classes (-1: no legal split), computed at most once per hand
+    (``cap_hand[b] == h`` marks them current); the 马牌's extra counts; the memo of split
+    values (:func:`_eval_back`)."""
+    return (
+        np.empty(N_FIVE, dtype=np.int32),
+        np.empty(N_THREE, dtype=np.int32),
+        np.empty(N_FIVE, dtype=np.int32),
+        np.empty(N_THREE, dtype=np.int32),
+        np.full(n_groups, -2, dtype=np.int64),  # head: -2, the group absent from this hand
+        np.empty(n_groups, dtype=np.int64),
+        np.empty(N_FIVE, dtype=np.int64),
+        np.empty(N_FIVE, dtype=np.int64),
+        np.zeros((n_groups + 63) // 64, dtype=np.uint64),
+        np.empty(N_FIVE, dtype=np.int64),
+        np.empty(N_FIVE, dtype=np.int64),
+        np.full(N_FIVE, -1, dtype=np.int64),  # cap_hand: no back's caps current
+        np.zeros(N_FIVE, dtype=np.float64),
+        np.zeros(N_THREE, dtype=np.float64),
+        np.full(MEMO_SLOTS, -1, dtype=np.int64),  # memo_key: no value kept
+        np.empty(MEMO_SLOTS, dtype=np.float64),
+    )
+
+
+@nb.njit(cache=True)
+def _max_ev_walk(
+    hands, rt, back_middle, back_front, qs, favs, seps, ps, cops, stricts, horses, ties, pick,
+    five, three, group_of, out, values, n_scored, work, best, key,
+):  # fmt: skip
+    """:func:`_max_ev_kernel`'s search, on the scratch arrays ``work``
+    (:func:`_walk_scratch`), ``best`` and ``key``, every array borrowed
+    (:func:`simkit.borrow.borrowed`: the caller holds them all)."""
+    (
+        hands, rt, back_middle, back_front, qs, favs, seps, ps, cops, stricts, horses, ties,
+        pick, five, three, group_of, out, values, n_scored, work, best, key,
+    ) = borrowed((
+        hands, rt, back_middle, back_front, qs, favs, seps, ps, cops, stricts, horses, ties,
+        pick, five, three, group_of, out, values, n_scored, work, best, key,
+    ))  # fmt: skip
+    (
+        r5, r3, c5, c3, head, group_top, next_back, group_list, present, cap_m, cap_f, cap_hand,
+        x5, x3, memo_key, memo_value,
+    ) = work  # fmt: skip
+    n_answers = pick.shape[0]
+    class_of_code = rt[6]
     n_gen = 0
     for h in range(hands.shape[0]):
         _rank_subsets(hands[h], rt, r5, r3, c5, c3)

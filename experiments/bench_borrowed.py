@@ -1,0 +1,125 @@
+"""Benchmark: the search kernels with borrowed arrays (:mod:`simkit.borrow`) against an earlier
+revision's, the same hands in turns in one process.
+
+The earlier revision (``--before``, 102eff8 unless told: the last before the kernels borrowed
+their arrays) is imported beside the working tree's by ``_revision.simkit_at``, its kernels
+verbatim.  Each row times a strategy's ``choose_splits`` under both on the same hands (rates
+are hands per CPU second on one core, numba compiled before timing, the best of
+``--repeats`` rounds, the two in turns each round) and checks that both choose the same
+splits with the same values, to the last bit.
+
+    .venv/bin/python experiments/bench_borrowed.py [--hands 8000] [--repeats 9] [--before REV]
+
+Writes results/bench/borrowed.json and results/bench/borrowed.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from _revision import simkit_at  # experiments/ is on sys.path as a script
+from _timing import best_in_turns, run_meta
+
+from simkit.arrange.strategies import strategy_from_name
+from simkit.deal import deal
+from simkit.variants import resolve_variant
+
+ROOT = Path(__file__).resolve().parents[1]
+#: (variant, players, strategy): the default in three families, max-ev (the same kernel), and
+#: the re-ranking search where it re-ranks
+ROWS = (
+    ("western-2-4", 2, "expected-score"),
+    ("guangxi", 4, "expected-score"),
+    ("taiwan", 4, "expected-score"),
+    ("guangxi", 4, "max-ev"),
+    ("guangxi", 4, "expected-score-rerank"),
+    ("guangxi-regional", 4, "expected-score-rerank"),
+)
+BEFORE = "102eff8"
+SEED = 2026
+
+
+def bench(old: Any, variant: str, players: int, name: str, n_hands: int, repeats: int) -> dict:
+    hands = np.sort(deal(n_hands // players + 1, players, rng=SEED).reshape(-1, 13), axis=1)
+    hands = np.ascontiguousarray(hands[:n_hands])
+    runs = {}
+    answers = {}
+    # the package's ``arrange`` attribute is its function: the module by its path
+    old_strategies = importlib.import_module(f"{old.__name__}.arrange.strategies")
+    old_variants = importlib.import_module(f"{old.__name__}.variants")
+    for which, strategy, v in (
+        ("before", old_strategies.strategy_from_name(name), old_variants.resolve_variant(variant)),
+        ("now", strategy_from_name(name), resolve_variant(variant)),
+    ):
+        answers[which] = strategy.choose_splits(hands, v, n_players=players)  # compiles too
+        runs[which] = lambda s=strategy, v=v: s.choose_splits(hands, v, n_players=players)
+    best = best_in_turns(runs, repeats)
+    (ids0, values0), (ids1, values1) = answers["before"], answers["now"]
+    rates = {which: round(n_hands / seconds) for which, seconds in best.items()}
+    return {
+        "variant": variant, "players": players, "strategy": name, "hands": n_hands,
+        "hands_per_s": rates, "ratio": round(rates["now"] / rates["before"], 3),
+        "same_answers": bool(np.array_equal(ids0, ids1) and np.array_equal(values0, values1)),
+    }  # fmt: skip
+
+
+def render(rows: list[dict], meta: dict, before: str) -> str:
+    lines = [
+        "# The search kernels with borrowed arrays against the revision before",
+        "",
+        f"`{meta['command']}` — seed {meta['seed']}, one core, CPU time (the best of each "
+        f"search's rounds, the two in turns on the same hands in one process; the earlier one "
+        f"is revision {before}'s simkit, imported beside this one), numba {meta['numba']}, "
+        f"{meta['when']}, load average at the end {meta['load_average']} (the machine is "
+        "shared, so rates are lower bounds; compare the ratio).",
+        "",
+        f"| variant | players | strategy | {before} hands/s | now hands/s | speed-up "
+        "| same splits and values |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        rate = r["hands_per_s"]
+        lines.append(
+            f"| {r['variant']} | {r['players']} | {r['strategy']} | {rate['before']:,} "
+            f"| {rate['now']:,} | {r['ratio']:.2f}× | {'yes' if r['same_answers'] else 'NO'} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--hands", type=int, default=8000)
+    ap.add_argument("--repeats", type=int, default=9)
+    ap.add_argument("--before", default=BEFORE, help=f"the revision to compare (default {BEFORE})")
+    ap.add_argument("--out", type=Path, default=ROOT / "results" / "bench")
+    args = ap.parse_args()
+    if args.hands < 1 or args.repeats < 1:
+        ap.error("--hands and --repeats must be at least 1")
+    old = simkit_at(args.before)
+    args.out.mkdir(parents=True, exist_ok=True)
+    command = (
+        f"python experiments/bench_borrowed.py --hands {args.hands} --repeats {args.repeats}"
+        + (f" --before {args.before}" if args.before != BEFORE else "")
+    )
+    rows = []
+    for variant, players, name in ROWS:
+        rows.append(bench(old, variant, players, name, args.hands, args.repeats))
+        print(rows[-1], flush=True)
+    meta = run_meta(command, SEED)
+    (args.out / "borrowed.json").write_text(
+        json.dumps({"meta": meta, "before": args.before, "rows": rows}, indent=1) + "\n"
+    )
+    (args.out / "borrowed.md").write_text(render(rows, meta, args.before))
+    print(render(rows, meta, args.before))
+    if not all(r["same_answers"] for r in rows):
+        sys.exit("the kernels' answers differ from the revision before")
+
+
+if __name__ == "__main__":
+    main()
