@@ -21,9 +21,12 @@ from types import ModuleType
 
 ROOT = Path(__file__).resolve().parents[1]
 REVISIONS = ROOT / ".bench-revisions"
-#: ``simkit`` where it names the package: before a dot (``simkit.arrange``, ``"simkit.phases"``)
-#: or as an imported name (``import simkit``, ``from simkit import``)
-_PACKAGE = re.compile(r"\bsimkit(?=\.)|(?<=import )simkit\b|(?<=from )simkit\b")
+#: ``simkit`` where it names the package: before a dot (``simkit.arrange``, ``"simkit.phases"``),
+#: as an imported name (``import simkit``, ``from simkit import``) or where its data files are
+#: read (``resources.files("simkit")``)
+_PACKAGE = re.compile(
+    r'\bsimkit(?=\.)|(?<=import )simkit\b|(?<=from )simkit\b|(?<=files\(")simkit(?=")'
+)
 
 
 def simkit_at(rev: str) -> ModuleType:

@@ -11,7 +11,7 @@ PACKAGE = Path(simkit.__file__).parent
 # The stages in pipeline order (docs/architecture.md); a module may import its own stage or an
 # earlier one.  Packages (arrange, variants, commands) count as one unit each.
 STAGES = [
-    {"errors", "cards", "splits", "summary", "files"},
+    {"errors", "cards", "splits", "summary", "files", "borrow"},
     {"variants"},
     {"deal"},
     {"evaluate"},

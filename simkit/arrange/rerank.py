@@ -376,8 +376,8 @@ def _rerank_kernel(
 @nb.njit(cache=True)
 def _rerank_walk(
     hands, rt, back_middle, back_front, q, fav, sep, p, cop, strict, horse, front_first,
-        q_own, p_own, cop_own, weights, win, tie, top, window, wide_top, wide_window, wide_pairs,
-        cap, five, three, group_of, out, values, n_scored, n_kept, work, listed,
+    q_own, p_own, cop_own, weights, win, tie, top, window, wide_top, wide_window, wide_pairs,
+    cap, five, three, group_of, out, values, n_scored, n_kept, work, listed,
 ):  # fmt: skip
     """:func:`_rerank_kernel`'s search and re-ranking, on the scratch arrays ``work``
     (:func:`~simkit.arrange.search._walk_scratch`) and ``listed``, every array borrowed
