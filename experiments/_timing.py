@@ -49,13 +49,15 @@ def best_in_turns(runs: dict[str, Callable[[], Any]], repeats: int) -> dict[str,
 
 
 def hands_parser(
-    description: str, hands: int, exhaustive_hands: int, repeats: int, out: Path
+    description: str, hands: int, exhaustive_hands: int | None, repeats: int, out: Path
 ) -> argparse.ArgumentParser:
     """The options of a benchmark over dealt hands (``--hands``, ``--exhaustive-hands``,
-    ``--repeats``, ``--out``) with these defaults; a script adds its own."""
+    ``--repeats``, ``--out``) with these defaults (``exhaustive_hands`` None: a benchmark
+    that scans no split, without that option); a script adds its own."""
     ap = argparse.ArgumentParser(description=description)
     ap.add_argument("--hands", type=int, default=hands)
-    ap.add_argument("--exhaustive-hands", type=int, default=exhaustive_hands)
+    if exhaustive_hands is not None:
+        ap.add_argument("--exhaustive-hands", type=int, default=exhaustive_hands)
     ap.add_argument("--repeats", type=int, default=repeats)
     ap.add_argument("--out", type=Path, default=out)
     return ap
@@ -63,7 +65,8 @@ def hands_parser(
 
 def check_hands_args(a: argparse.Namespace) -> None:
     """Refuse what :func:`hands_parser`'s options cannot run, before any work; make ``--out``."""
-    if a.hands < 4 or not 0 <= a.exhaustive_hands <= a.hands or a.repeats < 1:
+    exhaustive = getattr(a, "exhaustive_hands", 0)
+    if a.hands < 4 or not 0 <= exhaustive <= a.hands or a.repeats < 1:
         raise SystemExit("--hands ≥ 4, 0 ≤ --exhaustive-hands ≤ --hands, --repeats ≥ 1")
     a.out.mkdir(parents=True, exist_ok=True)
 

@@ -15,7 +15,6 @@ Writes results/bench/borrowed.json and results/bench/borrowed.md.
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import json
 import sys
@@ -24,7 +23,7 @@ from typing import Any
 
 import numpy as np
 from _revision import simkit_at  # experiments/ is on sys.path as a script
-from _timing import best_in_turns, run_meta
+from _timing import best_in_turns, check_hands_args, hands_parser, run_meta
 
 from simkit.arrange.strategies import strategy_from_name
 from simkit.deal import deal
@@ -93,16 +92,11 @@ def render(rows: list[dict], meta: dict, before: str) -> str:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--hands", type=int, default=8000)
-    ap.add_argument("--repeats", type=int, default=9)
+    ap = hands_parser(__doc__.split("\n")[0], 8000, None, 9, ROOT / "results" / "bench")
     ap.add_argument("--before", default=BEFORE, help=f"the revision to compare (default {BEFORE})")
-    ap.add_argument("--out", type=Path, default=ROOT / "results" / "bench")
     args = ap.parse_args()
-    if args.hands < 1 or args.repeats < 1:
-        ap.error("--hands and --repeats must be at least 1")
+    check_hands_args(args)
     old = simkit_at(args.before)
-    args.out.mkdir(parents=True, exist_ok=True)
     command = (
         f"python experiments/bench_borrowed.py --hands {args.hands} --repeats {args.repeats}"
         + (f" --before {args.before}" if args.before != BEFORE else "")
