@@ -51,6 +51,8 @@ TOPS = (4, RERANK_TOP, 8)
 SHIPPED = f"rerank top={RERANK_TOP}"
 NO_WINDOW = f"rerank top={RERANK_TOP}, no window"
 NARROW = f"rerank top={RERANK_TOP}, no wide list"
+#: the wide list kept whatever its values (the strategy's list before its wide window)
+WIDE_ANY = f"rerank top={RERANK_TOP}, wide list whatever its values"
 #: the default's split alone, valued under the re-ranking's objective: the search at the
 #: default's bar plus the re-ranking stage of one split (the list's fixed cost)
 ONE = "rerank top=1"
@@ -73,6 +75,7 @@ def bench(variant: str, players: int, n_hands: int, n_exhaustive: int, repeats: 
     lists = {f"rerank top={k}": (k, *shipped[1:3], max(k, wide_top), *shipped[4:]) for k in TOPS}
     lists[NARROW] = (top, window, cap, top, window, wide_pairs)
     lists[NO_WINDOW] = (top, np.inf, np.inf, wide_top, np.inf, wide_pairs)
+    lists[WIDE_ANY] = (top, window, cap, wide_top, np.inf, wide_pairs)
     lists[ONE] = (1, 0.0, np.inf, 1, 0.0, wide_pairs)
     assert lists[SHIPPED] == shipped
     runs: dict[str, Callable[[], object]] = {"expected-score": partial(max_ev_ids, hands, first)}
@@ -87,6 +90,7 @@ def bench(variant: str, players: int, n_hands: int, n_exhaustive: int, repeats: 
     assert (played == ids).all(), "expected-score-rerank plays another list than the benchmark's"
     wide_ids, _, wide_scored, _ = rerank_ids(hands, first, own, model, *lists[NO_WINDOW])
     narrow_ids, _, narrow_scored, _ = rerank_ids(hands, first, own, model, *lists[NARROW])
+    any_ids, _, any_scored, _ = rerank_ids(hands, first, own, model, *lists[WIDE_ANY])
     full_ids, full_values, full_scored = model_ids(hands, own, model)
     plain_ids, _, plain_scored = max_ev_ids(hands, first)
     same = 0
@@ -107,6 +111,8 @@ def bench(variant: str, players: int, n_hands: int, n_exhaustive: int, repeats: 
         "rerank_over_full": round(best["full search"] / best[SHIPPED], 3),
         "rerank_over_no_window": round(best[NO_WINDOW] / best[SHIPPED], 3),
         "rerank_over_no_wide_list": round(best[NARROW] / best[SHIPPED], 3),
+        "rerank_over_wide_any": round(best[WIDE_ANY] / best[SHIPPED], 3),
+        "same_splits_as_wide_any": round(float((ids == any_ids).all(axis=1).mean()), 4),
         "same_splits_as_no_window": round(float((ids == wide_ids).all(axis=1).mean()), 4),
         "same_splits_as_no_wide_list": round(float((ids == narrow_ids).all(axis=1).mean()), 4),
         "splits_scored_per_hand": {
@@ -114,6 +120,7 @@ def bench(variant: str, players: int, n_hands: int, n_exhaustive: int, repeats: 
             "rerank": round(float(n_scored.mean()), 1),
             "no window": round(float(wide_scored.mean()), 1),
             "no wide list": round(float(narrow_scored.mean()), 1),
+            "wide list whatever its values": round(float(any_scored.mean()), 1),
             "full search": round(float(full_scored.mean()), 1),
         },
         "kept_per_hand": round(float(n_kept.mean()), 2),
@@ -158,7 +165,9 @@ def main() -> None:
         "card-removal model), the t-formula's places and the home rate "
         f"({RERANK_HOME_RATE}; expected-score-rerank keeps {RERANK_TOP}); `no window`: "
         f"the best {RERANK_TOP} ({RERANK_WIDE_TOP}) whatever their values; `no wide list`: "
-        f"the best {RERANK_TOP} within the window for every hand; `{ONE}`: the default's split "
+        f"the best {RERANK_TOP} within the window for every hand; `wide list whatever its "
+        f"values`: the best {RERANK_WIDE_TOP} whatever their values for a hand keeping the wide "
+        f"list, as the strategy kept them before its wide window; `{ONE}`: the default's split "
         "alone, valued under that objective (the search at the default's bar and the "
         "re-ranking of one split: the list's fixed cost); `full search`: the exact "
         "search of that objective over every split (expected-score-hand with "
@@ -168,12 +177,13 @@ def main() -> None:
         "",
         "| variant | players | " + " | ".join(f"{n} hands/s" for n in names) + " | "
         f"rerank / expected-score | {ONE} / expected-score | rerank / full search | "
-        "rerank / no window | rerank / no wide list | splits scored (expected-score, "
-        "rerank, no window, no wide list, full) | "
-        "same splits as without the window | same splits as without the wide list | same "
+        "rerank / no window | rerank / no wide list | rerank / wide list whatever its values | "
+        "splits scored (expected-score, rerank, no window, no wide list, wide list whatever "
+        "its values, full) | same splits as without the window | same splits as without the "
+        "wide list | same splits as the wide list whatever its values | same "
         "splits as the full search | value given up to it | choices that differ from "
         "expected-score | same as the scan of every split |",
-        "|---|---|" + "---|" * (len(names) + 12),
+        "|---|---|" + "---|" * (len(names) + 14),
     ]
     for r in rows:
         scored = r["splits_scored_per_hand"]
@@ -183,9 +193,12 @@ def main() -> None:
             + f" | {r['rerank_over_default']:.2f}× | {r['one_split_over_default']:.2f}× | "
             f"{r['rerank_over_full']:.2f}× | "
             f"{r['rerank_over_no_window']:.2f}× | {r['rerank_over_no_wide_list']:.2f}× | "
+            f"{r['rerank_over_wide_any']:.2f}× | "
             f"{scored['expected-score']}, {scored['rerank']}, {scored['no window']}, "
-            f"{scored['no wide list']}, {scored['full search']} | "
+            f"{scored['no wide list']}, {scored['wide list whatever its values']}, "
+            f"{scored['full search']} | "
             f"{r['same_splits_as_no_window']:.1%} | {r['same_splits_as_no_wide_list']:.1%} | "
+            f"{r['same_splits_as_wide_any']:.1%} | "
             f"{r['same_splits_as_full_search']:.1%} | {r['value_given_up_to_full_search']} | "
             f"{r['differs_from_expected_score']:.1%} | "
             f"{r['same_as_exhaustive']} of {r['exhaustive_hands']} |"

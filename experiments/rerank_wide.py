@@ -54,7 +54,7 @@ LISTS = (
         for wide, w in ((top, RERANK_WINDOW), (10, RERANK_WINDOW), (10, INF))
     ),
     *((6, wide, RERANK_WINDOW) for wide in (6, 8, 10, 12, 16)),
-    *((6, wide, w) for wide in (8, 10, 12, 16) for w in (1.0, 2.0, INF)),
+    *((6, wide, w) for wide in (8, 10, 12, 16) for w in (1.0, 1.5, 2.0, INF)),
 )
 
 

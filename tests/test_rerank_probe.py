@@ -9,6 +9,7 @@ import pytest
 from conftest import experiment
 
 from simkit.arrange import arrange, legal_splits
+from simkit.arrange.strategies import RERANK_WIDE_WINDOW
 from simkit.deal import deal
 from simkit.evaluate import dun_ranks
 from simkit.score import score
@@ -84,7 +85,7 @@ def test_the_list_studies_read_the_probe_file(tmp_path, monkeypatch):
     """rerank_top.py, rerank_wide.py and rerank_home.py on a small probe file: every row
     written; the six within the window of one equal to the same list (no wide list) of the
     other; the home study's row without the home rate and with the wide list for two trips is
-    the wide study's shipped row of the last stop (10 whatever their values)."""
+    the wide study's row of the shipped wide list (10 within the wide window)."""
     probe = tmp_path / "probe.npz"
     argv = ["rerank_probe.py", "--hands", "6", "--rollouts", "6", "6", "--m", "4",
             "--tables", "40", "--parts", "2", "--jobs", "1", "--out", str(tmp_path),
@@ -114,7 +115,9 @@ def test_the_list_studies_read_the_probe_file(tmp_path, monkeypatch):
     assert len(home["full_search"]) == len(home_module.RATES)
     before = next(r for r in home["rows"] if (r["home_rate"], r["list"]) == (0.0, "two trips"))
     shipped = next(
-        r for r in wide["rows"] if (r["top"], r["wide_top"], r["wide_window"]) == (6, 10, INF)
+        r
+        for r in wide["rows"]
+        if (r["top"], r["wide_top"], r["wide_window"]) == (6, 10, RERANK_WIDE_WINDOW)
     )
     assert before["regret"]["mean"] == pytest.approx(shipped["regret"]["mean"], abs=1e-12)
     assert before["gain"]["mean"] == 0.0
