@@ -212,3 +212,34 @@ def test_rerank_by_shape_writes_its_rows(tmp_path, monkeypatch):
     monkeypatch.setattr(sys, "argv", ["rerank_by_shape.py", "--hands", "2"])
     with pytest.raises(SystemExit, match="--hands"):
         module.main()
+
+
+def test_the_wide_window_study_writes_its_rows(tmp_path, monkeypatch):
+    """rerank_wide_window.py on few hands: a row for every window of both guangxi rows, and
+    each window changes the pick of at least the hands whose pick (kept whatever its value)
+    lies further under the bar's reference than the window reaches: the study's two
+    measures agree."""
+    module = experiment("rerank_wide_window")
+    monkeypatch.setattr(module, "PROTOCOL_HANDS", 12)
+    argv = ["rerank_wide_window.py", "--hands", "200", "--timed-hands", "40", "--rounds", "2",
+            "--repeats", "1", "--out", str(tmp_path)]  # fmt: skip
+    monkeypatch.setattr(sys, "argv", argv)
+    module.main()
+    out = json.loads((tmp_path / "rerank-wide-window.json").read_text())
+    assert [r["variant"] for r in out["results"]] == list(module.VARIANTS)
+    for r in out["results"]:
+        assert [row["wide_window"] for row in r["rows"]] == list(module.WINDOWS)
+        assert r["hands"] == 200 and r["depth_wide"]["hands"] + r["depth_other"]["hands"] == 200
+        for row in r["rows"]:
+            assert 0 <= row["differ"] <= r["hands"]
+            assert all(0 <= n <= 12 for n in row["differ_protocol"].values())
+            low = row["speed_over_none"]
+            assert 0 < low["low"] <= low["median"] <= low["high"]
+            beyond = f"{row['wide_window']:g}"
+            if beyond in r["depth_wide"]["beyond"]:
+                cut = r["depth_wide"]["beyond"][beyond] + r["depth_other"]["beyond"][beyond]
+                assert row["differ"] >= cut
+        # a narrower window scores no more splits than a wider one
+        scored = [r["scored_none"]] + [row["scored"] for row in r["rows"]]
+        assert scored == sorted(scored, reverse=True)
+    assert "| guangxi | 1.5 |" in (tmp_path / "rerank-wide-window.md").read_text()
