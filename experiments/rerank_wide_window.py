@@ -34,12 +34,12 @@ from pathlib import Path
 import numpy as np
 from _timing import best_in_turns, run_meta  # experiments/ is on sys.path as a script
 
-from simkit.arrange import split_values
+from simkit.arrange import max_ev_ids, split_values
+from simkit.arrange.api import _ids_to_cards
 from simkit.arrange.rerank import keeps_wide, rerank_ids
 from simkit.arrange.strategies import RERANK_CAP, RERANK_WIDE_WINDOW, ExpectedScoreRerank
 from simkit.deal import as_generator, deal
 from simkit.evaluate import dun_ranks
-from simkit.splits import split_positions
 from simkit.variants import resolve_variant
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -79,11 +79,9 @@ def list_run(hands: np.ndarray, strategy: ExpectedScoreRerank, v) -> tuple[np.nd
 def pick_depth(hands: np.ndarray, ids: np.ndarray, v) -> np.ndarray:
     """How far each pick's expected-score value lies under the bar's reference: expected-
     score's best over all splits (its search), capped at the strategy's cap."""
-    strategy = ExpectedScoreRerank()
-    first = strategy.first().solver(v, PLAYERS)
-    _, best = strategy.first().choose_splits(hands, v, n_players=PLAYERS)
-    cards = np.take_along_axis(hands, split_positions(ids).astype(np.int64), axis=1)
-    picked = split_values(dun_ranks(cards, v), first)
+    first = ExpectedScoreRerank().first().solver(v, PLAYERS)
+    _, best, _ = max_ev_ids(hands, first)
+    picked = split_values(dun_ranks(_ids_to_cards(hands, ids), v), first)
     return np.minimum(best, RERANK_CAP) - picked
 
 

@@ -233,8 +233,8 @@ def test_the_wide_window_study_writes_its_rows(tmp_path, monkeypatch):
         for row in r["rows"]:
             assert 0 <= row["differ"] <= r["hands"]
             assert all(0 <= n <= 12 for n in row["differ_protocol"].values())
-            low = row["speed_over_none"]
-            assert 0 < low["low"] <= low["median"] <= low["high"]
+            speed = row["speed_over_none"]
+            assert 0 < speed["low"] <= speed["median"] <= speed["high"]
             beyond = f"{row['wide_window']:g}"
             if beyond in r["depth_wide"]["beyond"]:
                 cut = r["depth_wide"]["beyond"][beyond] + r["depth_other"]["beyond"][beyond]
