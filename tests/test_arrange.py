@@ -534,3 +534,32 @@ def test_two_decks_allow_a_card_twice_but_not_three_times():
     hand[2] = hand[0]
     with pytest.raises(ValueError, match="A♠ 3 times; 2 deck"):
         arrange(hand, "guangxi", "greedy", n_players=6)
+
+
+def test_cap_classes_cache_gives_each_rank_its_own_class():
+    """The search reads the classes of a back's caps through a cache keyed by the rank's low
+    bits (``simkit.arrange.search._cap_classes``): every dun rank of a shipped ranking, fed so
+    that ranks sharing a slot follow one another (a stale slot would answer another rank's
+    class) and then in a shuffled order, gets ``class_of_code[fine_code(rank)]``."""
+    from simkit.arrange.classes import fine_codes
+    from simkit.arrange.search import CAP_CLASS_SLOTS, _cap_classes, _walk_scratch
+    from simkit.arrange.subsets import rank_tables_of
+    from simkit.evaluate import ranking_tables
+
+    variant = load_variant("guangxi")
+    class_of_code = rank_tables_of(variant)[6]
+    ranks = np.unique(np.concatenate([t[t >= 0] for t in ranking_tables(variant.ranking)]))
+    want = class_of_code[fine_codes(ranks)].astype(np.int64)
+    by_slot = np.lexsort((ranks, ranks & (CAP_CLASS_SLOTS - 1)))
+    assert (np.diff(ranks[by_slot] & (CAP_CLASS_SLOTS - 1)) == 0).sum() > 1000  # slots shared
+    shuffled = np.random.default_rng(0).permutation(len(ranks))
+    cap_rank, cap_class = _walk_scratch(4)[-2:]
+    for order in (by_slot, shuffled):
+        # the middle's rank and a front's (another rank) in one call, as the walk asks
+        fronts = np.roll(order, 1)
+        for i, j in zip(order, fronts, strict=True):
+            got = _cap_classes(
+                np.int32(ranks[i]), np.int32(ranks[j]), class_of_code, cap_rank, cap_class
+            )
+            assert got == (want[i], want[j])
+    assert _cap_classes(np.int32(-1), np.int32(-1), class_of_code, cap_rank, cap_class) == (-1, -1)

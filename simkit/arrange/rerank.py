@@ -67,7 +67,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from simkit.arrange.classes import coarse_of_fine, fine_classes, fine_code
+from simkit.arrange.classes import coarse_of_fine, fine_classes
 from simkit.arrange.conditioned import _set_quantities
 from simkit.arrange.removal import MAX_HAND_FEATURES, RemovalModel, _hand_features
 from simkit.arrange.search import (
@@ -79,6 +79,7 @@ from simkit.arrange.search import (
     Solver,
     _beats,
     _best_duns,
+    _cap_classes,
     _clear_groups,
     _group_backs,
     _horse_counts,
@@ -396,7 +397,7 @@ def _rerank_walk(
     ))  # fmt: skip
     (
         r5, r3, c5, c3, head, group_top, next_back, group_list, present, cap_m, cap_f, cap_hand,
-        x5, x3, memo_key, memo_value,
+        x5, x3, memo_key, memo_value, cap_rank, cap_class,
     ) = work  # fmt: skip
     tv, tk, active, fav_own, sep_own, kept_classes, extra, own_values = listed
     class_of_code = rt[6]
@@ -440,8 +441,9 @@ def _rerank_walk(
                 if cap_hand[b] != h:
                     rm_top, rf_top = _best_duns(r5, r3, back_middle[b], back_front[b], r5[b])
                     cap_hand[b] = h
-                    cap_m[b] = class_of_code[fine_code(rm_top)] if rm_top >= 0 else -1
-                    cap_f[b] = class_of_code[fine_code(rf_top)] if rm_top >= 0 else -1
+                    cap_m[b], cap_f[b] = _cap_classes(
+                        rm_top, rf_top, class_of_code, cap_rank, cap_class
+                    )
                 cb = c5[b]
                 cm_top = cap_m[b]
                 cf_cap = cap_f[b]

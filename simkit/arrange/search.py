@@ -208,6 +208,34 @@ def _best_duns(r5, r3, middles, fronts, rb):
     return top_m, top_f
 
 
+#: Slots of a search's cache of the fine classes of its caps' ranks (a power of 2), for the
+#: middle's and the front's each.
+CAP_CLASS_SLOTS = 4096
+
+
+@nb.njit(cache=True, inline="always")
+def _cap_classes(rm_top, rf_top, class_of_code, cap_rank, cap_class):
+    """The fine classes of a back's caps (:func:`_best_duns`' ranks; -1, -1 where the back has
+    no legal split), each read through a direct-mapped cache keyed by the rank's low bits
+    (``cap_rank``: the rank a slot holds, -1 none; ``cap_class``: its class; the middle's
+    slots first, then the front's).  :func:`~simkit.arrange.classes.fine_code`'s divisions
+    cost about a tenth of the search when done for every back visited, and the caps of a
+    hand's backs, and of one hand and the next, repeat a few ranks (the strongest duns the
+    other cards allow): the cache answers most of them with one load."""
+    if rm_top < 0:
+        return -1, -1
+    slot = rm_top & (CAP_CLASS_SLOTS - 1)
+    if cap_rank[slot] != rm_top:
+        cap_rank[slot] = rm_top
+        cap_class[slot] = class_of_code[fine_code(rm_top)]
+    cm = cap_class[slot]
+    slot = CAP_CLASS_SLOTS + (rf_top & (CAP_CLASS_SLOTS - 1))
+    if cap_rank[slot] != rf_top:
+        cap_rank[slot] = rf_top
+        cap_class[slot] = class_of_code[fine_code(rf_top)]
+    return cm, cap_class[slot]
+
+
 @nb.njit(cache=True)
 def _eval_back(
     b, r5, r3, c5, c3, back_middle, back_front, q, sep, p, cop, strict, rest_max, m_cap, best,
@@ -441,12 +469,13 @@ def _max_ev_kernel(
 def _walk_scratch(n_groups):
     """The scratch arrays of a search's walk (:func:`_max_ev_walk`; the re-ranking search's
     too), as it expects them at its start: ``(r5, r3, c5, c3, head, group_top, next_back,
-    group_list, present, cap_m, cap_f, cap_hand, x5, x3, memo_key, memo_value)``: the
-    subsets' ranks and classes; the backs' groups (:func:`_group_backs`: ``present`` holds
-    the groups present as bits, 64 a word, and the walk steps from one to the next below);
-    the caps of each back as dun classes (-1: no legal split), computed at most once per hand
-    (``cap_hand[b] == h`` marks them current); the 马牌's extra counts; the memo of split
-    values (:func:`_eval_back`)."""
+    group_list, present, cap_m, cap_f, cap_hand, x5, x3, memo_key, memo_value, cap_rank,
+    cap_class)``: the subsets' ranks and classes; the backs' groups (:func:`_group_backs`:
+    ``present`` holds the groups present as bits, 64 a word, and the walk steps from one to
+    the next below); the caps of each back as dun classes (-1: no legal split), computed at
+    most once per hand (``cap_hand[b] == h`` marks them current); the 马牌's extra counts;
+    the memo of split values (:func:`_eval_back`); the cache of the caps' classes
+    (:func:`_cap_classes`)."""
     return (
         np.empty(N_FIVE, dtype=np.int32),
         np.empty(N_THREE, dtype=np.int32),
@@ -464,6 +493,8 @@ def _walk_scratch(n_groups):
         np.zeros(N_THREE, dtype=np.float64),
         np.full(MEMO_SLOTS, -1, dtype=np.int64),  # memo_key: no value kept
         np.empty(MEMO_SLOTS, dtype=np.float64),
+        np.full(2 * CAP_CLASS_SLOTS, -1, dtype=np.int32),  # cap_rank: no class kept
+        np.empty(2 * CAP_CLASS_SLOTS, dtype=np.int32),
     )
 
 
@@ -484,7 +515,7 @@ def _max_ev_walk(
     ))  # fmt: skip
     (
         r5, r3, c5, c3, head, group_top, next_back, group_list, present, cap_m, cap_f, cap_hand,
-        x5, x3, memo_key, memo_value,
+        x5, x3, memo_key, memo_value, cap_rank, cap_class,
     ) = work  # fmt: skip
     n_answers = pick.shape[0]
     class_of_code = rt[6]
@@ -550,8 +581,9 @@ def _max_ev_walk(
                     if cap_hand[b] != h:
                         rm_top, rf_top = _best_duns(r5, r3, back_middle[b], back_front[b], r5[b])
                         cap_hand[b] = h
-                        cap_m[b] = class_of_code[fine_code(rm_top)] if rm_top >= 0 else -1
-                        cap_f[b] = class_of_code[fine_code(rf_top)] if rm_top >= 0 else -1
+                        cap_m[b], cap_f[b] = _cap_classes(
+                            rm_top, rf_top, class_of_code, cap_rank, cap_class
+                        )
                     cb = c5[b]
                     cm_top = cap_m[b]
                     cf_cap = cap_f[b]
