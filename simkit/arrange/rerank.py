@@ -297,7 +297,8 @@ def _eval_back_top(
     plus ``rest_max`` cannot reach the list's last value once the list is full.  Returns the
     list's length and the splits scored."""
     rb = r5[b]
-    cb = c5[b]
+    # classes as unsigned indices (as in _eval_back)
+    cb = np.uint64(c5[b])
     n_opp = p[P_N_OPP]
     sep_b = sep[2, cb]
     w2, l2, v2, e2 = q[2, cb, 0], q[2, cb, 1], q[2, cb, 2], q[2, cb, 3]
@@ -310,15 +311,15 @@ def _eval_back_top(
         rf = r3[f]
         if not _legal(rf, rm, rb, strict):
             continue
-        cf = c3[f]
-        cm = c5[m]
+        cf = np.uint64(c3[f])
+        cm = np.uint64(c5[m])
         points = n_opp * (sep[0, cf] + sep[1, cm] + sep_b)
         # 1e-9: rounding must never drop a split that ties the bar (the tie-break decides)
         if points + rest_max + 1e-9 < bar:
             continue
         n_scored += 1
-        triple = gen | (np.int64(cf) << 26) | (np.int64(cm) << 13) | cb
-        slot = (cf ^ (cm * 7) ^ (cb * 13)) & (memo_key.shape[0] - 1)
+        triple = gen | (np.int64(cf) << 26) | (np.int64(cm) << 13) | np.int64(cb)
+        slot = (np.int64(cf) ^ (np.int64(cm) * 7) ^ (np.int64(cb) * 13)) & (memo_key.shape[0] - 1)
         if memo_key[slot] == triple:
             v = memo_value[slot]
         else:
@@ -332,10 +333,15 @@ def _eval_back_top(
             memo_key[slot] = triple
             memo_value[slot] = v
         if has_horse:
-            v += n_opp * _horse_points(q, cf, cm, cb, x3[f], x5[m], x5[b])
+            v += n_opp * _horse_points(
+                q, np.int64(cf), np.int64(cm), np.int64(cb), x3[f], x5[m], x5[b]
+            )
         if v + 1e-9 < bar:
             continue
-        n = _keep(v, rf, rm, rb, f, m, b, cf, cm, cb, tv, tk, n, top, front_first)
+        n = _keep(
+            v, rf, rm, rb, f, m, b, np.int64(cf), np.int64(cm), np.int64(cb), tv, tk, n, top,
+            front_first,
+        )  # fmt: skip
         bar = _list_bar(tv, n, top, window, cap)
     return n, n_scored
 

@@ -258,7 +258,8 @@ def _eval_back(
     quantities to be reloaded for every split.
     """
     rb = r5[b]
-    cb = c5[b]
+    # classes as unsigned indices: no test for a negative index at each lookup
+    cb = np.uint64(c5[b])
     n_opp = p[P_N_OPP]
     sep_b = sep[2, cb]
     w2, l2, v2, e2 = q[2, cb, 0], q[2, cb, 1], q[2, cb, 2], q[2, cb, 3]
@@ -278,8 +279,8 @@ def _eval_back(
         rf = r3[f]
         if not _legal(rf, rm, rb, strict):
             continue
-        cf = c3[f]
-        cm = c5[m]
+        cf = np.uint64(c3[f])
+        cm = np.uint64(c5[m])
         points = n_opp * (sep[0, cf] + sep[1, cm] + sep_b)
         if placed:  # the caps' bound first, then the split's own biggest worth
             if points < skip_below:
@@ -294,8 +295,8 @@ def _eval_back(
             continue
         n_scored += 1
         # the classes and the generation in one key (13 bits a class: fine classes < 8,192)
-        triple = gen | (np.int64(cf) << 26) | (np.int64(cm) << 13) | cb
-        slot = (cf ^ (cm * 7) ^ (cb * 13)) & (memo_key.shape[0] - 1)
+        triple = gen | (np.int64(cf) << 26) | (np.int64(cm) << 13) | np.int64(cb)
+        slot = (np.int64(cf) ^ (np.int64(cm) * 7) ^ (np.int64(cb) * 13)) & (memo_key.shape[0] - 1)
         if memo_key[slot] == triple:
             v = memo_value[slot]
         else:
@@ -309,7 +310,9 @@ def _eval_back(
             memo_key[slot] = triple
             memo_value[slot] = v
         if has_horse:
-            v += n_opp * _horse_points(q, cf, cm, cb, x3[f], x5[m], x5[b])
+            v += n_opp * _horse_points(
+                q, np.int64(cf), np.int64(cm), np.int64(cb), x3[f], x5[m], x5[b]
+            )
         if _beats(
             v, rf, rm, rb, f, m, b, best_v, key_b, key_m, key_f, id_b, id_m, id_f, front_first
         ):
@@ -382,7 +385,7 @@ def _present_below(present, g):
     return w * 64 + top
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def _group_backs(c3, c5, group_of, head, group_top, next_back, group_list, present):
     """A hand's backs by the group of their fine class (:func:`_max_ev_kernel`'s walk): the
     backs of group ``g`` as a linked list from ``head[g]`` through ``next_back``, its
@@ -399,10 +402,10 @@ def _group_backs(c3, c5, group_of, head, group_top, next_back, group_list, prese
     n_grp = 0
     for b in range(N_FIVE):
         cb = c5[b]
-        g = group_of[cb]
+        g = np.uint64(group_of[np.uint64(cb)])  # unsigned: no test for a negative index
         if head[g] == -2:
             head[g] = -1
-            present[g >> 6] |= np.uint64(1) << np.uint64(g & 63)
+            present[g >> np.uint64(6)] |= np.uint64(1) << (g & np.uint64(63))
             group_top[g] = cb
             group_list[n_grp] = g
             n_grp += 1
