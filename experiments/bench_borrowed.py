@@ -82,6 +82,24 @@ def bench(
     }  # fmt: skip
 
 
+def table(rows: list[dict], names: dict[str, str]) -> list[str]:
+    """The rows of :func:`bench` as a markdown table: the rate of each package (``names``: its
+    label → its name in the header, the first the one the others are compared with), each
+    other package's rate over the first's, and whether all chose the same splits."""
+    first, *others = names
+    header = ["variant", "players", "strategy"]
+    header += [f"{names[k]} hands/s" for k in names]
+    header += [f"{names[k]} / {names[first]}" for k in others] + ["same splits and values"]
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for r in rows:
+        cells = [r["variant"], str(r["players"]), r["strategy"]]
+        cells += [f"{r['hands_per_s'][k]:,}" for k in names]
+        cells += [f"{r['ratio'][k]:.2f}×" for k in others]
+        cells.append("yes" if r["same_answers"] else "NO")
+        lines.append("| " + " | ".join(cells) + " |")
+    return lines
+
+
 def render(rows: list[dict], meta: dict, before: str) -> str:
     lines = [
         "# The search kernels with borrowed arrays against the revision before",
@@ -92,17 +110,8 @@ def render(rows: list[dict], meta: dict, before: str) -> str:
         f"{meta['when']}, load average at the end {meta['load_average']} (the machine is "
         "shared, so rates are lower bounds; compare the ratio).",
         "",
-        f"| variant | players | strategy | {before} hands/s | now hands/s | speed-up "
-        "| same splits and values |",
-        "|---|---|---|---|---|---|---|",
+        *table(rows, {"before": before, "now": "now"}),
     ]
-    for r in rows:
-        rate = r["hands_per_s"]
-        lines.append(
-            f"| {r['variant']} | {r['players']} | {r['strategy']} | {rate['before']:,} "
-            f"| {rate['now']:,} | {r['ratio']['now']:.2f}× "
-            f"| {'yes' if r['same_answers'] else 'NO'} |"
-        )
     return "\n".join(lines) + "\n"
 
 

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from _revision import simkit_at  # experiments/ is on sys.path as a script
 from _timing import check_hands_args, hands_parser, run_meta
-from bench_borrowed import ROWS, SEED, bench
+from bench_borrowed import ROWS, SEED, bench, table
 
 import simkit
 
@@ -46,17 +46,8 @@ def render(rows: list[dict], meta: dict, before: str, control: str) -> str:
         f"revision {before}'s simkit; *control*: revision {control}'s (the kernels timed as "
         "*now*, compiled apart: how far the same code's rate moves when it lies elsewhere).",
         "",
-        f"| variant | players | strategy | {before} hands/s | control hands/s | now hands/s "
-        "| now / before | control / before | same splits and values |",
-        "|---|---|---|---|---|---|---|---|---|",
+        *table(rows, {"before": before, "control": "control", "now": "now"}),
     ]
-    for r in rows:
-        rate, ratio = r["hands_per_s"], r["ratio"]
-        lines.append(
-            f"| {r['variant']} | {r['players']} | {r['strategy']} | {rate['before']:,} "
-            f"| {rate['control']:,} | {rate['now']:,} | {ratio['now']:.2f}× "
-            f"| {ratio['control']:.2f}× | {'yes' if r['same_answers'] else 'NO'} |"
-        )
     return "\n".join(lines) + "\n"
 
 
