@@ -48,6 +48,19 @@ def best_in_turns(runs: dict[str, Callable[[], Any]], repeats: int) -> dict[str,
     return best
 
 
+def rotated_turns(
+    runs: dict[str, Callable[[], Any]], rounds: int, repeats: int
+) -> list[dict[str, float]]:
+    """``rounds`` timings of :func:`best_in_turns` (each the best of ``repeats`` calls in
+    turn), round ``k`` starting its turns at the ``k``-th run: on a shared machine a call's
+    place in the turn can move its time.  Seconds by name, one dict a round."""
+    named = list(runs.items())
+    return [
+        best_in_turns(dict(named[k % len(named) :] + named[: k % len(named)]), repeats)
+        for k in range(rounds)
+    ]
+
+
 def hands_parser(
     description: str, hands: int, exhaustive_hands: int | None, repeats: int, out: Path
 ) -> argparse.ArgumentParser:

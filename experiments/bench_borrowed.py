@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 from _revision import simkit_at  # experiments/ is on sys.path as a script
-from _timing import best_in_turns, check_hands_args, hands_parser, run_meta
+from _timing import check_hands_args, hands_parser, rotated_turns, run_meta
 
 import simkit
 from simkit.deal import deal
@@ -62,13 +62,8 @@ def bench(
         strategy, v = strategies.strategy_from_name(name), variants.resolve_variant(variant)
         answers[which] = strategy.choose_splits(hands, v, n_players=players)  # compiles too
         runs[which] = lambda s=strategy, v=v: s.choose_splits(hands, v, n_players=players)
-    # every round in another order (a shared machine's turns can favour a place in them)
-    names = list(runs)
-    best = dict.fromkeys(names, np.inf)
-    for r in range(repeats):
-        order = names[r % len(names) :] + names[: r % len(names)]
-        for which, seconds in best_in_turns({k: runs[k] for k in order}, 1).items():
-            best[which] = min(best[which], seconds)
+    rounds = rotated_turns(runs, repeats, 1)
+    best = {which: min(r[which] for r in rounds) for which in runs}
     first, (ids0, values0) = next(iter(answers.items()))
     rates = {which: round(n_hands / seconds) for which, seconds in best.items()}
     return {

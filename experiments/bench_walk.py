@@ -70,10 +70,12 @@ def main() -> None:
         rows.append(bench(packages, variant, players, name, args.hands, args.repeats))
         print(rows[-1], flush=True)
     meta = run_meta(command, SEED)
-    record = {"meta": meta, "before": args.before, "control": args.control, "rows": rows}
+    # the revisions by their hashes (a name such as HEAD moves on)
+    before, control = (packages[k].__name__.removeprefix("simkit_") for k in ("before", "control"))
+    record = {"meta": meta, "before": before, "control": control, "rows": rows}
     (args.out / "walk.json").write_text(json.dumps(record, indent=1) + "\n")
-    (args.out / "walk.md").write_text(render(rows, meta, args.before, args.control))
-    print(render(rows, meta, args.before, args.control))
+    (args.out / "walk.md").write_text(render(rows, meta, before, control))
+    print(render(rows, meta, before, control))
     if not all(r["same_answers"] for r in rows):
         sys.exit("the kernels' answers differ between the packages")
 

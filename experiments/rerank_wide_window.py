@@ -25,14 +25,18 @@ Writes results/strategy/rerank-wide-window.md and .json.
 
 from __future__ import annotations
 
-import argparse
 import json
 import time
 from functools import partial
 from pathlib import Path
 
 import numpy as np
-from _timing import best_in_turns, run_meta  # experiments/ is on sys.path as a script
+from _timing import (  # experiments/ is on sys.path as a script
+    check_hands_args,
+    hands_parser,
+    rotated_turns,
+    run_meta,
+)
 
 from simkit.arrange import max_ev_ids, split_values
 from simkit.arrange.api import _ids_to_cards
@@ -129,11 +133,7 @@ def study(variant: str, n_hands: int, seed: int, timed: int, rounds: int, repeat
     for run in runs.values():  # compiled and read before timing
         run()
     # each timing starts its turns at another window: a call's place in the turn moves its time
-    named = [(f"{w:g}", run) for w, run in runs.items()]
-    timings = [
-        best_in_turns(dict(named[k % len(named) :] + named[: k % len(named)]), repeats)
-        for k in range(rounds)
-    ]
+    timings = rotated_turns({f"{w:g}": run for w, run in runs.items()}, rounds, repeats)
     rate = {w: round(timed / min(t[w] for t in timings)) for w in timings[0]}
     for row in rows:
         w = f"{row['wide_window']:g}"
@@ -216,19 +216,14 @@ def render(results: list[dict], meta: dict) -> str:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--hands", type=int, default=40000, help="dealt hands per row (default 40000)")
+    ap = hands_parser(__doc__.split("\n")[0], 40000, None, 3, ROOT / "results" / "strategy")
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--timed-hands", type=int, default=8000, help="hands timed (default 8000)")
     ap.add_argument("--rounds", type=int, default=7, help="independent timings (default 7)")
-    ap.add_argument("--repeats", type=int, default=3, help="calls a timing (default 3)")
-    ap.add_argument("--out", type=Path, default=ROOT / "results" / "strategy")
     a = ap.parse_args()
-    if a.hands < PLAYERS or not 1 <= a.timed_hands <= a.hands - a.hands % PLAYERS:
-        raise SystemExit(f"--hands at least {PLAYERS}, 1 ≤ --timed-hands ≤ --hands")
-    if a.rounds < 1 or a.repeats < 1:
-        raise SystemExit("--rounds and --repeats must be at least 1")
-    a.out.mkdir(parents=True, exist_ok=True)
+    check_hands_args(a)  # makes --out
+    if not 1 <= a.timed_hands <= a.hands - a.hands % PLAYERS or a.rounds < 1:
+        raise SystemExit("1 ≤ --timed-hands ≤ --hands, --rounds ≥ 1")
     start = time.perf_counter()
     results = []
     for variant in VARIANTS:

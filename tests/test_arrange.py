@@ -35,12 +35,13 @@ from simkit.arrange import (
     strategy_from_name,
     uniform_tables,
 )
+from simkit.arrange.classes import fine_codes
 from simkit.arrange.joint import joint_cdfs, joint_of_population
-from simkit.arrange.search import INDEPENDENT_JOINT
+from simkit.arrange.search import CAP_CLASS_SLOTS, INDEPENDENT_JOINT, _cap_classes, _walk_scratch
 from simkit.arrange.value import P_JOINT
 from simkit.cards import parse_cards
 from simkit.deal import deal
-from simkit.evaluate import dun_ranks, rank3, rank5
+from simkit.evaluate import dun_ranks, rank3, rank5, ranking_tables
 from simkit.score import pair_points
 from simkit.specials import best_special, detect_specials
 from simkit.splits import FIVE_SUBSETS, SPLIT_IDS, THREE_SUBSETS
@@ -541,11 +542,6 @@ def test_cap_classes_cache_gives_each_rank_its_own_class():
     bits (``simkit.arrange.search._cap_classes``): every dun rank of a shipped ranking, fed so
     that ranks sharing a slot follow one another (a stale slot would answer another rank's
     class) and then in a shuffled order, gets ``class_of_code[fine_code(rank)]``."""
-    from simkit.arrange.classes import fine_codes
-    from simkit.arrange.search import CAP_CLASS_SLOTS, _cap_classes, _walk_scratch
-    from simkit.arrange.subsets import rank_tables_of
-    from simkit.evaluate import ranking_tables
-
     variant = load_variant("guangxi")
     class_of_code = rank_tables_of(variant)[6]
     ranks = np.unique(np.concatenate([t[t >= 0] for t in ranking_tables(variant.ranking)]))
