@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from simkit.arrange import strategy_from_name
+from simkit.arrange import DEFAULT_STRATEGY, strategy_from_name
 from simkit.parallel import run_ordered
 from simkit.regret import merge_parts, regret
 from simkit.variants import resolve_variant, variant_names
@@ -37,8 +37,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument(
         "--strategy",
-        default="expected-score",
-        help="strategy under test, options as name:key=value,... (default expected-score)",
+        default=DEFAULT_STRATEGY,
+        help=f"strategy under test, options as name:key=value,... (default {DEFAULT_STRATEGY})",
     )
     parser.add_argument(
         "--opponents",

@@ -17,10 +17,10 @@ N deals of the ``seed`` stream, with its 95% CI.
 ...     print(line)
 2♥ 3♥ 4♦ 5♣ 7♠ 9♣ 9♦ 9♥ T♠ J♠ Q♠ K♠ A♠  (western-2-4, 2 players, 19267 legal splits)
 score: this seat's expected points per game under western-2-4's full rules, on 4,000 random
-       deals of the other cards to 1 opponent playing expected-score (± standard error);
+       deals of the other cards to 1 opponent playing expected-score-rerank (± standard error);
        phases: none in this variant
-model: expected-score's own value of the split (win tables, duns priced as independent):
-       what it ranks splits by, not the expected score
+model: expected-score-rerank's own value of the split (win tables, duns priced as
+       independent): what it ranks splits by, not the expected score
  1. score  +... ± 0.0...   model  +...
       front  9♣ 9♦ 9♥         TRIPS 9
       middle 2♥ 3♥ 4♦ 5♣ A♠   STRAIGHT 5
@@ -255,6 +255,7 @@ def describe_splits(
     that many random deals of the ``seed`` stream, against the same opponents: the mean and
     its 95% CI (:func:`simkit.regret.rollout_values`), independent of ``score``'s deals.
     """
+    from simkit.arrange import as_strategy
     from simkit.cards import format_cards
     from simkit.evaluate import describe_rank
     from simkit.setting_scores import OPPONENTS, phases_not_played
@@ -322,10 +323,19 @@ def describe_splits(
         )
     else:
         lines.append(f"score: not measured at {n_players} players (rollouts deal one deck)")
-    lines += [
-        f"model: {OPPONENTS}'s own value of the split (win tables, duns priced as independent):",
-        "       what it ranks splits by, not the expected score",
-    ]
+    # the default values a hand by its own tables and the places where a removal model fits
+    own_tables = getattr(as_strategy(OPPONENTS), "removal_model", lambda *_: None)(v, n_players)
+    basis = (
+        "win tables conditioned on the hand's own cards, the t-formula's places"
+        if own_tables is not None
+        else "win tables"
+    )
+    lines += textwrap.wrap(
+        f"model: {OPPONENTS}'s own value of the split ({basis}, duns priced as independent): "
+        "what it ranks splits by, not the expected score",
+        92,
+        subsequent_indent=" " * 7,
+    )
     for k, setting in enumerate(b.settings):
         head = f"{k + 1:>2}. "
         if b.score is not None and b.score_se is not None:

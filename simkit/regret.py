@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from simkit.arrange import arrange, arrangements, legal_splits, pareto_front
+from simkit.arrange import DEFAULT_STRATEGY, arrange, arrangements, legal_splits, pareto_front
 from simkit.cards import DECK_SIZE
 from simkit.deal import as_generator, check_players, deal
 from simkit.errors import SimkitError
@@ -217,7 +217,7 @@ def _points_on_rollouts(
 
 
 def regret(
-    strategy: Any = "expected-score",
+    strategy: Any = DEFAULT_STRATEGY,
     variant: str | Variant | None = None,
     n_players: int = 4,
     *,

@@ -21,7 +21,7 @@ import polars as pl
 
 from simkit.files import atomic_write, check_output_dir
 from simkit.plots import all_figures
-from simkit.simulate import SimulationResult, load_result, simulate
+from simkit.simulate import DEFAULT_STRATEGY, SimulationResult, load_result, simulate
 from simkit.statistics import POSITIONS
 from simkit.variants import DEFAULT_VARIANT, Variant, has_banker, resolve_variants, with_compare
 
@@ -36,12 +36,13 @@ TOP_CARD = "top-card"
 #: in its repository; an installed package has none, and its report says how to make it.
 REGRET_JSON = Path(__file__).resolve().parent.parent / "results" / "strategy" / "regret.json"
 REGRET_COMMAND = (
-    "python experiments/regret.py --strategy expected-score --hands 200 --rollouts 300 300 --seed 0"
+    "python experiments/regret.py --strategy expected-score-rerank --hands 200 --rollouts 300 "
+    "300 --seed 0"
 )
 #: Rows measured on more hands and rollouts beside :data:`REGRET_JSON` (the 4-player rows on
 #: issue 11's protocol, ``experiments/regret_targets.py``): where a row of the same variant,
 #: players and seat is in both, the report shows this one.
-REGRET_PRECISE_NAME = "regret-4p-2000.json"
+REGRET_PRECISE_NAME = "regret-4p-2000-default.json"
 
 #: What the decision phases are worth (``experiments/phase_value_*.py``): every ``*.json`` here.
 PHASES_DIR = Path(__file__).resolve().parent.parent / "results" / "phases"
@@ -79,7 +80,7 @@ def build_report(
     seed: int = DEFAULT_SEED,
     variants: Any = None,
     n_players: int = 4,
-    strategy: str = "expected-score",
+    strategy: str = DEFAULT_STRATEGY,
     n_jobs: int = -1,
     chunk_size: int | None = None,
     backend: str | None = None,

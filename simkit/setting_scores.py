@@ -62,7 +62,7 @@ from simkit.variants import Variant, resolve_variant
 
 #: What the opponents play: the default strategy (``simkit.simulate.DEFAULT_STRATEGY``, a
 #: test checks they agree; that module is a later stage than this one).
-OPPONENTS = "expected-score"
+OPPONENTS = "expected-score-rerank"
 #: Deals per chunk; the standard error is checked after each.
 CHUNK = 4_000
 #: Deal enough for every setting's standard error to be at most this (points per game)...

@@ -47,6 +47,7 @@ import numpy as np
 import polars as pl
 
 from simkit.arrange import (
+    DEFAULT_STRATEGY,
     ExpectedScore,
     MaxEV,
     Strategy,
@@ -75,10 +76,6 @@ BLOCK_GAMES = 2048
 #: an interrupt (Ctrl-C, SIGTERM) and at the end.
 CHECKPOINT_INTERVAL_S = 10.0
 CHECKPOINT_FORMAT = 2
-#: The strategy a run plays unless told otherwise (a run can play any name
-#: :func:`~simkit.arrange.strategy_names` lists, with options as ``name:key=value,...``:
-#: :func:`~simkit.arrange.strategy_from_name`).
-DEFAULT_STRATEGY = "expected-score"
 
 
 @dataclass(frozen=True)

@@ -22,8 +22,10 @@ def test_each_split_shows_its_score_and_the_models_value_labelled(capsys):
     scores = [float(m.group(1)) for m in rows]
     assert scores == sorted(scores, reverse=True)  # best expected score first
     assert "expected points per game under guangxi's full rules" in out
-    assert "3 opponents playing expected-score" in out and "4,000 random" in out
-    assert "model: expected-score's own value" in out and "not the expected score" in out
+    assert "3 opponents playing expected-score-rerank" in out and "4,000 random" in out
+    assert "model: expected-score-rerank's own value" in out and "not the expected score" in out
+    # the default re-ranks by the hand's own tables and the places in guangxi at 4 players
+    assert "conditioned on the hand's own cards, the t-formula's places" in " ".join(out.split())
     assert "phases: none in this variant" in out
     assert "EV(model)" not in out and "max-ev" not in out
 
@@ -82,9 +84,9 @@ def test_help_text(capsys):
     text = " ".join(capsys.readouterr().out.split())
     for phrase in (
         "expected points per game under the variant's full rules",
-        "against opponents playing expected-score",
+        "against opponents playing the default",
         "are not played",
-        "model: expected-score's own value of the split",
+        "model: the default's own value of the split",
         "not on the score's scale",
         "--rollouts N adds an independent estimate",
         "95% CI",

@@ -181,3 +181,39 @@ def test_the_opponents_can_play_another_strategy(tmp_path, monkeypatch):
     monkeypatch.setattr(sys, "argv", [*argv[:-2], "--opponents", "telepathy", "--out", str(out)])
     with pytest.raises(Exception, match="unknown strategy 'telepathy'"):
         experiment("regret").main()
+
+
+def test_regret_targets_relabels_only_the_rows_of_the_strategy_named(tmp_path, monkeypatch):
+    targets = experiment("regret_targets")
+    meta = {"command": "experiments/regret.py", "hands": 9, "rollouts": [4, 4], "seed": 1,
+            "seconds": 60.0}  # fmt: skip
+
+    def row(variant, strategy):
+        return {"variant": variant, "players": 4, "seat": "any", "strategy": strategy,
+                "regret": 0.01, "ci_low": 0.0, "ci_high": 0.015, "share_differs": 0.3}  # fmt: skip
+
+    old, new = tmp_path / "old.json", tmp_path / "new.json"
+    old.write_text(json.dumps({"meta": meta, "rows": [row("fujian", "expected-score"),
+                                                      row("guangxi", "expected-score")]}))  # fmt: skip
+    new.write_text(json.dumps({"meta": meta, "rows": [row("guangxi", "expected-score-rerank")]}))
+    out = tmp_path / "merged"
+    argv = ["regret_targets.py", str(old), str(new), "--out", str(out),
+            "--relabel", "expected-score=expected-score-rerank"]  # fmt: skip
+    monkeypatch.setattr(sys, "argv", argv)
+    targets.main()
+    rows = {r["variant"]: r for r in json.loads(out.with_suffix(".json").read_text())["rows"]}
+    assert {r["strategy"] for r in rows.values()} == {"expected-score-rerank"}
+    assert rows["fujian"]["measured_as"] == "expected-score"  # relabelled, and marked
+    assert "measured_as" not in rows["guangxi"]  # the later run's own row replaced it
+    md = out.with_suffix(".md").read_text()
+    assert "| fujian † | 4 | any |" in md and "| guangxi | 4 | any |" in md
+    # the merged file is an input too: its runs, merged again
+    again = tmp_path / "again"
+    argv = ["regret_targets.py", str(out.with_suffix(".json")), "--out", str(again),
+            "--relabel", "expected-score=expected-score-rerank"]  # fmt: skip
+    monkeypatch.setattr(sys, "argv", argv)
+    targets.main()
+    assert again.with_suffix(".md").read_text() == md
+    for bad in ("expected-score", "a=a", "=b"):
+        with pytest.raises(SystemExit, match="--relabel"):
+            targets.parse_relabel(bad)

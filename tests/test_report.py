@@ -260,10 +260,10 @@ def test_regret_section_shows_the_more_precise_row_where_one_was_measured(
     assert "| guangxi |  | 0.025 | 0.015 to 0.035 | 30% | 2,000 (1000 + 1000) |" in section
     assert "0.052" not in section
     assert "| hongkong | banker | 0.006 | -0.004 to 0.016 | 30% | 200 (300 + 300) |" in section
-    assert "regret-4p-2000.md" in section
+    assert "regret-4p-2000-default.md" in section
     (tmp_path / report.REGRET_PRECISE_NAME).write_text("{ not json", "utf-8")
     readme = render_markdown(load_result(report_dir / "tables"))
-    assert "`regret-4p-2000.json` could not be read" in readme
+    assert "`regret-4p-2000-default.json` could not be read" in readme
 
 
 def test_regret_section_says_how_to_make_a_missing_measurement(

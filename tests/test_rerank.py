@@ -4,6 +4,8 @@ fallbacks and errors."""
 
 from __future__ import annotations
 
+import importlib
+
 import numpy as np
 import pytest
 
@@ -424,3 +426,36 @@ def _paired_rollouts(row: np.ndarray, splits: np.ndarray, v) -> tuple[float, flo
     )[0]
     d = points[1] - points[0]
     return float(d.mean()), float(d.std(ddof=1) / np.sqrt(d.size))
+
+
+def test_the_default_sets_variants_in_one_pass_where_it_plays_expected_score(monkeypatch):
+    """``arrangements`` over several variants: the default re-ranks guangxi's hands at 4
+    players (its own choose_splits) and searches the others in expected-score's one pass,
+    with the answers of one call per variant."""
+    from simkit.arrange import DEFAULT_STRATEGY, arrange, arrangements
+
+    api = importlib.import_module("simkit.arrange.api")  # the module, to count its passes
+
+    passes: list[int] = []
+    one_pass = api.max_ev_ids_many
+
+    def counted(rows, solvers, buckets=None):
+        passes.append(len(solvers))
+        return one_pass(rows, solvers, buckets)
+
+    monkeypatch.setattr(api, "max_ev_ids_many", counted)
+
+    assert DEFAULT_STRATEGY == "expected-score-rerank"
+    names = ("guangxi", "fujian", "taiwan", "guangxi-regional")
+    assert [RERANK.one_pass_search(resolve_variant(n), 4) is None for n in names] == [
+        True, False, False, True,
+    ]  # fmt: skip
+    rows = _hands(120, 9)
+    found = arrangements([rows] * len(names), list(names), n_players=4)
+    assert passes == [2]  # fujian and taiwan together; guangxi's two re-ranked apart
+    plain = arrangements([rows] * len(names), list(names), "expected-score", n_players=4)
+    for name, got, es in zip(names, found, plain, strict=True):
+        cards, declared = arrange(rows, name, RERANK, n_players=4)
+        assert (got.cards == cards).all() and (got.declared == declared).all()
+        same = bool((got.cards == es.cards).all())
+        assert same == (name in ("fujian", "taiwan"))  # the re-ranking moves some hands

@@ -94,6 +94,7 @@ from simkit.arrange.search import (
     split_values,
 )
 from simkit.arrange.strategies import (
+    DEFAULT_STRATEGY,
     STRATEGIES,
     STRATEGY_TYPES,
     ExpectedScore,
@@ -162,6 +163,7 @@ __all__ = [
     "CLASS_BITS",
     "CLASS_MASK",
     "DECLARE_RULES",
+    "DEFAULT_STRATEGY",
     "DIGIT",
     "N_CLASSES",
     "N_DUNS",

@@ -11,7 +11,7 @@ import numpy.typing as npt
 
 from simkit.arrange.removal import removal_buckets
 from simkit.arrange.search import _legal_ranks_kernel, _pareto_kernel, max_ev_ids_many
-from simkit.arrange.strategies import MaxEV, StrategyLike, as_strategy
+from simkit.arrange.strategies import DEFAULT_STRATEGY, MaxEV, StrategyLike, as_strategy
 from simkit.arrange.subsets import rank_tables_of
 from simkit.arrange.value import foul_strict
 from simkit.arrange.wintables import WinTables
@@ -151,7 +151,7 @@ def _arrangement(
 def arrange(
     hands: npt.ArrayLike,
     variant: str | Variant | None = None,
-    strategy: StrategyLike = "expected-score",
+    strategy: StrategyLike = DEFAULT_STRATEGY,
     *,
     n_players: int = 4,
     rng: RngLike = None,
@@ -221,7 +221,7 @@ def arrange_variants(
 def arrangements(
     hands: Sequence[npt.ArrayLike],
     variants: Sequence[str | Variant],
-    strategy: StrategyLike = "expected-score",
+    strategy: StrategyLike = DEFAULT_STRATEGY,
     *,
     n_players: int = 4,
     declare: Declare = "auto",
@@ -230,8 +230,10 @@ def arrangements(
 ) -> list[Arrangement]:
     """``hands[i]`` set under ``variants[i]`` by ``strategy``, as :class:`Arrangement` records.
 
-    Max-ev searches variants that see equal hands and rank duns alike in one pass (see
-    :func:`arrange_variants`).  Other strategies set each variant's hands with a generator
+    Max-ev and expected-score search variants that see equal hands and rank duns alike in one
+    pass (see :func:`arrange_variants`; :meth:`~simkit.arrange.MaxEV.one_pass_search` says
+    which search a variant gets: the default's is expected-score's wherever it does not
+    re-rank).  Other strategies set each variant's hands with a generator
     made afresh from ``rng`` (the same random numbers for every variant: common numbers).
     ``tables[i]`` overrides the shipped win tables of ``variants[i]`` (max-ev only).
     """
@@ -250,22 +252,32 @@ def arrangements(
     resolved = [resolve_variant(v) for v in variants]
     prepared = [_as_hands(h, n_players, v) for h, v in zip(hands, resolved, strict=True)]
     chosen = as_strategy(strategy)
-    results: list[Arrangement] = []
-    if not isinstance(chosen, MaxEV) or chosen.tables is not None or not chosen.one_pass:
-        for (rows, lead), v, t in zip(prepared, resolved, table_list, strict=True):
-            own = chosen.with_tables(t) if isinstance(chosen, MaxEV) and t is not None else chosen
-            gen = np.random.default_rng(rng)
-            ids, values = own.choose_splits(rows, v, n_players=n_players, rng=gen)
-            results.append(_arrangement(rows, lead, v, ids, values, declare, n_players))
-        return results
-    # each variant's searches: one, or one per removal bucket (the hand's bucket picks it)
-    solvers = [
-        chosen.with_tables(t).solvers(v, n_players)
-        for v, t in zip(resolved, table_list, strict=True)
+    # each variant's search in one pass with the others', or None: its hands go through
+    # choose_splits (a strategy that searches otherwise, or one given its own tables)
+    one_pass = [
+        chosen.one_pass_search(v, n_players)
+        if isinstance(chosen, MaxEV) and chosen.tables is None
+        else None
+        for v in resolved
     ]
+    by_index: dict[int, Arrangement] = {}
+    for i, ((rows, lead), v, t) in enumerate(zip(prepared, resolved, table_list, strict=True)):
+        if one_pass[i] is not None:
+            continue
+        own = chosen.with_tables(t) if isinstance(chosen, MaxEV) and t is not None else chosen
+        gen = np.random.default_rng(rng)
+        ids, values = own.choose_splits(rows, v, n_players=n_players, rng=gen)
+        by_index[i] = _arrangement(rows, lead, v, ids, values, declare, n_players)
+    # each variant's searches: one, or one per removal bucket (the hand's bucket picks it)
+    solvers = {
+        i: search.with_tables(table_list[i]).solvers(resolved[i], n_players)
+        for i, search in enumerate(one_pass)
+        if search is not None
+    }
     # groups: indices whose hands are equal and whose rankings share their tables
     groups: list[list[int]] = []
-    for i, (rows, _) in enumerate(prepared):
+    for i in solvers:
+        rows = prepared[i][0]
         for group in groups:
             j = group[0]
             if solvers[j][0].rank_tables is solvers[i][0].rank_tables and np.array_equal(
@@ -275,7 +287,6 @@ def arrangements(
                 break
         else:
             groups.append([i])
-    by_index: dict[int, Arrangement] = {}
     for group in groups:
         rows = prepared[group[0]][0]
         bucketed = any(len(solvers[i]) > 1 for i in group)

@@ -106,6 +106,13 @@ class MaxEV(Strategy):
         """The search of this strategy under ``variant`` at ``n_players``."""
         return make_solver(variant, n_players, self.tables)
 
+    def one_pass_search(self, variant: Variant, n_players: int) -> MaxEV | None:
+        """The search that sets ``variant``'s hands at ``n_players`` in one pass with other
+        variants' (:func:`~simkit.arrange.arrangements`; its answers are those of
+        :meth:`choose_splits`), or None where the hands go through :meth:`choose_splits`:
+        this strategy where :attr:`one_pass` says so."""
+        return self if self.one_pass else None
+
     def solvers(self, variant: str | Variant | None, n_players: int) -> tuple[Solver, ...]:
         """The searches a hand may be set by: one per removal bucket
         (:mod:`simkit.arrange.removal`; :func:`hand_buckets` says which), or just
@@ -606,6 +613,10 @@ class ExpectedScoreRerank(ExpectedScoreHand):
     def _home_rate(self, tables: WinTables) -> float:
         return float(self.home_rate)
 
+    def one_pass_search(self, variant: Variant, n_players: int) -> MaxEV | None:
+        # where no model fits choose_splits plays expected-score's search: the one pass may
+        return self.first() if self.removal_model(variant, n_players) is None else None
+
     def rerank_list(self) -> tuple[int, float, float, int, float, int]:
         """The list the strategy keeps, as :func:`~simkit.arrange.rerank.rerank_ids` takes it
         after the model: ``(top, window, cap, wide_top, wide_window, wide_pairs)``."""
@@ -772,7 +783,14 @@ STRATEGIES = tuple(STRATEGY_TYPES)  # ("max-ev", "greedy", "random-legal", "expe
 LATER_STRATEGIES: dict[str, str] = {"rollout": "simkit.rollout"}
 _REGISTERED: dict[str, type[Strategy]] = {}
 
-StrategyName: TypeAlias = Literal["expected-score", "max-ev", "greedy", "random-legal", "rollout"]
+#: The strategy every run, search and measurement plays unless told otherwise
+#: (:class:`ExpectedScoreRerank`: expected-score's best splits re-ranked by the hand's own card
+#: removal and the t-formula's places where a card-removal model fits, guangxi and
+#: guangxi-regional at 4 players; expected-score itself everywhere else, the same splits).
+DEFAULT_STRATEGY = "expected-score-rerank"
+StrategyName: TypeAlias = Literal[
+    "expected-score-rerank", "expected-score", "max-ev", "greedy", "random-legal", "rollout"
+]
 #: What :func:`~simkit.arrange.arrange` accepts as a strategy: a strategy, a name in
 #: :func:`strategy_names` (checked when used) or a callable objective.
 StrategyLike: TypeAlias = Strategy | StrategyName | str | Callable[[np.ndarray], np.ndarray]

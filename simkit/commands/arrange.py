@@ -24,23 +24,25 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "arrange",
         help="show the best splits of a 13-card hand, with their expected scores",
-        description="Show the splits of a hand that the default strategy (expected-score) "
+        description="Show the splits of a hand that the default strategy (expected-score-rerank) "
         "rates highest, best expected score first, each with two numbers.  score: the "
         "seat's expected points per game under the variant's full rules (every rule the "
         "scorer applies: dun points and bonuses, majority, scoops, home runs, the t-formula, "
         "the horse card, the banker and the seat, declared specials) against opponents "
-        "playing expected-score, measured on random deals of the other cards, the same deals "
+        "playing the default, measured on random deals of the other cards, the same deals "
         "for every split, from a fixed stream, until every split's standard error is at "
         "most --target-se or --max-deals are dealt (2-4 players); the variant's phases "
         "(passing, exchange, bidding, negotiation, surrender) are not played, and the output "
-        "names those the variant has.  model: expected-score's own value of the split (its "
-        "win tables, duns priced as independent), the number it ranks splits by, which is not "
-        "on the score's scale.  Scores are cached in $SIMKIT_CACHE_DIR (default "
+        "names those the variant has.  model: the default's own value of the split (its "
+        "win tables, duns priced as independent; under guangxi's two variants at 4 players "
+        "the tables conditioned on the hand's own cards and the t-formula's places, the "
+        "value expected-score's best splits are re-ranked by), the number it ranks splits "
+        "by, which is not on the score's scale.  Scores are cached in $SIMKIT_CACHE_DIR (default "
         "~/.cache/simkit)/setting-scores, keyed by the hand, the variant's rules, the win "
         "tables and simkit's source: a repeated call reads them, a changed rule or table "
         "measures again.  --rollouts N adds an independent estimate on N deals of the --seed "
         "stream, with its 95% CI.  The last lines name the special hands the hand qualifies "
-        "for, what expected-score declares and what declaring scores.",
+        "for, what the default declares and what declaring scores.",
     )
     parser.add_argument("cards", help='13 cards, e.g. "As Ks Qs Js Ts 9h 9d 9c 2h 3h 4d 5c 7s"')
     add_variant_option(parser)
@@ -93,13 +95,11 @@ def register(subparsers: Any) -> None:
         metavar="NAME",
         help="also print how this strategy sets the hand: greedy, random-legal, rollout "
         "(the default's best splits valued by rollouts against it, seeded by --seed), "
-        "expected-score-hand (the default on tables conditioned on the hand's own cards), "
+        "expected-score (the default without its re-ranking), expected-score-hand "
+        "(expected-score on tables conditioned on the hand's own cards), "
         "options as name:key=value,... (expected-score-hand:pool_hands=262144; "
         "expected-score-hand:conditioning=model reads the shipped card-removal model "
-        "instead of a pool, guangxi variants at 4 players), expected-score-rerank (the "
-        "default's best 6 splits within half a point of its best, its best 10 for a hand "
-        "holding two trips or trips and three pairs, re-ranked by that model, the places "
-        "and a likelier home run against), or a "
+        "instead of a pool, guangxi variants at 4 players), max-ev, or a "
         "trained .npz table (default: none)",
     )
     add_seed_option(parser)

@@ -28,11 +28,12 @@ def add_run_options(parser: argparse.ArgumentParser, *, games: int | None) -> No
     add_players_option(parser)
     parser.add_argument(
         "--strategy",
-        default="expected-score",
+        default="expected-score-rerank",
         metavar="STRATEGY",
-        help="how hands are set: expected-score (the default), max-ev, greedy, random-legal, or a "
-        "slower one (expected-score-hand, expected-score-rerank, expected-score-places, "
-        "rollout), options as "
+        help="how hands are set: expected-score-rerank (the default: expected-score, its best "
+        "splits re-ranked by the hand's own card removal where a model fits, guangxi's two "
+        "variants at 4 players), expected-score, max-ev, greedy, random-legal, or a slower one "
+        "(expected-score-hand, expected-score-places, rollout), options as "
         "name:key=value,... (a wrong key's error lists the strategy's options)",
     )
     add_seed_option(parser)
