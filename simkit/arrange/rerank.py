@@ -244,7 +244,8 @@ def _keep(v, rf, rm, rb, f, m, b, cf, cm, cb, tv, tk, n, top, front_first):
         tk[j - 1, _IB], tk[j - 1, _IM], tk[j - 1, _IF], front_first,
     ):  # fmt: skip
         tv[j] = tv[j - 1]
-        tk[j, :] = tk[j - 1, :]
+        for c in range(tk.shape[1]):  # a loop: a slice's copy builds two views each step
+            tk[j, c] = tk[j - 1, c]
         j -= 1
     _write(tv, tk, j, v, rf, rm, rb, f, m, b, cf, cm, cb)
     return n
