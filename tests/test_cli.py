@@ -164,3 +164,15 @@ def test_a_bug_keeps_its_traceback(monkeypatch):
     monkeypatch.setattr(simkit.describe, "describe_splits", broken)
     with pytest.raises(TypeError, match="a bug"):
         main(["arrange", HAND])
+
+
+@pytest.mark.parametrize("command", ["simulate", "compare", "report", "regret"])
+def test_every_command_plays_the_librarys_default_strategy(command):
+    """The commands name the default strategy as text (their parser imports no strategy);
+    it must be the one the library plays."""
+    from simkit.arrange import DEFAULT_STRATEGY
+
+    parser = build_parser()
+    argv = [command, *(["--out", "x"] if command == "report" else [])]
+    args = parser.parse_args(argv)
+    assert args.strategy == DEFAULT_STRATEGY

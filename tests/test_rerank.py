@@ -459,3 +459,24 @@ def test_the_default_sets_variants_in_one_pass_where_it_plays_expected_score(mon
         assert (got.cards == cards).all() and (got.declared == declared).all()
         same = bool((got.cards == es.cards).all())
         assert same == (name in ("fujian", "taiwan"))  # the re-ranking moves some hands
+
+
+def test_the_default_reads_a_variant_given_its_tables_without_a_fallback_warning():
+    """A variant given another's tables (the report's 食夹棍 twins play the original's) is
+    asked for its one-pass search with those tables: no fallback to shipped tables is
+    looked up (nor warned of), and the answers are expected-score's with the same tables."""
+    import warnings
+
+    from simkit.arrange import arrangements, default_fine_tables
+    from simkit.variants import with_compare
+
+    original = resolve_variant("hongkong")
+    other = "full" if original.scoring.compare == "top-card" else "top-card"
+    twin = with_compare(original, other)
+    tables = default_fine_tables(original, 4)
+    rows = _hands(40, 10)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        (found,) = arrangements([rows], [twin], n_players=4, tables=[tables])
+    (plain,) = arrangements([rows], [twin], ExpectedScore(tables), n_players=4)
+    assert (found.cards == plain.cards).all() and (found.declared == plain.declared).all()

@@ -253,12 +253,13 @@ def arrangements(
     prepared = [_as_hands(h, n_players, v) for h, v in zip(hands, resolved, strict=True)]
     chosen = as_strategy(strategy)
     # each variant's search in one pass with the others', or None: its hands go through
-    # choose_splits (a strategy that searches otherwise, or one given its own tables)
+    # choose_splits (a strategy that searches otherwise, or one given its own tables); asked
+    # with the variant's tables where they are given (a removal model is looked up by them)
     one_pass = [
-        chosen.one_pass_search(v, n_players)
+        (chosen if t is None else chosen.with_tables(t)).one_pass_search(v, n_players)
         if isinstance(chosen, MaxEV) and chosen.tables is None
         else None
-        for v in resolved
+        for v, t in zip(resolved, table_list, strict=True)
     ]
     by_index: dict[int, Arrangement] = {}
     for i, ((rows, lead), v, t) in enumerate(zip(prepared, resolved, table_list, strict=True)):

@@ -614,7 +614,7 @@ class ExpectedScoreRerank(ExpectedScoreHand):
         return float(self.home_rate)
 
     def one_pass_search(self, variant: Variant, n_players: int) -> MaxEV | None:
-        # where no model fits choose_splits plays expected-score's search: the one pass may
+        # choose_splits plays expected-score's search where no model fits: that search's pass
         return self.first() if self.removal_model(variant, n_players) is None else None
 
     def rerank_list(self) -> tuple[int, float, float, int, float, int]:
