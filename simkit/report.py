@@ -317,7 +317,7 @@ def regret_section(page: Page) -> list[str]:
             by_variant.setdefault(r["variant"], []).append(r)
     table = [
         [
-            name,
+            name + (" †" if "measured_as" in r else ""),
             "" if r["seat"] == "any" else r["seat"],
             f"{r['regret']:.3f}",
             f"{r['ci_low']:.3f} to {r['ci_high']:.3f}",
@@ -345,6 +345,12 @@ def regret_section(page: Page) -> list[str]:
         )
         + "\n",
     ]
+    relabelled = sorted({str(r["measured_as"]) for r in rows if "measured_as" in r})
+    if relabelled:
+        lines.append(
+            f"† measured as `{'`, `'.join(relabelled)}`, whose settings `{meta['strategy']}` "
+            "plays in that row to the last bit (`experiments/regret_targets.py --relabel`).\n"
+        )
     if meta["strategy"] != strategy:
         lines.append(
             f"This page's hands are set by `{strategy}`; the regret measured is that of "

@@ -249,7 +249,7 @@ def test_regret_section_shows_the_more_precise_row_where_one_was_measured(
     meta = {"strategy": "expected-score", "hands": 200, "rollouts": [300, 300]}
     base = [row("guangxi", "any", 0.052), row("hongkong", "banker", 0.0056)]
     precise = [row("guangxi", "any", 0.0251, hands=2000, selection_rollouts=1000,
-                   evaluation_rollouts=1000, strategy="expected-score"),
+                   evaluation_rollouts=1000, strategy="expected-score", measured_as="max-ev"),
                row("hongkong", "banker", 0.9, strategy="max-ev")]  # another strategy's: not shown  # fmt: skip
     measured = tmp_path / "regret.json"
     measured.write_text(json.dumps({"meta": meta, "rows": base}), encoding="utf-8")
@@ -257,7 +257,9 @@ def test_regret_section_shows_the_more_precise_row_where_one_was_measured(
     monkeypatch.setattr(report, "REGRET_JSON", measured)
     readme = render_markdown(load_result(report_dir / "tables"))
     section = readme.split("### How much the strategy gives away")[1].split("## 1.")[0]
-    assert "| guangxi |  | 0.025 | 0.015 to 0.035 | 30% | 2,000 (1000 + 1000) |" in section
+    # a row measured as another strategy that plays the same settings there: marked
+    assert "| guangxi † |  | 0.025 | 0.015 to 0.035 | 30% | 2,000 (1000 + 1000) |" in section
+    assert "† measured as `max-ev`, whose settings `expected-score` plays" in section
     assert "0.052" not in section
     assert "| hongkong | banker | 0.006 | -0.004 to 0.016 | 30% | 200 (300 + 300) |" in section
     assert "regret-4p-2000-default.md" in section
