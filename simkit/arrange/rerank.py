@@ -277,7 +277,8 @@ def _write(tv, tk, j, v, rf, rm, rb, f, m, b, cf, cm, cb):
 def _bound(fav, p, cop, cf, cm, cb, has_horse, x_top, copies, x_back):
     """The expected score's bound over splits whose duns are at most classes (cf, cm, cb):
     with the 马牌's bound of a group (``x_back`` < 0) or of one back (its own extra count).
-    Inlined at both, as expected-score's walk inlines its bound (a call per back cost more)."""
+    Inlined at both, as expected-score's walk inlines its bound (1.02-1.04x against a call per
+    back in one process: a gain inside this host's noise, the same answers)."""
     bound = _ev(fav, p, cop, cf, cm, cb, True)
     if has_horse:
         n_opp = p[P_N_OPP]
