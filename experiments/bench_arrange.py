@@ -412,7 +412,7 @@ def main() -> None:
     lines += [
         "",
         "expected-score pricing scoops and majorities by the copula of the opponents' duns "
-        "(the default; `simkit.arrange.joint`) against pricing them as products of the duns' "
+        "(its default; `simkit.arrange.joint`) against pricing them as products of the duns' "
         f"chances (`ExpectedScore(joint=False)`), the same {joint[0]['hands']:,} hands in one "
         "process:",
         "",
@@ -428,7 +428,7 @@ def main() -> None:
         )
     lines += [
         "",
-        "The shipped default where its tables carry card-removal shifts (one search per "
+        "expected-score where its tables carry card-removal shifts (one search per "
         "removal bucket of the hand, `simkit.arrange.removal`) against the same search on the "
         "pooled tables (`ExpectedScore(removal=False)`), the same "
         f"{removal[0]['hands'] if removal else 0:,} hands in one process; the 80 bucket "
