@@ -5,14 +5,19 @@ fallbacks and errors."""
 from __future__ import annotations
 
 import importlib
+import warnings
 
 import numpy as np
 import pytest
 
 from simkit.arrange import (
+    DEFAULT_STRATEGY,
     ExpectedScore,
     ExpectedScoreHand,
     ExpectedScoreRerank,
+    arrange,
+    arrangements,
+    default_fine_tables,
     fine_classes,
     split_values,
     strategy_from_name,
@@ -57,7 +62,7 @@ from simkit.deal import deal
 from simkit.errors import SimkitError
 from simkit.regret import _points_on_rollouts, _rollout_hands
 from simkit.splits import split_positions
-from simkit.variants import resolve_variant
+from simkit.variants import resolve_variant, with_compare
 
 SHIPPED = ("guangxi", "guangxi-regional")
 RERANK = ExpectedScoreRerank()
@@ -432,8 +437,6 @@ def test_the_default_sets_variants_in_one_pass_where_it_plays_expected_score(mon
     """``arrangements`` over several variants: the default re-ranks guangxi's hands at 4
     players (its own choose_splits) and searches the others in expected-score's one pass,
     with the answers of one call per variant."""
-    from simkit.arrange import DEFAULT_STRATEGY, arrange, arrangements
-
     api = importlib.import_module("simkit.arrange.api")  # the module, to count its passes
 
     passes: list[int] = []
@@ -465,11 +468,6 @@ def test_the_default_reads_a_variant_given_its_tables_without_a_fallback_warning
     """A variant given another's tables (the report's 食夹棍 twins play the original's) is
     asked for its one-pass search with those tables: no fallback to shipped tables is
     looked up (nor warned of), and the answers are expected-score's with the same tables."""
-    import warnings
-
-    from simkit.arrange import arrangements, default_fine_tables
-    from simkit.variants import with_compare
-
     original = resolve_variant("hongkong")
     other = "full" if original.scoring.compare == "top-card" else "top-card"
     twin = with_compare(original, other)
