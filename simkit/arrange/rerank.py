@@ -67,7 +67,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from simkit.arrange.classes import coarse_of_fine, fine_classes
+from simkit.arrange.classes import CLASS_BITS, coarse_of_fine, fine_classes
 from simkit.arrange.conditioned import _set_quantities
 from simkit.arrange.removal import MAX_HAND_FEATURES, RemovalModel, _hand_features
 from simkit.arrange.search import (
@@ -104,7 +104,7 @@ from simkit.arrange.value import (
 )
 from simkit.borrow import borrowed
 from simkit.cards import check_plain_deck
-from simkit.evaluate import dun_ranks, orders_hold
+from simkit.evaluate import orders_hold, rank3, rank5
 from simkit.splits import split_positions
 
 #: Columns of a kept split in the list: its ranks, subset ids and classes.
@@ -578,9 +578,14 @@ def rerank_ids(
 
 
 def _all_splits(row: np.ndarray, solver: Solver) -> tuple[np.ndarray, np.ndarray]:
-    """Every legal split of one hand: subset ids ``(n, 3)`` and dun ranks ``(n, 3)``."""
+    """Every legal split of one hand: subset ids ``(n, 3)`` and dun ranks ``(n, 3)``.  Each of
+    the hand's 286 3-card and 1,287 5-card subsets is ranked once by the evaluator, and every
+    split reads its duns' ranks by their subset ids (the ranks of the duns set out in full)."""
     ids = SPLIT_IDS.astype(np.int64)
-    ranks = dun_ranks(_arranged(np.asarray(row), ids), solver.variant)
+    row = np.asarray(row)
+    r3 = rank3(row[THREE_SUBSETS], solver.variant)
+    r5 = rank5(row[FIVE_SUBSETS], solver.variant)
+    ranks = np.stack([r3[ids[:, 0]], r5[ids[:, 1]], r5[ids[:, 2]]], axis=-1)
     legal = orders_hold(ranks, solver.strict)
     return ids[legal], ranks[legal]
 
@@ -639,8 +644,11 @@ def kept_order(
     if front_first:
         keys.append(-rf)
     order = np.lexsort((*keys, -values))
-    classes = fine_classes(ranks)
-    _, first = np.unique(classes[order], axis=0, return_index=True)
+    # a class triple as one number (classes are below 2**CLASS_BITS): np.unique's first index
+    # of each, as of the rows, at a fraction of the time
+    classes = fine_classes(ranks).astype(np.int64)
+    triples = (classes[:, 0] << (2 * CLASS_BITS)) | (classes[:, 1] << CLASS_BITS) | classes[:, 2]
+    _, first = np.unique(triples[order], return_index=True)
     return order[np.sort(first)]
 
 
