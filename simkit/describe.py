@@ -255,7 +255,7 @@ def describe_splits(
     that many random deals of the ``seed`` stream, against the same opponents: the mean and
     its 95% CI (:func:`simkit.regret.rollout_values`), independent of ``score``'s deals.
     """
-    from simkit.arrange import as_strategy
+    from simkit.arrange import ExpectedScoreHand, as_strategy
     from simkit.cards import format_cards
     from simkit.evaluate import describe_rank
     from simkit.setting_scores import OPPONENTS, phases_not_played
@@ -324,10 +324,13 @@ def describe_splits(
     else:
         lines.append(f"score: not measured at {n_players} players (rollouts deal one deck)")
     # the default values a hand by its own tables and the places where a removal model fits
-    own_tables = getattr(as_strategy(OPPONENTS), "removal_model", lambda *_: None)(v, n_players)
+    strategy = as_strategy(OPPONENTS)
+    own_tables = isinstance(strategy, ExpectedScoreHand) and (
+        strategy.removal_model(v, n_players) is not None
+    )
     basis = (
         "win tables conditioned on the hand's own cards, the t-formula's places"
-        if own_tables is not None
+        if own_tables
         else "win tables"
     )
     lines += textwrap.wrap(
