@@ -944,14 +944,20 @@ def exhaustive_ids(rows: np.ndarray, solver: Solver) -> tuple[np.ndarray, np.nda
 
 
 def split_values(
-    ranks: npt.ArrayLike, solver: Solver, horse: npt.ArrayLike | None = None
+    ranks: npt.ArrayLike,
+    solver: Solver,
+    horse: npt.ArrayLike | None = None,
+    classes: npt.ArrayLike | None = None,
 ) -> np.ndarray:
     """Expected score of splits given their dun ranks ``int32 (..., 3)`` (front, middle, back).
 
     ``horse``: ``(..., 3)`` copies of the solver's 马牌 in each dun (None: none held; read
-    only when the solver prices it).
+    only when the solver prices it).  ``classes``: the ranks' fine classes (None: found
+    here), for a caller that has them.
     """
-    classes = fine_classes(ranks).astype(np.int64)
+    if classes is None:
+        classes = fine_classes(ranks)
+    classes = np.asarray(classes).astype(np.int64)
     flat = classes.reshape(-1, 3)
     extra = np.zeros(flat.shape, dtype=np.float64)
     if horse is not None and solver.horse_card >= 0:
