@@ -71,9 +71,12 @@ BACK_FRONT = np.ascontiguousarray(BACK_REST[:, :, 1], dtype=np.uint16)
 #: ``(13, 66)``: a hand holding one 马牌 marks only those.
 FIVE_WITH = np.array([np.flatnonzero((FIVE_SUBSETS == i).any(axis=1)) for i in range(HAND)])
 THREE_WITH = np.array([np.flatnonzero((THREE_SUBSETS == i).any(axis=1)) for i in range(HAND)])
+#: Each 5-card subset's hand positions as a 13-bit mask ``uint16 (1287,)``.
+FIVE_MASKS = (np.int64(1) << FIVE_SUBSETS.astype(np.int64)).sum(axis=1).astype(np.uint16)
 for _table in (
     THREE_SUBSETS,
     FIVE_SUBSETS,
+    FIVE_MASKS,
     FIVE_WITH,
     THREE_WITH,
     SPLIT_IDS,

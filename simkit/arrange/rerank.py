@@ -77,13 +77,13 @@ from simkit.arrange.search import (
     SPLIT_IDS,
     THREE_SUBSETS,
     Solver,
+    _back_caps,
     _beats,
-    _best_duns,
-    _cap_classes,
     _clear_groups,
     _group_backs,
     _horse_counts,
     _legal,
+    _long_suits,
     _present_below,
     _values_kernel,
     _walk_scratch,
@@ -405,7 +405,7 @@ def _rerank_walk(
     ))  # fmt: skip
     (
         r5, r3, c5, c3, head, group_top, next_back, group_list, present, cap_m, cap_f, cap_hand,
-        x5, x3, memo_key, memo_value, cap_rank, cap_class,
+        x5, x3, memo_key, memo_value, cap_rank, cap_class, rank_key, rank_hand, rank_caps,
     ) = work  # fmt: skip
     tv, tk, active, fav_own, sep_own, kept_classes, extra, own_values = listed
     class_of_code = rt[6]
@@ -416,6 +416,7 @@ def _rerank_walk(
         top_f, top_5, n_grp = _group_backs(
             c3, c5, group_of, head, group_top, next_back, group_list, present
         )
+        long_a, long_b = _long_suits(hands[h])
         copies = 0
         if horse >= 0:
             copies = _horse_counts(hands[h], horse, p[P_HORSE], five, three, x5, x3)
@@ -446,12 +447,10 @@ def _rerank_walk(
             failed_x = -1.0
             b = head[g]
             while b >= 0:
-                if cap_hand[b] != h:
-                    rm_top, rf_top = _best_duns(r5, r3, back_middle[b], back_front[b], r5[b])
-                    cap_hand[b] = h
-                    cap_m[b], cap_f[b] = _cap_classes(
-                        rm_top, rf_top, class_of_code, cap_rank, cap_class
-                    )
+                _back_caps(
+                    b, h, r5, r3, back_middle, back_front, long_a, long_b, class_of_code, cap_m,
+                    cap_f, cap_hand, cap_rank, cap_class, rank_key, rank_hand, rank_caps,
+                )  # fmt: skip
                 cb = c5[b]
                 cm_top = cap_m[b]
                 cf_cap = cap_f[b]

@@ -67,11 +67,13 @@ from simkit.arrange.value import (
 )
 from simkit.arrange.wintables import WinTables, default_tables
 from simkit.borrow import borrowed
+from simkit.cards import DECK_SIZE
 from simkit.deal import check_players
 from simkit.evaluate import order_holds
 from simkit.splits import (
     BACK_FRONT,
     BACK_MIDDLE,
+    FIVE_MASKS,
     FIVE_SUBSETS,
     FIVE_WITH,
     N_DISTINCT,
@@ -234,6 +236,75 @@ def _cap_classes(rm_top, rf_top, class_of_code, cap_rank, cap_class):
         cap_rank[slot] = rf_top
         cap_class[slot] = class_of_code[fine_code(rf_top)]
     return cm, cap_class[slot]
+
+
+#: Slots of a search's cache of caps by the back's rank (a power of 2), for backs whose other
+#: 8 cards can hold no flush (:func:`_back_caps`).
+RANK_CAP_SLOTS = 1024
+_DECK_SIZE = DECK_SIZE
+#: Set bits of every 13-bit mask.
+_POPCOUNT13 = np.array([bin(i).count("1") for i in range(1 << 13)], dtype=np.uint8)
+_POPCOUNT13.setflags(write=False)
+
+
+@nb.njit(cache=True, inline="always")
+def _long_suits(hand):
+    """The position masks of ``hand``'s suits of five cards or more (13 cards hold two at
+    most; 0: none): the 8 cards beside a back can hold a flush of such a suit only.  A hand
+    of any deck (a fifth suit or jokers, sorted last) gets ``-1, -1``: ranks there depend on
+    more than suits, and :func:`_back_caps` shares none of its caps."""
+    if hand[12] >= _DECK_SIZE:
+        return np.int64(-1), np.int64(-1)
+    first = np.int64(0)
+    second = np.int64(0)
+    for suit in range(4):
+        m = np.int64(0)
+        for i in range(13):
+            if hand[i] & 3 == suit:
+                m |= np.int64(1) << i
+        if _POPCOUNT13[m] >= 5:
+            if first == 0:
+                first = m
+            else:
+                second = m
+    return first, second
+
+
+@nb.njit(cache=True, inline="always")
+def _back_caps(
+    b, h, r5, r3, back_middle, back_front, long_a, long_b, class_of_code, cap_m, cap_f,
+    cap_hand, cap_rank, cap_class, rank_key, rank_hand, rank_caps,
+):  # fmt: skip
+    """Make back ``b``'s caps (:func:`_best_duns` as fine classes, :func:`_cap_classes`)
+    current for hand ``h`` in ``cap_m`` / ``cap_f``.
+
+    Backs of one rank hold the same ranks, so the 8 cards beside them hold the same ranks
+    too, and where those 8 can hold no flush (none of five cards of one of the hand's long
+    suits ``long_a``, ``long_b``: :func:`_long_suits`) every 5-card and 3-card subset of them
+    ranks by its ranks alone: the caps are those of any back of that rank.  Such caps are
+    kept by the back's rank (``rank_key``: the rank a slot holds, ``rank_hand``: its hand,
+    ``rank_caps``: the middle's and front's classes), which spares about half the scans of a
+    walk (two backs differing in the suits of a pair's card, say)."""
+    if cap_hand[b] == h:
+        return
+    cap_hand[b] = h
+    rb = r5[b]
+    rest = np.int64(8191) & ~np.int64(FIVE_MASKS[b])
+    shared = long_a >= 0 and _POPCOUNT13[long_a & rest] < 5 and _POPCOUNT13[long_b & rest] < 5
+    slot = rb & (RANK_CAP_SLOTS - 1)
+    if shared and rank_hand[slot] == h and rank_key[slot] == rb:
+        cap_m[b] = rank_caps[slot, 0]
+        cap_f[b] = rank_caps[slot, 1]
+        return
+    rm_top, rf_top = _best_duns(r5, r3, back_middle[b], back_front[b], rb)
+    cm, cf = _cap_classes(rm_top, rf_top, class_of_code, cap_rank, cap_class)
+    cap_m[b] = cm
+    cap_f[b] = cf
+    if shared:
+        rank_key[slot] = rb
+        rank_hand[slot] = h
+        rank_caps[slot, 0] = cm
+        rank_caps[slot, 1] = cf
 
 
 @nb.njit(cache=True)
@@ -476,12 +547,13 @@ def _walk_scratch(n_groups):
     """The scratch arrays of a search's walk (:func:`_max_ev_walk`; the re-ranking search's
     too), as it expects them at its start: ``(r5, r3, c5, c3, head, group_top, next_back,
     group_list, present, cap_m, cap_f, cap_hand, x5, x3, memo_key, memo_value, cap_rank,
-    cap_class)``: the subsets' ranks and classes; the backs' groups (:func:`_group_backs`:
-    ``present`` holds the groups present as bits, 64 a word, and the walk steps from one to
-    the next below); the caps of each back as dun classes (-1: no legal split), computed at
-    most once per hand (``cap_hand[b] == h`` marks them current); the 马牌's extra counts;
-    the memo of split values (:func:`_eval_back`); the cache of the caps' classes
-    (:func:`_cap_classes`)."""
+    cap_class, rank_key, rank_hand, rank_caps)``: the subsets' ranks and classes; the backs'
+    groups (:func:`_group_backs`: ``present`` holds the groups present as bits, 64 a word,
+    and the walk steps from one to the next below); the caps of each back as dun classes (-1:
+    no legal split), computed at most once per hand (``cap_hand[b] == h`` marks them
+    current); the 马牌's extra counts; the memo of split values (:func:`_eval_back`); the
+    cache of the caps' classes (:func:`_cap_classes`); the caps kept by the back's rank
+    (:func:`_back_caps`)."""
     return (
         np.empty(N_FIVE, dtype=np.int32),
         np.empty(N_THREE, dtype=np.int32),
@@ -501,6 +573,9 @@ def _walk_scratch(n_groups):
         np.empty(MEMO_SLOTS, dtype=np.float64),
         np.full(2 * CAP_CLASS_SLOTS, -1, dtype=np.int32),  # cap_rank: no class kept
         np.empty(2 * CAP_CLASS_SLOTS, dtype=np.int32),
+        np.full(RANK_CAP_SLOTS, -1, dtype=np.int64),  # rank_key: no caps kept
+        np.full(RANK_CAP_SLOTS, -1, dtype=np.int64),
+        np.empty((RANK_CAP_SLOTS, 2), dtype=np.int64),
     )
 
 
@@ -521,7 +596,7 @@ def _max_ev_walk(
     ))  # fmt: skip
     (
         r5, r3, c5, c3, head, group_top, next_back, group_list, present, cap_m, cap_f, cap_hand,
-        x5, x3, memo_key, memo_value, cap_rank, cap_class,
+        x5, x3, memo_key, memo_value, cap_rank, cap_class, rank_key, rank_hand, rank_caps,
     ) = work  # fmt: skip
     n_answers = pick.shape[0]
     class_of_code = rt[6]
@@ -531,6 +606,7 @@ def _max_ev_walk(
         top_f, top_5, n_grp = _group_backs(
             c3, c5, group_of, head, group_top, next_back, group_list, present
         )
+        long_a, long_b = _long_suits(hands[h])
         for s in range(n_answers):
             k = pick[s, h]
             q, fav, sep, p, cop, strict = qs[k], favs[k], seps[k], ps[k], cops[k], stricts[k]
@@ -584,12 +660,11 @@ def _max_ev_walk(
                 failed_x = -1.0
                 b = head[g]
                 while b >= 0:
-                    if cap_hand[b] != h:
-                        rm_top, rf_top = _best_duns(r5, r3, back_middle[b], back_front[b], r5[b])
-                        cap_hand[b] = h
-                        cap_m[b], cap_f[b] = _cap_classes(
-                            rm_top, rf_top, class_of_code, cap_rank, cap_class
-                        )
+                    _back_caps(
+                        b, h, r5, r3, back_middle, back_front, long_a, long_b, class_of_code,
+                        cap_m, cap_f, cap_hand, cap_rank, cap_class, rank_key, rank_hand,
+                        rank_caps,
+                    )  # fmt: skip
                     cb = c5[b]
                     cm_top = cap_m[b]
                     cf_cap = cap_f[b]
