@@ -1,6 +1,7 @@
-"""Benchmark: the search walk's cached cap classes, its group linking in a function of its own
-and its unsigned class indices, against the revision before them, the same hands in turns in
-one process, with a control.
+"""Benchmark: a change to the search walks against the revision before it (written for the
+walk's cached cap classes, its group linking in a function of its own and its unsigned class
+indices; ``--before`` and ``--title`` name another), the same hands in turns in one process,
+with a control.
 
 Three packages time each strategy's ``choose_splits`` on the same hands (rates are hands per
 CPU second on one core, numba compiled before timing, the best of ``--repeats`` rounds, every
@@ -12,8 +13,9 @@ machine that has read several percent), and the working tree.  Every package mus
 the same splits with the same values, to the last bit.
 
     .venv/bin/python experiments/bench_walk.py [--hands 8000] [--repeats 9] [--before REV]
+        [--control REV] [--title TEXT] [--out DIR]
 
-Writes results/bench/walk.json and results/bench/walk.md.
+Writes walk.json and walk.md under ``--out`` (results/bench unless told).
 """
 
 from __future__ import annotations
@@ -33,10 +35,14 @@ BEFORE = "bf0fba9"
 CONTROL = "HEAD"
 
 
-def render(rows: list[dict], meta: dict, before: str, control: str) -> str:
+TITLE = (
+    "The search walk's cached cap classes, linking and unsigned indices against the revision before"
+)
+
+
+def render(rows: list[dict], meta: dict, before: str, control: str, title: str = TITLE) -> str:
     lines = [
-        "# The search walk's cached cap classes, linking and unsigned indices against the "
-        "revision before",
+        f"# {title}",
         "",
         f"`{meta['command']}` — seed {meta['seed']}, one core, CPU time (the best of each "
         "package's rounds, the three in turns on the same hands in one process, each round "
@@ -57,6 +63,7 @@ def main() -> None:
     ap.add_argument(
         "--control", default=CONTROL, help=f"the control's revision (default {CONTROL})"
     )
+    ap.add_argument("--title", default=TITLE, help="the table's title (the change it measures)")
     args = ap.parse_args()
     check_hands_args(args)
     packages = {"before": simkit_at(args.before), "control": simkit_at(args.control), "now": simkit}
@@ -64,6 +71,7 @@ def main() -> None:
         f"python experiments/bench_walk.py --hands {args.hands} --repeats {args.repeats}"
         + (f" --before {args.before}" if args.before != BEFORE else "")
         + (f" --control {args.control}" if args.control != CONTROL else "")
+        + (f' --title "{args.title}"' if args.title != TITLE else "")
     )
     rows = []
     for variant, players, name in ROWS:
@@ -74,8 +82,9 @@ def main() -> None:
     before, control = (packages[k].__name__.removeprefix("simkit_") for k in ("before", "control"))
     record = {"meta": meta, "before": before, "control": control, "rows": rows}
     (args.out / "walk.json").write_text(json.dumps(record, indent=1) + "\n")
-    (args.out / "walk.md").write_text(render(rows, meta, before, control))
-    print(render(rows, meta, before, control))
+    text = render(rows, meta, before, control, args.title)
+    (args.out / "walk.md").write_text(text)
+    print(text)
     if not all(r["same_answers"] for r in rows):
         sys.exit("the kernels' answers differ between the packages")
 
