@@ -37,14 +37,22 @@ from simkit.arrange import (
 )
 from simkit.arrange.classes import fine_codes
 from simkit.arrange.joint import joint_cdfs, joint_of_population
-from simkit.arrange.search import CAP_CLASS_SLOTS, INDEPENDENT_JOINT, _cap_classes, _walk_scratch
+from simkit.arrange.search import (
+    CAP_CLASS_SLOTS,
+    INDEPENDENT_JOINT,
+    _back_caps,
+    _cap_classes,
+    _long_suits,
+    _walk_scratch,
+)
+from simkit.arrange.subsets import _rank_subsets
 from simkit.arrange.value import P_JOINT
 from simkit.cards import parse_cards
 from simkit.deal import deal
 from simkit.evaluate import dun_ranks, rank3, rank5, ranking_tables
 from simkit.score import pair_points
 from simkit.specials import best_special, detect_specials
-from simkit.splits import FIVE_SUBSETS, SPLIT_IDS, THREE_SUBSETS
+from simkit.splits import BACK_FRONT, BACK_MIDDLE, FIVE_SUBSETS, SPLIT_IDS, THREE_SUBSETS
 from simkit.variants import load_variant, variant_names
 
 
@@ -549,7 +557,7 @@ def test_cap_classes_cache_gives_each_rank_its_own_class():
     by_slot = np.lexsort((ranks, ranks & (CAP_CLASS_SLOTS - 1)))
     assert (np.diff(ranks[by_slot] & (CAP_CLASS_SLOTS - 1)) == 0).sum() > 1000  # slots shared
     shuffled = np.random.default_rng(0).permutation(len(ranks))
-    cap_rank, cap_class = _walk_scratch(4)[-2:]
+    cap_rank, cap_class = _walk_scratch(4)[16:18]
     for order in (by_slot, shuffled):
         # the middle's rank and a front's (another rank) in one call, as the walk asks
         fronts = np.roll(order, 1)
@@ -559,3 +567,74 @@ def test_cap_classes_cache_gives_each_rank_its_own_class():
             )
             assert got == (want[i], want[j])
     assert _cap_classes(np.int32(-1), np.int32(-1), class_of_code, cap_rank, cap_class) == (-1, -1)
+
+
+def _scanned_caps(row, variant):
+    """Each back's rank and caps by a plain scan of its 56 splits: the strongest middle and
+    front ranks over its legal splits (front ≤ middle ≤ back; -1: none)."""
+    r3, r5 = rank3(row[THREE_SUBSETS], variant), rank5(row[FIVE_SUBSETS], variant)
+    rm, rf = r5[BACK_MIDDLE.astype(np.int64)], r3[BACK_FRONT.astype(np.int64)]
+    legal = (rm <= r5[:, None]) & (rf <= rm)
+    return r5, np.where(legal, rm, -1).max(axis=1), np.where(legal, rf, -1).max(axis=1)
+
+
+def _rest_holds_no_flush(row):
+    """For each back, whether the hand's other 8 cards hold fewer than five of every suit."""
+    rest = np.ones((len(FIVE_SUBSETS), 13), dtype=bool)
+    rest[np.arange(len(FIVE_SUBSETS))[:, None], FIVE_SUBSETS] = False
+    suits = np.where(rest, row[None, :] & 3, 4)
+    return np.stack([(suits == s).sum(axis=1) for s in range(4)]).max(axis=0) < 5
+
+
+def test_backs_of_one_rank_share_their_caps_where_the_other_cards_hold_no_flush():
+    """The walks keep a back's caps (the strongest legal middle and front its other 8 cards
+    allow) by the back's rank where those 8 can hold no flush (``search._back_caps``).  On
+    dealt hands of one deck and two, and hands built with a suit of 6 to 9 cards:
+    ``_long_suits`` gives the masks of the suits of five cards or more; every back fed to
+    ``_back_caps`` in a shuffled order (so that a rank's caps are first computed at any of
+    its backs) gets the classes of its own scan's caps; and the premise holds, every two
+    backs of one rank whose other 8 cards hold no flush scanning to the same caps.  Where
+    they can hold one, backs of one rank do differ: the condition is needed."""
+    v = load_variant("guangxi")
+    rt = rank_tables_of(v)
+    class_of = rt[6]
+    built = [
+        parse_cards("A♠ K♠ Q♠ 9♠ 7♠ 5♠ 2♠ A♥ K♦ Q♣ 9♥ 7♦ 5♣"),
+        parse_cards("A♠ K♠ Q♠ J♠ 9♠ 8♠ A♥ A♦ K♥ K♣ 9♦ 8♣ 3♥"),
+        parse_cards("2♣ 3♣ 4♣ 5♣ 6♣ 7♣ 8♣ 9♣ T♣ 2♥ 3♦ 4♠ 5♥"),
+    ]
+    rows = np.concatenate([
+        np.array(built),
+        deal(40, 4, rng=5).reshape(-1, 13),
+        deal(20, 6, rng=6, deck=v.deck_for(6)).reshape(-1, 13),
+    ])  # fmt: skip
+    rows = np.sort(rows, axis=1)
+    r5k, c5k = np.empty(1287, np.int32), np.empty(1287, np.int32)
+    r3k, c3k = np.empty(286, np.int32), np.empty(286, np.int32)
+    work = _walk_scratch(4)
+    cap_m, cap_f, cap_hand = work[9:12]
+    cap_rank, cap_class, rank_key, rank_hand, rank_caps = work[16:21]
+    rng = np.random.default_rng(0)
+    differ = 0
+    for h, row in enumerate(rows):
+        masks = [sum(1 << i for i in range(13) if row[i] & 3 == s) for s in range(4)]
+        long = [m for m in masks if bin(m).count("1") >= 5] + [0, 0]
+        assert _long_suits(row) == (long[0], long[1]), row
+        rb, want_m, want_f = _scanned_caps(row, v)
+        plain = _rest_holds_no_flush(row)
+        for rank in np.unique(rb):
+            same = rb == rank
+            shared = same & plain
+            assert len(set(zip(want_m[shared], want_f[shared], strict=True))) <= 1  # the premise
+            differ += len(set(zip(want_m[same], want_f[same], strict=True))) > 1
+        _rank_subsets(row, rt, r5k, r3k, c5k, c3k)
+        assert (r5k == rb).all()
+        la, lb = _long_suits(row)
+        for b in rng.permutation(1287):
+            _back_caps(
+                b, h, r5k, r3k, BACK_MIDDLE, BACK_FRONT, la, lb, class_of, cap_m, cap_f,
+                cap_hand, cap_rank, cap_class, rank_key, rank_hand, rank_caps,
+            )  # fmt: skip
+        want = [np.where(c >= 0, fine_classes(np.maximum(c, 0)), -1) for c in (want_m, want_f)]
+        assert (cap_m == want[0]).all() and (cap_f == want[1]).all(), row
+    assert differ > 0  # the flush condition matters

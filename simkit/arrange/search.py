@@ -10,7 +10,8 @@ Backs are grouped by class and visited strongest class first; a bound at the fav
 of the tables (:func:`~simkit.arrange.value.favourable_quantities`) drops whole back classes
 (that bound never rises as the class falls, so the first class that fails ends the search),
 then single backs (capping the middle and front at the strongest legal ones the other 8 cards
-allow, one vectorized pass over the back's 56 splits; a back whose caps are no stronger than
+allow, one vectorized pass over the back's 56 splits, shared by the backs of one rank where
+those 8 cards can hold no flush; a back whose caps are no stronger than
 those of a back of its class that failed fails without its bound computed, and one whose
 separable part at its caps plus the rest bounded at its class's caps falls short fails without
 the joint chances of its own bound), then single splits
@@ -279,12 +280,14 @@ def _back_caps(
     current for hand ``h`` in ``cap_m`` / ``cap_f``.
 
     Backs of one rank hold the same ranks, so the 8 cards beside them hold the same ranks
-    too, and where those 8 can hold no flush (none of five cards of one of the hand's long
-    suits ``long_a``, ``long_b``: :func:`_long_suits`) every 5-card and 3-card subset of them
-    ranks by its ranks alone: the caps are those of any back of that rank.  Such caps are
-    kept by the back's rank (``rank_key``: the rank a slot holds, ``rank_hand``: its hand,
-    ``rank_caps``: the middle's and front's classes), which spares about half the scans of a
-    walk (two backs differing in the suits of a pair's card, say)."""
+    too, and where those 8 can hold no flush (fewer than five cards of each of the hand's
+    suits of five or more, ``long_a`` and ``long_b``: :func:`_long_suits`) every 5-card and
+    3-card subset of them ranks by its ranks alone: the caps are those of any back of that
+    rank whose other 8 cards hold no flush either.  Such caps are kept by the back's rank
+    (``rank_key``: the rank a slot holds, ``rank_hand``: its hand, ``rank_caps``: the
+    middle's and front's classes; a slot taken by another rank costs a scan, not an answer),
+    which spares about half the scans of a walk (two backs differing in the suit of a pair's
+    card, say)."""
     if cap_hand[b] == h:
         return
     cap_hand[b] = h
