@@ -32,7 +32,7 @@ from _timing import (  # experiments/ is on sys.path as a script
 
 from simkit.arrange import ExpectedScoreRerank, max_ev_ids
 from simkit.arrange.conditioned import model_ids
-from simkit.arrange.rerank import reference_rerank, rerank_ids
+from simkit.arrange.rerank import rerank_ids
 from simkit.arrange.strategies import (
     RERANK_CAP,
     RERANK_HOME_RATE,
@@ -93,13 +93,12 @@ def bench(variant: str, players: int, n_hands: int, n_exhaustive: int, repeats: 
     any_ids, _, any_scored, _ = rerank_ids(hands, first, own, model, *lists[WIDE_ANY])
     full_ids, full_values, full_scored = model_ids(hands, own, model)
     plain_ids, _, plain_scored = max_ev_ids(hands, first)
-    same = 0
-    for i in range(n_exhaustive):
-        row = hands[i]
-        want_ids, want_value = reference_rerank(
-            row, first, strategy.hand_solver(row, v, players), *shipped
-        )
-        same += int((ids[i] == want_ids).all() and values[i] == want_value)
+    want_ids, want_values = strategy.reference_splits(hands[:n_exhaustive], v, players)
+    same = int(
+        (
+            (ids[:n_exhaustive] == want_ids).all(axis=1) & (values[:n_exhaustive] == want_values)
+        ).sum()
+    )
     rate = {name: round(n_hands / t) for name, t in best.items()}
     return {
         "variant": variant,

@@ -33,7 +33,7 @@ import numpy.typing as npt
 
 from simkit.arrange.classes import coarse_of_fine, fine_classes, fine_code
 from simkit.arrange.joint import JOINT_CELLS, joint_cdfs
-from simkit.arrange.subsets import _rank_subsets, rank_tables_of
+from simkit.arrange.subsets import _DECK_SIZE, _rank_subsets, rank_tables_of
 from simkit.arrange.value import (
     P_HOME_RATE,
     P_HORSE,
@@ -68,7 +68,6 @@ from simkit.arrange.value import (
 )
 from simkit.arrange.wintables import WinTables, default_tables
 from simkit.borrow import borrowed
-from simkit.cards import DECK_SIZE
 from simkit.deal import check_players
 from simkit.evaluate import order_holds
 from simkit.splits import (
@@ -242,7 +241,6 @@ def _cap_classes(rm_top, rf_top, class_of_code, cap_rank, cap_class):
 #: Slots of a search's cache of caps by the back's rank (a power of 2), for backs whose other
 #: 8 cards can hold no flush (:func:`_back_caps`).
 RANK_CAP_SLOTS = 1024
-_DECK_SIZE = DECK_SIZE
 #: Set bits of every 13-bit mask.
 _POPCOUNT13 = np.array([bin(i).count("1") for i in range(1 << 13)], dtype=np.uint8)
 _POPCOUNT13.setflags(write=False)
