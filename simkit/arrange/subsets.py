@@ -91,6 +91,10 @@ def _rank_subsets(hand, rt, r5, r3, k5, k3):
     C(rank + k, k + 1)).  Suited 5-sets go to the flush path of ``rank5_one``.  ``k5``, ``k3``
     receive the fine class of each rank
     (:func:`~simkit.arrange.classes.fine_classes`).
+
+    Every index is unsigned (``n`` and the table lookups): signed, each lookup and store
+    carries numba's test for a negative index, and the loops ran at 0.57× the speed (3.5 µs a
+    hand against 2.0 in one process, the same ranks and classes).
     """
     packed5, packed3, flush_table, table5, flat5, flat3, class_of_code = rt
     if hand[12] >= _DECK_SIZE:  # a sorted hand with a fifth-suit card or a joker (last)
@@ -108,7 +112,7 @@ def _rank_subsets(hand, rt, r5, r3, k5, k3):
         c3[i] = (r + 2) * (r + 1) * r // 6
         c4[i] = (r + 3) * (r + 2) * (r + 1) * r // 24
         c5[i] = (r + 4) * (r + 3) * (r + 2) * (r + 1) * r // 120
-    n = 0
+    n = np.uint64(0)
     for a in range(9):
         ia = c1[a]
         sa = suits[a]
@@ -123,24 +127,25 @@ def _rank_subsets(hand, rt, r5, r3, k5, k3):
                     fd = fc and suits[d] == sa
                     for e in range(d + 1, 13):
                         if fd and suits[e] == sa:
-                            r5[n] = rank5_one(
+                            rank = rank5_one(
                                 hand[a], hand[b], hand[c], hand[d], hand[e], table5, flush_table
                             )
-                            k5[n] = class_of_code[fine_code(r5[n])]
+                            r5[n] = rank
+                            k5[n] = class_of_code[fine_code(rank)]
                         else:
-                            v = packed5[idx + c5[e]]
+                            v = packed5[np.uint64(idx + c5[e])]
                             r5[n] = v >> CLASS_BITS
                             k5[n] = v & CLASS_MASK
-                        n += 1
-    n = 0
+                        n += np.uint64(1)
+    n = np.uint64(0)
     for a in range(11):
         for b in range(a + 1, 12):
             ib = c1[a] + c2[b]
             for c in range(b + 1, 13):
-                v = packed3[ib + c3[c]]
+                v = packed3[np.uint64(ib + c3[c])]
                 r3[n] = v >> CLASS_BITS
                 k3[n] = v & CLASS_MASK
-                n += 1
+                n += np.uint64(1)
 
 
 _DECK_SIZE = DECK_SIZE
