@@ -156,6 +156,53 @@ def test_greedy_equals_the_lexicographic_best_of_all_splits(variant, n_games):
     assert (dun_ranks(arranged, v) == want).all()
 
 
+def _suited_hands(n: int, rng: np.random.Generator) -> np.ndarray:
+    """``n`` sorted hands holding 7 to 13 cards of one suit (many flushes among their
+    subsets, and suited 5-sets beside non-suited ones of the same ranks)."""
+    rows = []
+    for _ in range(n):
+        suit, k = rng.integers(4), rng.integers(7, 14)
+        suited = rng.choice(np.arange(suit, 52, 4), k, replace=False)
+        others = rng.choice(
+            np.setdiff1d(np.arange(52), np.arange(suit, 52, 4)), 13 - k, replace=False
+        )
+        rows.append(np.sort(np.concatenate([suited, others])))
+    return np.array(rows)
+
+
+def _distinct_rankings() -> list[str]:
+    """One shipped variant per distinct ranking table set (``rank_tables_of``)."""
+    seen: dict[int, str] = {}
+    for name in variant_names():
+        seen.setdefault(id(rank_tables_of(load_variant(name))), name)
+    return sorted(seen.values())
+
+
+@pytest.mark.parametrize("variant", _distinct_rankings())
+def test_the_subsets_ranking_equals_the_evaluator_on_every_subset(variant):
+    """The ranking every search starts from (``subsets._rank_subsets``: the rank-multiset
+    tables, a flush path, unsigned indices) against the evaluator on each of a hand's 1,287
+    5-card and 286 3-card subsets, ranks and fine classes alike: 300 dealt hands and 200 built
+    with 7 to 13 cards of one suit, for every ranking a shipped variant uses."""
+    v = load_variant(variant)
+    rt = rank_tables_of(v)
+    hands = np.concatenate([
+        np.sort(deal(75, 4, rng=21).reshape(-1, 13), axis=1),
+        _suited_hands(200, np.random.default_rng(22)),
+    ])  # fmt: skip
+    want5 = rank5(hands[:, FIVE_SUBSETS], v)
+    want3 = rank3(hands[:, THREE_SUBSETS], v)
+    r5, k5 = np.empty(1287, np.int32), np.empty(1287, np.int32)
+    r3, k3 = np.empty(286, np.int32), np.empty(286, np.int32)
+    flushes = 0
+    for h, row in enumerate(hands):
+        _rank_subsets(row, rt, r5, r3, k5, k3)
+        assert (r5 == want5[h]).all() and (r3 == want3[h]).all(), row
+        assert (k5 == fine_classes(want5[h])).all() and (k3 == fine_classes(want3[h])).all(), row
+        flushes += int((row[FIVE_SUBSETS] & 3 == row[FIVE_SUBSETS][:, :1] & 3).all(axis=1).sum())
+    assert flushes > 50_000  # the flush path is exercised
+
+
 def test_user_objective_equals_all_splits():
     """A callable objective gets every legal split: its best equals a scan of all 72,072."""
     v = load_variant("guangxi")
