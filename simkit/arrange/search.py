@@ -33,7 +33,7 @@ import numpy.typing as npt
 
 from simkit.arrange.classes import coarse_of_fine, fine_classes, fine_code
 from simkit.arrange.joint import JOINT_CELLS, joint_cdfs
-from simkit.arrange.subsets import _DECK_SIZE, _rank_subsets, rank_tables_of
+from simkit.arrange.subsets import _rank_subsets, rank_tables_of
 from simkit.arrange.value import (
     P_HOME_RATE,
     P_HORSE,
@@ -68,6 +68,7 @@ from simkit.arrange.value import (
 )
 from simkit.arrange.wintables import WinTables, default_tables
 from simkit.borrow import borrowed
+from simkit.cards import DECK_SIZE
 from simkit.deal import check_players
 from simkit.evaluate import order_holds
 from simkit.splits import (
@@ -252,7 +253,7 @@ def _long_suits(hand):
     most; 0: none): the 8 cards beside a back can hold a flush of such a suit only.  A hand
     of any deck (a fifth suit or jokers, sorted last) gets ``-1, -1``: ranks there depend on
     more than suits, and :func:`_back_caps` shares none of its caps."""
-    if hand[12] >= _DECK_SIZE:
+    if hand[12] >= DECK_SIZE:
         return np.int64(-1), np.int64(-1)
     first = np.int64(0)
     second = np.int64(0)

@@ -97,7 +97,7 @@ def _rank_subsets(hand, rt, r5, r3, k5, k3):
     hand against 2.0 in one process, the same ranks and classes).
     """
     packed5, packed3, flush_table, table5, flat5, flat3, class_of_code = rt
-    if hand[12] >= _DECK_SIZE:  # a sorted hand with a fifth-suit card or a joker (last)
+    if hand[12] >= DECK_SIZE:  # a sorted hand with a fifth-suit card or a joker (last)
         _rank_subsets_any(hand, flat5, flat3, class_of_code, r5, r3, k5, k3)
         return
     scratch = np.empty((6, 13), dtype=np.int64)  # one allocation per hand, not six
@@ -146,9 +146,6 @@ def _rank_subsets(hand, rt, r5, r3, k5, k3):
                 r3[n] = v >> CLASS_BITS
                 k3[n] = v & CLASS_MASK
                 n += np.uint64(1)
-
-
-_DECK_SIZE = DECK_SIZE
 
 
 @nb.njit(cache=True)
