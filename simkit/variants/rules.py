@@ -297,12 +297,20 @@ class Surrender:
     ``-cost`` (a loss capped at the cost).  ``by``: ``"player"``, or ``"both"``: the banker may
     surrender to a player too, on the same rule; a pair settles once, the player's surrender
     first, so an opponent who has surrendered cannot be surrendered to ("你无法再抛牌").
+    ``when = "both"``: 004's two timings in one game ("比牌前或比牌后"): a player that did not
+    surrender before the comparison may still surrender after it.  ``to``: ``"banker"``: only
+    the pairs with the banker surrender; ``"any"``: at an all-pairs table a player may surrender
+    to another player too (004 says 对手, an opponent, not 庄家), from its expected score per
+    opponent (:meth:`~simkit.phases.expected.ExpectedScore.vs_table`) before the comparison and
+    from the pair's result after it.  A pair surrendered before the comparison skips it, as a
+    settled one does (no 全垒打 over it).
     """
 
     enabled: bool = False
     cost: float = 3.0
-    when: Literal["before", "after"] = "before"
+    when: Literal["before", "after", "both"] = "before"
     by: Literal["player", "both"] = "player"
+    to: Literal["banker", "any"] = "banker"
     source: str = ""
 
     def __post_init__(self) -> None:
@@ -388,17 +396,28 @@ class Header:
 #: left out of the key there, so a variant that does not play them keeps its key (and the
 #: stamp of its trained tables).
 _LATER_DEAL_DEFAULTS = {"passing": {"choice": "fixed", "cards": "lowest"}}
+#: The same for ``[scoring]`` and ``[phases]`` keys added later (issue 52's readings).
+_LATER_SCORING_DEFAULTS = {"foul": {"severe_factor": 1.0}, "home_run": {"fouled": "block"}}
+_LATER_PHASE_DEFAULTS = {"surrender": {"to": "banker"}}
+
+
+def _without_later_defaults(
+    plain: dict[str, Any], defaults: dict[str, dict[str, Any]]
+) -> dict[str, Any]:
+    for table, keys in defaults.items():
+        if table not in plain:
+            continue
+        for key, value in keys.items():
+            if key in plain[table] and plain[table][key] == value:
+                del plain[table][key]
+    return plain
 
 
 def _keyed_deal(deal: Deal) -> dict[str, Any]:
     plain: dict[str, Any] = to_plain(deal, sources=False)
     if not deal.exchange.play:
         del plain["exchange"]  # off, whatever its fee
-    for table, defaults in _LATER_DEAL_DEFAULTS.items():
-        for key, value in defaults.items():
-            if plain[table][key] == value:
-                del plain[table][key]
-    return plain
+    return _without_later_defaults(plain, _LATER_DEAL_DEFAULTS)
 
 
 def variant_key(
@@ -419,13 +438,16 @@ def variant_key(
         "ranking": to_plain(ranking, sources=False),
         "deal": _keyed_deal(deal if deal is not None else Deal()),
         "specials": to_plain(specials, sources=False),
-        "scoring": to_plain(scoring, sources=False),
+        "scoring": _without_later_defaults(
+            to_plain(scoring, sources=False), _LATER_SCORING_DEFAULTS
+        ),
     }
     played = {
         name: to_plain(getattr(phases, name), sources=False)
         for name in ("bidding", "negotiation", "surrender")
         if phases is not None and getattr(phases, name).enabled
     }
+    played = _without_later_defaults(played, _LATER_PHASE_DEFAULTS)
     if played:
         resolved["phases"] = played
     digest = hashlib.sha256(
