@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
+import pytest
 from conftest import table
 
 from simkit.cards import parse_cards
@@ -437,3 +438,84 @@ def test_001_wiki_points_literal_scoop_is_the_scoop_left_out_of_transforms(tmp_p
     assert parts["home_run"][0, 0] == 12.0
     note = load_variant("wiki-points").scoring.scoop.source
     assert "transforms = ['home-run']" in note and "is mode = 'none'" not in note
+
+
+def test_004_surrender_to_another_player_where_every_pair_compares() -> None:
+    """004 抛牌: "若选择比牌后再抛牌，而对手已在比牌阶段抛牌并完成结算，则你无法再抛牌" names the
+    one surrendered to 对手, an opponent; in qiantang every pair compares, so ``to = "any"``
+    lets a player surrender to another player too (``to = "banker"``, the default, to the
+    banker only).
+
+    Cost 3; player 2 expects -10 against anyone and surrenders before the comparison to all
+    three: it pays 3 to each, -9.  The banker, who beats players 1 and 3 (9 each with 打枪),
+    scores no 全垒打 (player 2 skipped the comparison): 3 + 9 + 9 = 21."""
+    from simkit.variants.rules import Surrender
+
+    play, variant, found = _phases_play(
+        HOME_RUN_TABLE, [0.0, 0.0, -10.0, 0.0], surrender=Surrender(enabled=True, to="any")
+    )
+    assert found.gave[0, 2].tolist() == [True, True, False, True]
+    assert found.gave.sum() == 3
+    final = _final(play, variant, found)
+    assert final[0] == 21.0 and final[2] == -9.0
+    # to the banker only: player 2 surrenders there and compares with players 1 and 3
+    play, variant, found = _phases_play(
+        HOME_RUN_TABLE, [0.0, 0.0, -10.0, 0.0], surrender=Surrender(enabled=True)
+    )
+    assert found.gave.sum() == 1 and found.gave[0, 2, 0]
+
+
+def test_surrender_to_another_player_needs_an_all_pairs_table() -> None:
+    from test_phases_settle import as_arrangement, identity_expected
+
+    from simkit.errors import SimkitError
+    from simkit.phases.expected import pair_results
+    from simkit.phases.settle import settle
+    from simkit.variants.rules import Phases, Surrender
+
+    base = load_variant("hongkong")
+    variant = dataclasses.replace(base, phases=Phases(surrender=Surrender(enabled=True, to="any")))
+    play = as_arrangement(table(*HOME_RUN_TABLE), variant, np.zeros((1, 4)))
+    _, pairs = pair_results(play, variant)
+    with pytest.raises(SimkitError, match="to = 'any' needs the players to compare"):
+        settle(play, variant, pairs, identity_expected(4, len(variant.specials)))
+
+
+def test_004_fair_bid_counts_the_three_player_exchange_fees(monkeypatch) -> None:
+    """004 （一）抢庄 "出价最高者成为庄家" and （二）换牌 2. "庄家可支付1道补偿给两位闲家，换取剩余未发的
+    13张新牌；若庄家放弃，则按顺时针顺序，闲家可各付1道给庄家以换取新牌": whoever holds the banker's
+    seat pays 2 when it buys the new cards and receives 1 when a player buys, so those fees are
+    part of what the seat is worth and of the fair bid (``fees = "counted"``, the default);
+    ``"dropped"`` is the calibration that left them out.  On a small calibration (512 deals,
+    the constants patched) the two edges differ by exactly the banker's mean fee."""
+    from simkit.phases import expected
+    from simkit.phases.settle import fair_bid
+
+    monkeypatch.setattr(expected, "CALIBRATION_GAMES", 512)
+    monkeypatch.setattr(expected, "CALIBRATION_CHUNK", 512)
+    caches = (expected._calibration_deals, expected._expected_score, fair_bid)
+    for cached in caches:
+        cached.cache_clear()
+    try:
+        qiantang = load_variant("qiantang")
+        assert qiantang.phases.bidding.fees == "counted"
+        dropped = dataclasses.replace(
+            qiantang,
+            phases=dataclasses.replace(
+                qiantang.phases,
+                bidding=dataclasses.replace(qiantang.phases.bidding, fees="dropped"),
+            ),
+        )
+        assert dropped.key != qiantang.key
+        counted_edge, _ = fair_bid(qiantang, 3)
+        dropped_edge, _ = fair_bid(dropped, 3)
+        fees = expected.calibration_deals(qiantang, 3).fees
+        banker = fees[:, 0]
+        assert set(np.unique(banker).tolist()) <= {-2.0, 0.0, 1.0} and banker.any()
+        np.testing.assert_allclose(fees.sum(axis=1), 0.0)
+        assert counted_edge - dropped_edge == pytest.approx(banker.mean())
+        # four players trade cards for cards: no fee
+        assert not expected.calibration_deals(qiantang, 4).fees.any()
+    finally:
+        for cached in caches:
+            cached.cache_clear()

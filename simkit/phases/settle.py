@@ -267,13 +267,20 @@ def _surrenders(
 def fair_bid(variant: Variant, n_players: int, strategy: str = "max-ev") -> tuple[float, float]:
     """``(edge, se)``: the banker's mean score per game on the calibration deals under the
     variant's negotiation and surrender (bidding off), and its standard error: what the
-    banker's seat is worth, so the bid that leaves a seat indifferent (see the module)."""
+    banker's seat is worth, so the bid that leaves a seat indifferent (see the module).  With
+    ``[phases.bidding] fees = "counted"`` (the default) what the seat pays and receives in
+    换牌's fees counts toward it; ``"dropped"`` leaves them out."""
     deals = calibration_deals(variant, n_players, strategy)
     expected = expected_score(variant, n_players, strategy)
     found = settle(deals.play, variant, deals.pairs, expected, value=deals.value)
-    banker = deals.total[:, 0] + sum(
-        (pay[:, 0] for name, pay in found.payments.items() if name != "bidding"),
-        np.zeros(deals.total.shape[0]),
+    fees = deals.fees[:, 0] if variant.phases.bidding.fees == "counted" else 0.0
+    banker = (
+        deals.total[:, 0]
+        + fees
+        + sum(
+            (pay[:, 0] for name, pay in found.payments.items() if name != "bidding"),
+            np.zeros(deals.total.shape[0]),
+        )
     )
     return float(banker.mean()), float(banker.std(ddof=1) / np.sqrt(banker.size))
 
