@@ -419,13 +419,19 @@ class Header:
 #: ``[deal]`` keys added after variants were first keyed, at the value that plays as before:
 #: left out of the key there, so a variant that does not play them keeps its key (and the
 #: stamp of its trained tables).
-_LATER_DEAL_DEFAULTS = {
+_LATER_DEAL_DEFAULTS: dict[str, dict[str, Any]] = {
     "passing": {"choice": "fixed", "cards": "lowest", "second": "same"},
     "exchange": {"reveal": "all"},
 }
 #: The same for ``[scoring]`` and ``[phases]`` keys added later (issue 52's readings).
-_LATER_SCORING_DEFAULTS = {"foul": {"severe_factor": 1.0}, "home_run": {"fouled": "block"}}
-_LATER_PHASE_DEFAULTS = {"surrender": {"to": "banker"}, "bidding": {"fees": "dropped"}}
+_LATER_SCORING_DEFAULTS: dict[str, dict[str, Any]] = {
+    "foul": {"severe_factor": 1.0},
+    "home_run": {"fouled": "block"},
+}
+_LATER_PHASE_DEFAULTS: dict[str, dict[str, Any]] = {
+    "surrender": {"to": "banker"},
+    "bidding": {"fees": "dropped"},
+}
 
 
 def _without_later_defaults(
