@@ -696,6 +696,7 @@ def _kernel(
     flush_table,
     table3,
     rules,
+    skipped,
     write_components,
     totals,
     out,
@@ -708,7 +709,8 @@ def _kernel(
     ``arranged``: int8 ``(n_games, p, 13)``; ``ranks``: int32 ``(n_games, p, 3)`` dun ranks,
     or no rows to rank here; ``declared``: int8 ``(n_games, p)`` special indices (-1 none);
     ``spay``: float64 ``(n_games, p)`` each declared special's payout; ``rules``: the
-    variant's :class:`~simkit.variants.compiled.CompiledRules` at ``p`` players.
+    variant's :class:`~simkit.variants.compiled.CompiledRules` at ``p`` players; ``skipped``:
+    bool ``(n_games, p, p)``, the pairs that skip the comparison (谈判, 抛牌), or no rows.
 
     Each game: clear, per player, core pair by pair, transforms, totals.  The per-player and
     per-pair loops stay in this body and call scalar helpers: an array handed to a helper
@@ -720,6 +722,7 @@ def _kernel(
     cmpv = np.empty((p, 3), dtype=np.int64)  # what each dun compares by
     worth = np.empty((p, 3), dtype=np.float64)  # what each dun is worth if won
     fouled = np.empty(p, dtype=np.bool_)
+    foul_factor = np.ones(p, dtype=np.float64)  # a fouled hand's penalty multiple (严重破坏牌序)
     normal = np.empty(p, dtype=np.bool_)  # neither fouled nor declaring a special
     horse_count = np.zeros(p, dtype=np.int64)
     horse_copies = np.zeros((p, 3), dtype=np.int64)  # copies of the 马牌 in each dun
@@ -732,11 +735,13 @@ def _kernel(
     n_scooped = np.zeros(p, dtype=np.int64)
     scoop_winner = np.empty(p * p, dtype=np.int64)  # this game's scoops (打枪): who scooped whom
     scoop_loser = np.empty(p * p, dtype=np.int64)
-    compared = np.zeros((p, p), dtype=np.bool_)
+    table_pairs = np.zeros((p, p), dtype=np.bool_)  # the pairs the topology compares
+    compared = np.zeros((p, p), dtype=np.bool_)  # those of them compared in this game
     keys = np.zeros(p, dtype=np.float64)
     weights = np.zeros(p, dtype=np.float64)
     members = np.empty(p, dtype=np.int64)
     have_ranks = ranks.shape[0] > 0
+    have_skipped = skipped.shape[0] > 0
     write_pairs = pairs.shape[0] > 0
     # The rules, read once.
     dun_worth = rules.dun_worth
@@ -747,6 +752,8 @@ def _kernel(
     foul_penalty = rules.foul_penalty
     foul_amount = rules.foul_amount
     foul_biggest_all_hands = rules.foul_biggest_all_hands
+    foul_severe_factor = rules.foul_severe_factor
+    home_run_fouled_beaten = rules.home_run_fouled_beaten
     majority = rules.majority
     majority_two_wins = rules.majority_two_wins
     majority_points = rules.majority_points
@@ -759,10 +766,18 @@ def _kernel(
     for i in range(p):
         for j in range(p):
             if rules.banker_topology:
-                compared[i, j] = (i == banker) != (j == banker)
+                table_pairs[i, j] = (i == banker) != (j == banker)
             else:
-                compared[i, j] = i != j
+                table_pairs[i, j] = i != j
+            compared[i, j] = table_pairs[i, j]
     for g in range(n_games):
+        # A pair that skipped the comparison (谈判 settled, 抛牌 before it) is not compared: it
+        # pays nothing here, scoops nobody, and so breaks a 全垒打 or a special's 通杀, which
+        # need every other player beaten (004 "三墩均胜过其余所有对手").
+        if have_skipped:
+            for i in range(p):
+                for j in range(p):
+                    compared[i, j] = table_pairs[i, j] and not skipped[g, i, j]
         # ---- clear the components the last game wrote (the others hold zeros already)
         for c in range(_N_COMP):
             if dirty[c]:
@@ -794,6 +809,7 @@ def _kernel(
                 r2 = rank5_one(h[8], h[9], h[10], h[11], h[12], table5, flush_table)
             bad = _is_foul(r0, r1, r2, foul_order)
             fouled[i] = bad
+            foul_factor[i] = foul_severe_factor if r0 > r1 and r1 > r2 else 1.0
             w0 = dun_worth[0, r0 >> 20]
             w1 = dun_worth[1, r1 >> 20]
             w2 = dun_worth[2, r2 >> 20]
@@ -854,7 +870,9 @@ def _kernel(
                         continue  # two fouled hands settle nothing
                     f = i if fouled[i] else j
                     o = j if fouled[i] else i
-                    amt = _foul_payment(
+                    if home_run_fouled_beaten:
+                        n_scooped[o] += 1
+                    amt = foul_factor[f] * _foul_payment(
                         foul_penalty,
                         foul_amount,
                         max(biggest, foul_biggest),
@@ -1051,6 +1069,24 @@ def _given_masks(special_masks: npt.ArrayLike, shape: tuple[int, int]) -> np.nda
     return m
 
 
+def _given_skipped(skipped: npt.ArrayLike | None, shape: tuple[int, int]) -> np.ndarray:
+    """Validated skipped pairs ``(n_games, n_players, n_players)`` passed to :func:`score`, as
+    bool (no rows for None: nothing skipped)."""
+    n_games, p = shape
+    if skipped is None:
+        return np.zeros((0, p, p), dtype=np.bool_)
+    s = np.asarray(skipped)
+    if s.shape != (n_games, p, p):
+        raise SimkitError(f"skipped must have shape {(n_games, p, p)}, got {s.shape}")
+    if s.dtype != np.bool_:
+        raise TypeError(f"skipped must be a bool mask of pairs, got dtype {s.dtype}")
+    if not np.array_equal(s, s.transpose(0, 2, 1)):
+        raise SimkitError("skipped must be symmetric: a pair skips the comparison for both")
+    if s[:, np.arange(p), np.arange(p)].any():
+        raise SimkitError("skipped marks a player against itself (its diagonal must be False)")
+    return np.ascontiguousarray(s)
+
+
 @overload
 def score(
     arranged: npt.ArrayLike,
@@ -1063,6 +1099,7 @@ def score(
     ranks: npt.ArrayLike | None = ...,
     special_masks: npt.ArrayLike | None = ...,
     pairs: np.ndarray | None = ...,
+    skipped: npt.ArrayLike | None = ...,
 ) -> np.ndarray: ...
 
 
@@ -1078,6 +1115,7 @@ def score(
     ranks: npt.ArrayLike | None = ...,
     special_masks: npt.ArrayLike | None = ...,
     pairs: np.ndarray | None = ...,
+    skipped: npt.ArrayLike | None = ...,
 ) -> tuple[np.ndarray, dict[str, np.ndarray]]: ...
 
 
@@ -1093,6 +1131,7 @@ def score(
     ranks: npt.ArrayLike | None = ...,
     special_masks: npt.ArrayLike | None = ...,
     pairs: np.ndarray | None = ...,
+    skipped: npt.ArrayLike | None = ...,
 ) -> np.ndarray | tuple[np.ndarray, dict[str, np.ndarray]]: ...
 
 
@@ -1107,6 +1146,7 @@ def score(
     ranks: npt.ArrayLike | None = None,
     special_masks: npt.ArrayLike | None = None,
     pairs: np.ndarray | None = None,
+    skipped: npt.ArrayLike | None = None,
 ) -> np.ndarray | tuple[np.ndarray, dict[str, np.ndarray]]:
     """Score arranged hands by the variant's rules.
 
@@ -1130,6 +1170,13 @@ def score(
     which the decision phases settling a pair replace.  The per-player parts (t-formula
     places, an even home-run split, §4.3 places) are no pair's and are not in it; without them
     the totals are its row sums.
+
+    ``skipped``: bool ``(n_games, n_players, n_players)``, symmetric, the pairs that skip the
+    comparison (004 谈判 "跳过比牌直接结算", 抛牌 before it; :mod:`simkit.phases.settle`), or None
+    for none.  A skipped pair is not compared: the scorer pays nothing between the two (the
+    phase pays what they settled for), and neither scoops the other, so a player with a skipped
+    pair scores no 全垒打 ("三墩均胜过其余所有对手") and a special no 通杀; 打枪 in the pairs that
+    compared stands.
 
     Returns float64 ``(n_games, n_players)`` points, zero-sum in every game; with
     ``breakdown=True``, ``(total, components)``: a dict from each name of :data:`COMPONENTS` to
@@ -1231,6 +1278,7 @@ def score(
         flush_table,
         table3,
         rules,
+        _given_skipped(skipped, (n_games, n_players)),
         bool(breakdown),
         totals,
         out,

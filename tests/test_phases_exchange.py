@@ -82,7 +82,7 @@ def test_001_the_banker_whose_hand_gains_from_no_pass_does_not_pass(philippines,
     the most to it, and it chooses 0 rounds; the hands stay as dealt."""
     hands = rest_of_deck(STRONG, n_players=4)
     values, options = banker_option_values(hands, "chosen", solver4, np.random.default_rng(1))
-    assert options[0] == (0, 0)
+    assert options[0] == (0, 0, 0)
     assert values[0, 0] > values[0, 1:].max()
     passed = play_passing(hands, philippines, solver4, np.random.default_rng(1))
     assert passed.rounds.tolist() == [0]
@@ -322,3 +322,72 @@ def test_pass_directions_are_seat_shifts() -> None:
         pass_shift("across", 3)
     with pytest.raises(SimkitError, match="unknown pass direction"):
         pass_shift("left", 4)
+
+
+# --- issue 52.3: the readings left open, as options ---------------------------------------------
+
+
+def test_001_two_rounds_may_pass_in_different_directions(philippines, solver4) -> None:
+    """001: "“换三张牌”由庄家决定次数,包括: 不换,换一次,换两次。交换次序由庄家决定,包括:顺时针,
+    逆时针,与对家交换" names one 次序 for the rounds; ``second`` reads it the other way.  Fixed:
+    two rounds of the three lowest cards, clockwise then counter-clockwise, are the two passes
+    one after the other (each seat's three cards come back to a seat's neighbour the other
+    way); the default second round goes the first's way."""
+    two_ways = CardPass(rounds=2, direction="clockwise", second="counter-clockwise")
+    variant = dataclasses.replace(
+        philippines, deal=dataclasses.replace(philippines.deal, passing=two_ways)
+    )
+    hands = deal(50, 4, rng=8)
+    passed = play_passing(hands, variant, solver4, np.random.default_rng(0))
+    expected = pass_cards(pass_cards(hands, 1, "clockwise"), 1, "counter-clockwise")
+    np.testing.assert_array_equal(passed.hands, sorted_hands(expected))
+    assert passed.shift.tolist() == [1] * 50 and passed.shift2.tolist() == [3] * 50
+    assert CardPass().second == "same"
+    with pytest.raises(Exception, match="needs choice = 'banker'"):
+        CardPass(rounds=2, second="any")
+    with pytest.raises(Exception, match="lets the banker choose"):
+        CardPass(choice="banker", second="across")
+
+
+def test_001_the_banker_may_choose_each_rounds_direction(philippines, solver4) -> None:
+    """``second = "any"`` with the banker's choice: the banker weighs two rounds in different
+    directions too (3 directions at 4 players: 6 ordered pairs beside the 7 options of one
+    direction), and plays the option it values most."""
+    rules = dataclasses.replace(philippines.deal.passing, second="any")
+    variant = dataclasses.replace(
+        philippines, deal=dataclasses.replace(philippines.deal, passing=rules)
+    )
+    hands = deal(32, 4, rng=11)
+    values, options = banker_option_values(
+        hands, "chosen", solver4, np.random.default_rng(2), each_round=True
+    )
+    assert len(options) == 13 and (2, 1, 3) in options and (2, 3, 1) in options
+    passed = play_passing(hands, variant, solver4, np.random.default_rng(2))
+    best = np.array(options)[np.argmax(values, axis=1)]
+    np.testing.assert_array_equal(passed.shift2, best[:, 2])
+    expected = play_rounds(hands, best[:, 0], best[:, 1], "chosen", solver4, best[:, 2])
+    np.testing.assert_array_equal(passed.hands, expected)
+    assert_cards_only_moved(hands, passed.hands)
+
+
+def test_004_cards_turned_one_at_a_time(qiantang) -> None:
+    """004 （二）1: "庄家优先查看其余三人所放之牌，可选择其中一张替换自己的手牌；若前两张均放弃，
+    则自动换取最后一张" read with the cards turned one at a time (``reveal = "one-at-a-time"``):
+    the chain is as before (each player takes one card and gives one), but a chooser that sees
+    one card at a time never does better than one that sees them all (which takes the best),
+    does worse in some games, and takes the last card when it passed the first two."""
+    solver = make_solver(qiantang, 4)
+    hands = deal(200, 4, rng=6)
+    seen = exchange_four(hands, solver)
+    turned = exchange_four(hands, solver, "one-at-a-time", np.random.default_rng(3))
+    assert_cards_only_moved(hands, turned.hands)
+    assert (np.sort(turned.took_from, axis=1) == np.arange(4)).all()
+    assert (turned.took_from != np.arange(4)).all()
+    value_seen = hand_values(seen.hands[:, 0], solver)
+    value_turned = hand_values(turned.hands[:, 0], solver)
+    assert (value_turned <= value_seen + 1e-9).all()
+    assert (value_turned < value_seen - 1e-9).any()
+    assert set(turned.took_from[:, 0].tolist()) == {1, 2, 3}
+    with pytest.raises(Exception, match="pass rng"):
+        exchange_four(hands, solver, "one-at-a-time")
+    assert CardExchange().reveal == "all"

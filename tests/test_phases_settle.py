@@ -231,7 +231,7 @@ PHASES = st.builds(
         Surrender,
         enabled=st.booleans(),
         cost=st.sampled_from([0.0, 1.0, 3.0]),
-        when=st.sampled_from(["before", "after"]),
+        when=st.sampled_from(["before", "after", "both"]),
         by=st.sampled_from(["player", "both"]),
     ),
 )
@@ -257,14 +257,20 @@ def test_payments_and_scores_stay_zero_sum_and_settled_pairs_get_x(seed, n_playe
     )
     np.testing.assert_allclose(final.sum(axis=1), 0.0, atol=1e-9)
     np.testing.assert_allclose(sum(components.values()), final, atol=1e-9)
-    # each player's score against the banker is X, -cost, +cost or the comparison's
+    # each player's score against the banker is X, -cost, +cost or the comparison's, the
+    # comparison played without the pairs that skipped it (no 全垒打 over a skipped pair)
     bid = found.payments.get("bidding", np.zeros_like(final))
-    against = final[:, 1:] - pairs[:, 1:, 1:].sum(axis=2) - bid[:, 1:]
+    played = found.pairs
+    np.testing.assert_array_equal(
+        played[~found.skipped.any(axis=(1, 2))], pairs[~found.skipped.any(axis=(1, 2))]
+    )
+    assert not played[found.skipped].any()
+    against = final[:, 1:] - played[:, 1:, 1:].sum(axis=2) - bid[:, 1:]
     cost = phases.surrender.cost
     expect = np.where(
         found.settled,
         found.amount,
-        np.where(found.surrendered != 0, -cost * found.surrendered, pairs[:, 1:, 0]),
+        np.where(found.surrendered != 0, -cost * found.surrendered, played[:, 1:, 0]),
     )
     np.testing.assert_allclose(against, expect, atol=1e-9)
     unit = phases.negotiation.unit

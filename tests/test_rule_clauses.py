@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
+import pytest
 from conftest import table
 
 from simkit.cards import parse_cards
@@ -268,3 +269,253 @@ def test_001_front_strictly_below_the_middles_top_three(tmp_path) -> None:
     assert score(below, variant, banker=0).tolist() == [[-3.0, 3.0]]
     assert fouled(equal, variant).tolist() == [[False, True]]
     assert fouled(equal, "hongkong").tolist() == [[False, False]]
+
+
+# --- 004 钱塘: 谈判 / 抛牌 skip the comparison, and 全垒打 needs every opponent beaten in it ------
+
+# HOME_RUN_TABLE's first hand wins every dun from the three others.  In qiantang (duns 1 each,
+# the majority point, 打枪 "奖励翻倍" doubling all, the 马牌 ♥A in the winner's front worth one
+# dun more) it wins 3 + 1 = 4 from each, 8 with 打枪, +1 for the ♥A front: 9 a pair.  Its 全垒打
+# ("奖励大幅加成", read as doubling again) adds 8 a pair: 17.
+
+
+def _phases_play(hands: tuple[str, ...], values: list[float], **tables):
+    from test_phases_settle import as_arrangement, identity_expected, with_phases
+
+    from simkit.phases.expected import pair_results
+    from simkit.phases.settle import settle
+
+    variant = with_phases(**tables)
+    play = as_arrangement(table(*hands), variant, np.array([values], dtype=np.float64))
+    _, pairs = pair_results(play, variant)
+    found = settle(play, variant, pairs, identity_expected(len(hands), len(variant.specials)))
+    return play, variant, found
+
+
+def _final(play, variant, found) -> list[float]:
+    from test_phases_settle import final_scores
+
+    return final_scores(play, variant, found)[0].tolist()
+
+
+def test_004_negotiated_pair_skips_the_comparison_so_no_home_run() -> None:
+    """004 谈判: "若双方达成一致，则跳过比牌直接结算"; 全垒打: "某玩家三墩均胜过其余所有对手".
+
+    Issue 52's example, four players: player 1 holds the hand that wins every dun from all
+    three, and settles with the banker (its expected +2 against the banker's -5: X = 4, the
+    whole unit nearest the midpoint 3.5).  It then compares with players 2 and 3 only and beats
+    both: 打枪 on each, 9 a pair, and no 全垒打, since it did not beat the banker in a comparison:
+    4 + 9 + 9 = 22 (the home run over every pair paid 4 + 17 + 17 = 38)."""
+    from simkit.variants.rules import Negotiation
+
+    hands = (HOME_RUN_TABLE[1], HOME_RUN_TABLE[0], HOME_RUN_TABLE[2], HOME_RUN_TABLE[3])
+    play, variant, found = _phases_play(
+        hands, [-5.0, 2.0, 10.0, 10.0], negotiation=Negotiation(enabled=True)
+    )
+    assert found.settled.tolist() == [[True, False, False]]
+    assert found.amount.tolist() == [[4.0, 0.0, 0.0]]
+    final = _final(play, variant, found)
+    assert final[1] == 22.0
+    assert sum(final) == 0.0
+    # the scorer itself, with the settled pair skipped: 打枪 on the two pairs, no 全垒打
+    skipped = found.skipped
+    assert skipped[0, 0, 1] and skipped[0, 1, 0] and skipped.sum() == 2
+    _, parts = score(play.cards, variant, skipped=skipped, breakdown=True)
+    assert parts["scoops"][0, 1] == 8.0
+    assert not parts["home_run"].any()
+
+
+def test_004_surrender_before_the_comparison_skips_it_so_no_home_run() -> None:
+    """004 抛牌: "玩家可在比牌前或比牌后选择“抛牌”直接结算" (before: the pair skips the comparison).
+
+    The banker holds the winning hand; player 1 (expecting -10, below -3) surrenders before the
+    comparison and pays the cost 3.  The banker beats players 2 and 3 in the comparison, 9 each
+    with 打枪, and scores no 全垒打: 3 + 9 + 9 = 21 (with the home run: 3 + 17 + 17 = 37)."""
+    from simkit.variants.rules import Surrender
+
+    play, variant, found = _phases_play(
+        HOME_RUN_TABLE, [0.0, -10.0, 0.0, 0.0], surrender=Surrender(enabled=True, cost=3)
+    )
+    assert found.surrendered.tolist() == [[1, 0, 0]]
+    assert _final(play, variant, found)[0] == 21.0
+
+
+def test_004_surrender_after_the_comparison_keeps_the_home_run() -> None:
+    """004 抛牌: "若选择比牌后再抛牌 … 须按原结果支付对应道数": after the comparison the pair has
+    compared, so the banker's 全垒打 stands; a player may then surrender its result for the cost.
+
+    Cost 12: each player, shown a loss of 17 (the home run's), surrenders and pays 12: the
+    banker has 36."""
+    from simkit.variants.rules import Surrender
+
+    play, variant, found = _phases_play(
+        HOME_RUN_TABLE, [0.0] * 4, surrender=Surrender(enabled=True, cost=12, when="after")
+    )
+    assert found.surrendered.tolist() == [[1, 1, 1]]
+    assert not found.skipped.any()
+    assert _final(play, variant, found)[0] == 36.0
+
+
+def test_004_surrender_at_both_timings_in_one_game() -> None:
+    """004 抛牌: "玩家可在比牌前或比牌后选择“抛牌”" (``when = "both"``: each timing in one game).
+
+    Cost 12.  Player 1 (expecting -20) surrenders before the comparison, so the banker scores
+    no 全垒打; players 2 and 3, expecting 0, compare, lose 9 each (打枪, no home run), and that
+    is above -12: they pay it.  The banker: 12 + 9 + 9 = 30."""
+    from simkit.variants.rules import Surrender
+
+    play, variant, found = _phases_play(
+        HOME_RUN_TABLE,
+        [0.0, -20.0, 0.0, 0.0],
+        surrender=Surrender(enabled=True, cost=12, when="both"),
+    )
+    assert found.surrendered.tolist() == [[1, 0, 0]]
+    assert _final(play, variant, found)[0] == 30.0
+
+
+# --- readings the sources leave open (issue 52.3): each an option of the variant file ---------
+
+
+def test_home_run_with_a_fouled_hand_at_the_table_blocks_or_counts_it_beaten(tmp_path) -> None:
+    """全垒打 "三墩均胜过其余所有对手" (004), "一玩家打枪另外三名玩家" (001 玩法3): whether a fouled
+    opponent, which is not compared, stops it, the sources do not say.
+
+    taiwan, HOME_RUN_TABLE with player 3's middle (two pair) set above its back (a pair of 7s):
+    fouled, it pays the banker the fixed 5.  The banker scoops players 1 and 2, (3 + 2) each
+    with 打枪's doubled base 3: 8 each.  ``fouled = "block"`` (today's reading, the default): no
+    home run, 16 + 5 = 21.  ``fouled = "beaten"``: the fouled hand counts as beaten, so the
+    home run doubles the base of 6 again on players 1 and 2 (+6 each) and adds nothing on the
+    fouled pair (its dun count is 0): 33."""
+    hands = list(HOME_RUN_TABLE)
+    hands[3] = "Ks As 2h | 8c 8d Tc Td Qc | 7c 7s 4s 6s 9s"
+    arranged = table(*hands)
+    assert fouled(arranged, "taiwan").tolist() == [[False, False, False, True]]
+    assert score(arranged, "taiwan").tolist() == [[21.0, -8.0, -8.0, -5.0]]
+    beaten = over(tmp_path, "taiwan", '[scoring.home_run]\nfouled = "beaten"')
+    total, parts = score(arranged, beaten, breakdown=True)
+    assert total.tolist() == [[33.0, -14.0, -14.0, -5.0]]
+    assert parts["home_run"].tolist() == [[12.0, -6.0, -6.0, 0.0]]
+    assert load_variant("taiwan").scoring.home_run.fouled == "block"
+
+
+def test_004_severe_foul_pays_a_multiple_of_the_penalty(tmp_path) -> None:
+    """004 倒水: "按房间设定向其余每位玩家支付固定赔偿（如金币或道数），严重破坏牌序者将承担全局惩罚".
+
+    Read as ``[scoring.foul] severe_factor``: a hand that breaks both orders (front above
+    middle above back) pays that multiple of the penalty to each opponent; 1 (the default)
+    is today's reading.  qiantang pays a fixed 6.  Player 1 with trips JJJ in front, two pair
+    in the middle and a straight behind breaks one order: 6 to each, 18, either way.  With the
+    middle a pair of queens and the back T-high it breaks both: 6 each by default, 12 each
+    (36) with ``severe_factor = 2``."""
+    hands = list(HOME_RUN_TABLE)
+    hands[1] = "Jc Jd Js | Qd Qh 4c 5c 5d | 6c 7d 8h 9c Th"
+    severe = list(HOME_RUN_TABLE)
+    severe[1] = "Jc Jd Js | Qd Qh 4c 5c 6c | 5d 7d 8h 9c Th"
+    harsh = over(tmp_path, "qiantang", "[scoring.foul]\nsevere_factor = 2")
+    for variant in ("qiantang", harsh):
+        _, parts = score(table(*hands), variant, breakdown=True)
+        assert parts["fouls"][0, 1] == -18.0
+    _, parts = score(table(*severe), "qiantang", breakdown=True)
+    assert parts["fouls"][0].tolist() == [6.0, -18.0, 6.0, 6.0]
+    _, parts = score(table(*severe), harsh, breakdown=True)
+    assert parts["fouls"][0].tolist() == [12.0, -36.0, 12.0, 12.0]
+
+
+def test_001_wiki_points_literal_scoop_is_the_scoop_left_out_of_transforms(tmp_path) -> None:
+    """001 玩法3 打枪: "被打枪的玩家须支付基本三分与特殊加分（例：被冲三打枪，支付3+1分）"; 全垒打:
+    "一玩家打枪另外三名玩家，则此玩家得分再乘以二，负分由三名玩家平均分摊".
+
+    The literal reading pays no extra for the scoop: ``transforms = ["home-run"]`` (the loader
+    refuses ``mode = "none"`` beside a listed scoop); the scoop is still detected, so the home
+    run stands.  The banker of HOME_RUN_TABLE wins 3 duns and the front trips' +1 from each:
+    4, 12 in all, doubled by the home run to 24 (the others sharing the increase).
+    wiki-points' reading (the scoop doubles 3 + 1): 8 each, 24, doubled: 48."""
+    arranged = table(*HOME_RUN_TABLE)
+    assert score(arranged, "wiki-points")[0, 0] == 48.0
+    literal = over(tmp_path, "wiki-points", '[scoring]\ntransforms = ["home-run"]')
+    total, parts = score(arranged, literal, breakdown=True)
+    assert total[0, 0] == 24.0
+    assert parts["home_run"][0, 0] == 12.0
+    note = load_variant("wiki-points").scoring.scoop.source
+    assert "transforms = ['home-run']" in note and "is mode = 'none'" not in note
+
+
+def test_004_surrender_to_another_player_where_every_pair_compares() -> None:
+    """004 抛牌: "若选择比牌后再抛牌，而对手已在比牌阶段抛牌并完成结算，则你无法再抛牌" names the
+    one surrendered to 对手, an opponent; in qiantang every pair compares, so ``to = "any"``
+    lets a player surrender to another player too (``to = "banker"``, the default, to the
+    banker only).
+
+    Cost 3; player 2 expects -10 against anyone and surrenders before the comparison to all
+    three: it pays 3 to each, -9.  The banker, who beats players 1 and 3 (9 each with 打枪),
+    scores no 全垒打 (player 2 skipped the comparison): 3 + 9 + 9 = 21."""
+    from simkit.variants.rules import Surrender
+
+    play, variant, found = _phases_play(
+        HOME_RUN_TABLE, [0.0, 0.0, -10.0, 0.0], surrender=Surrender(enabled=True, to="any")
+    )
+    assert found.gave[0, 2].tolist() == [True, True, False, True]
+    assert found.gave.sum() == 3
+    final = _final(play, variant, found)
+    assert final[0] == 21.0 and final[2] == -9.0
+    # to the banker only: player 2 surrenders there and compares with players 1 and 3
+    play, variant, found = _phases_play(
+        HOME_RUN_TABLE, [0.0, 0.0, -10.0, 0.0], surrender=Surrender(enabled=True)
+    )
+    assert found.gave.sum() == 1 and found.gave[0, 2, 0]
+
+
+def test_surrender_to_another_player_needs_an_all_pairs_table() -> None:
+    from test_phases_settle import as_arrangement, identity_expected
+
+    from simkit.errors import SimkitError
+    from simkit.phases.expected import pair_results
+    from simkit.phases.settle import settle
+    from simkit.variants.rules import Phases, Surrender
+
+    base = load_variant("hongkong")
+    variant = dataclasses.replace(base, phases=Phases(surrender=Surrender(enabled=True, to="any")))
+    play = as_arrangement(table(*HOME_RUN_TABLE), variant, np.zeros((1, 4)))
+    _, pairs = pair_results(play, variant)
+    with pytest.raises(SimkitError, match="to = 'any' needs the players to compare"):
+        settle(play, variant, pairs, identity_expected(4, len(variant.specials)))
+
+
+def test_004_fair_bid_counts_the_three_player_exchange_fees(monkeypatch) -> None:
+    """004 （一）抢庄 "出价最高者成为庄家" and （二）换牌 2. "庄家可支付1道补偿给两位闲家，换取剩余未发的
+    13张新牌；若庄家放弃，则按顺时针顺序，闲家可各付1道给庄家以换取新牌": whoever holds the banker's
+    seat pays 2 when it buys the new cards and receives 1 when a player buys, so those fees are
+    part of what the seat is worth and of the fair bid (``fees = "counted"``, the default);
+    ``"dropped"`` is the calibration that left them out.  On a small calibration (512 deals,
+    the constants patched) the two edges differ by exactly the banker's mean fee."""
+    from simkit.phases import expected
+    from simkit.phases.settle import fair_bid
+
+    monkeypatch.setattr(expected, "CALIBRATION_GAMES", 512)
+    monkeypatch.setattr(expected, "CALIBRATION_CHUNK", 512)
+    caches = (expected._calibration_deals, expected._expected_score, fair_bid)
+    for cached in caches:
+        cached.cache_clear()
+    try:
+        qiantang = load_variant("qiantang")
+        assert qiantang.phases.bidding.fees == "counted"
+        dropped = dataclasses.replace(
+            qiantang,
+            phases=dataclasses.replace(
+                qiantang.phases,
+                bidding=dataclasses.replace(qiantang.phases.bidding, fees="dropped"),
+            ),
+        )
+        assert dropped.key != qiantang.key
+        counted_edge, _ = fair_bid(qiantang, 3)
+        dropped_edge, _ = fair_bid(dropped, 3)
+        fees = expected.calibration_deals(qiantang, 3).fees
+        banker = fees[:, 0]
+        assert set(np.unique(banker).tolist()) <= {-2.0, 0.0, 1.0} and banker.any()
+        np.testing.assert_allclose(fees.sum(axis=1), 0.0)
+        assert counted_edge - dropped_edge == pytest.approx(banker.mean())
+        # four players trade cards for cards: no fee
+        assert not expected.calibration_deals(qiantang, 4).fees.any()
+    finally:
+        for cached in caches:
+            cached.cache_clear()

@@ -86,8 +86,9 @@ def pivot_payments(keys: dict[int, float], t: float) -> dict[int, float]:
     return out
 
 
-def reference_score(hands, variant, declared=None, banker=0, horse_card=None) -> dict:
-    """Scores of one game: ``{component: [points per player]}``."""
+def reference_score(hands, variant, declared=None, banker=0, horse_card=None, skipped=()) -> dict:
+    """Scores of one game: ``{component: [points per player]}``; ``skipped``: the pairs
+    ``(i, j)`` that skip the comparison (谈判, 抛牌), left out of every rule below."""
     s = variant.scoring
     p = len(hands)
     hands = [list(map(int, h)) for h in hands]
@@ -103,6 +104,7 @@ def reference_score(hands, variant, declared=None, banker=0, horse_card=None) ->
         pairs = [(banker, j) for j in range(p) if j != banker]
     else:
         pairs = [(i, j) for i in range(p) for j in range(i + 1, p)]
+    pairs = [(i, j) for i, j in pairs if (i, j) not in skipped and (j, i) not in skipped]
     ledger: dict[tuple[int, int], dict[str, float]] = {}
     per_player = {c: [0.0] * p for c in COMPONENTS}
 
@@ -157,6 +159,8 @@ def reference_score(hands, variant, declared=None, banker=0, horse_card=None) ->
                     [s.foul.amount, 1.0]
                     + [dun_worth(d, ranks[k][d], variant) for k in sized_by for d in range(3)]
                 )
+            if ranks[f][0] > ranks[f][1] > ranks[f][2]:  # both orders broken
+                amount *= s.foul.severe_factor
             pay("fouls", o, f, amount)
             continue
         result = []
@@ -237,7 +241,26 @@ def reference_score(hands, variant, declared=None, banker=0, horse_card=None) ->
             hr = s.home_run
             if p < hr.min_players:
                 continue
-            runners = [i for i in range(p) if all(scoops(i, j) for j in range(p) if j != i)]
+
+            def beaten(i: int, j: int, hr=hr) -> bool:
+                if scoops(i, j):
+                    return True
+                compared = (i, j) in pairs or (j, i) in pairs
+                return (
+                    hr.fouled == "beaten"
+                    and compared
+                    and fouled[j]
+                    and not fouled[i]
+                    and not special[i]
+                    and not special[j]
+                )
+
+            runners = [
+                i
+                for i in range(p)
+                if all(beaten(i, j) for j in range(p) if j != i)
+                and any(scoops(i, j) for j in range(p))
+            ]
             if not runners:
                 continue
             (r,) = runners
@@ -349,12 +372,19 @@ def test_registry_count() -> None:
     assert len(variant_names()) == N_VARIANTS
 
 
-def check_agreement(variant, hands, declared, banker, horse=None) -> None:
+def check_agreement(variant, hands, declared, banker, horse=None, skipped=None) -> None:
     total, comps = score(
-        hands, variant, declared=declared, banker=banker, horse=horse, breakdown=True
+        hands,
+        variant,
+        declared=declared,
+        banker=banker,
+        horse=horse,
+        breakdown=True,
+        skipped=skipped,
     )
     for g in range(hands.shape[0]):
-        ref = reference_score(hands[g], variant, declared[g], banker, horse)
+        pairs_skipped = () if skipped is None else set(zip(*np.nonzero(skipped[g]), strict=True))
+        ref = reference_score(hands[g], variant, declared[g], banker, horse, pairs_skipped)
         for c in COMPONENTS:
             np.testing.assert_allclose(
                 comps[c][g],
@@ -414,6 +444,11 @@ def test_reference_agrees_with_two_decks(name: str) -> None:
         {"scoop": {"doubles": "all"}, "home_run": {"doubles": "base"}},
         {"specials": {"sweep": {"dragon": 2, "three-flushes": 3}}},
         {"topology": "all-pairs", "specials": {"sweep": {"dragon": 2, "three-flushes": 3}}},
+        {"home_run": {"fouled": "beaten"}},
+        {"home_run": {"fouled": "beaten", "doubles": "all"}},
+        {"topology": "all-pairs", "home_run": {"fouled": "beaten", "split": "even"}},
+        {"foul": {"severe_factor": 2.5}},
+        {"foul": {"penalty": "fixed", "amount": 5, "severe_factor": 2}},
     ],
 )
 def test_reference_agrees_on_options(override: dict, tmp_path) -> None:
@@ -487,3 +522,29 @@ def _toml(value) -> str:
     if isinstance(value, str):
         return f'"{value}"'
     return repr(value)
+
+
+def random_skipped(n_games: int, n_players: int, rng: np.random.Generator, rate: float):
+    """Symmetric masks of pairs that skip the comparison, each pair with probability ``rate``."""
+    upper = np.triu(rng.random((n_games, n_players, n_players)) < rate, k=1)
+    return upper | upper.transpose(0, 2, 1)
+
+
+@pytest.mark.parametrize("name", ["qiantang", "taiwan", "guangxi", "hongkong", "wiki-points"])
+@pytest.mark.parametrize("rate", [0.15, 0.5])
+def test_reference_agrees_with_skipped_pairs(name: str, rate: float) -> None:
+    """Pairs that skip the comparison (谈判, 抛牌; ``score(skipped=)``): the scorer leaves them out
+    of the dun points, 打枪, 全垒打, 通杀 and the horse card exactly as the reference does, on
+    hands where home runs are frequent."""
+    variant = load_variant(name)
+    rng = np.random.default_rng([7, len(name), int(rate * 100)])
+    n_specials = len(variant.specials.rules)
+    for n_players in (3, 4):
+        for hands, special_rate in (
+            (blocked_arrangements(40, n_players, rng), 0.0),
+            (shuffled_arrangements(30, n_players, rng), 0.1),
+            (blocked_arrangements(30, n_players, rng), 0.3),
+        ):
+            declared = random_declared(len(hands), n_players, n_specials, rng, special_rate)
+            skipped = random_skipped(len(hands), n_players, rng, rate)
+            check_agreement(variant, hands, declared, banker=0, skipped=skipped)

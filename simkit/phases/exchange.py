@@ -30,6 +30,13 @@ Decision policies, with max-ev's value of a hand (:mod:`~simkit.phases.hand_valu
   :func:`~simkit.phases.hand_value.spare_order`);
 - a chooser takes the card that gives its hand the largest value (the face-down card it gives
   leaves its hand);
+- with ``reveal = "one-at-a-time"`` (the other reading of "查看 … 若前两张均放弃，则自动换取最后一
+  张"), a chooser turns the cards it may take one by one, clockwise from itself, and takes a
+  turned card when its hand's value with it is at least what going on is worth: with one card
+  left unturned, the mean value of its hand with a card it does not see (over
+  :data:`FRESH_SAMPLES` such cards, the same for every card turned); with two left, the mean
+  of the larger of that and a card's value (the optimal stopping rule on those samples); the
+  last card is taken if it passed the others;
 - the 13 new cards are unseen, so a seat buys them when the mean value of
   :data:`FRESH_SAMPLES` imagined hands of 13 of the 39 cards it does not see, less what it pays,
   beats the value of its own hand.
@@ -44,6 +51,7 @@ import numpy as np
 from simkit.arrange import Solver
 from simkit.cards import HAND_SIZE
 from simkit.deal import undealt
+from simkit.errors import SimkitError
 from simkit.phases.hand_value import hand_values, spare_order, unseen_hands
 from simkit.variants import Variant
 
@@ -72,8 +80,49 @@ def _with_card(rest: np.ndarray, card: np.ndarray) -> np.ndarray:
     return np.sort(np.concatenate([rest, card[..., None]], axis=-1), axis=-1)
 
 
-def exchange_four(hands: np.ndarray, solver: Solver) -> Exchange:
-    """The four-player exchange (004 （二）1) on hands ``int8 (n, 4, 13)``."""
+def _turned_one_at_a_time(
+    offered: np.ndarray,
+    hand: np.ndarray,
+    rest: np.ndarray,
+    solver: Solver,
+    rng: np.random.Generator,
+) -> np.ndarray:
+    """``int64 (n,)``: which of the ``offered`` cards (``(n, k)``, in the order they are turned)
+    a chooser with ``hand`` (``(n, 13)``, sorted: what it sees) and ``rest`` (``(n, 12)``: its
+    hand without the card it gives) takes, turning them one at a time (see the module)."""
+    n, k = offered.shape
+    values = hand_values(_with_card(np.repeat(rest[:, None], k, axis=1), offered), solver)
+    unseen = unseen_hands(hand, rng.random((n, 52 - HAND_SIZE)))[:, :FRESH_SAMPLES]
+    sampled = hand_values(
+        _with_card(np.repeat(rest[:, None], FRESH_SAMPLES, axis=1), unseen), solver
+    )  # (n, FRESH_SAMPLES): what an unturned card may be worth
+    going_on = sampled.mean(axis=1)  # one card left unturned
+    taken = np.full(n, k - 1, dtype=np.int64)  # the last, if it passed the others
+    thresholds = [going_on]
+    for _ in range(k - 2):
+        thresholds.append(np.maximum(sampled, thresholds[-1][:, None]).mean(axis=1))
+    # thresholds[m]: what going on is worth with m + 1 cards left unturned
+    undecided = np.ones(n, dtype=bool)
+    for turned in range(k - 1):
+        take = undecided & (values[:, turned] >= thresholds[k - 2 - turned])
+        taken[take] = turned
+        undecided &= ~take
+    return taken
+
+
+def exchange_four(
+    hands: np.ndarray,
+    solver: Solver,
+    reveal: str = "all",
+    rng: np.random.Generator | None = None,
+) -> Exchange:
+    """The four-player exchange (004 （二）1) on hands ``int8 (n, 4, 13)``; ``reveal``: the
+    cards offered are seen together (``"all"``) or turned one at a time (``"one-at-a-time"``,
+    which draws from ``rng``)."""
+    if reveal not in ("all", "one-at-a-time"):
+        raise SimkitError(f"exchange reveal must be 'all' or 'one-at-a-time', got {reveal!r}")
+    if reveal == "one-at-a-time" and rng is None:
+        raise SimkitError("the one-at-a-time exchange draws the cards a chooser imagines: pass rng")
     n, p, _ = hands.shape
     order, _ = spare_order(hands, solver)
     placed_at = order[..., :1]  # (n, 4, 1)
@@ -82,13 +131,23 @@ def exchange_four(hands: np.ndarray, solver: Solver) -> Exchange:
     np.put_along_axis(keep, placed_at, False, axis=2)
     rest = hands[keep].reshape(n, p, HAND_SIZE - 1)
     games = np.arange(n)
-    # the banker sees the three players' cards and takes the best for its hand
-    banker_options = _with_card(np.repeat(rest[:, :1], 3, axis=1), placed[:, 1:])
-    first = 1 + np.argmax(hand_values(banker_options, solver), axis=1)
+    # the banker takes one of the three players' cards, the best for its hand
+    if reveal == "all":
+        banker_options = _with_card(np.repeat(rest[:, :1], 3, axis=1), placed[:, 1:])
+        first = 1 + np.argmax(hand_values(banker_options, solver), axis=1)
+    else:
+        assert rng is not None
+        first = 1 + _turned_one_at_a_time(placed[:, 1:], hands[:, 0], rest[:, 0], solver, rng)
     # the player robbed takes one of the two other players' cards (clockwise from it)
     others = np.stack([first % 3 + 1, (first + 1) % 3 + 1], axis=1)  # (n, 2)
-    mine = np.repeat(rest[games, first][:, None], 2, axis=1)
-    pick = np.argmax(hand_values(_with_card(mine, placed[games[:, None], others]), solver), 1)
+    if reveal == "all":
+        mine = np.repeat(rest[games, first][:, None], 2, axis=1)
+        pick = np.argmax(hand_values(_with_card(mine, placed[games[:, None], others]), solver), 1)
+    else:
+        assert rng is not None
+        pick = _turned_one_at_a_time(
+            placed[games[:, None], others], hands[games, first], rest[games, first], solver, rng
+        )
     second = others[games, pick]
     third = others[games, 1 - pick]
     took_from = np.empty((n, p), dtype=np.int64)
@@ -149,7 +208,7 @@ def play_exchange(
     n, p, _ = hands.shape
     rules = variant.deal.exchange
     if rules.play and p == 4:
-        return exchange_four(hands, solver)
+        return exchange_four(hands, solver, rules.reveal, rng)
     if rules.play and p == 3:
         return exchange_three(hands, rules.fee, solver, rng)
     return Exchange(hands, np.full((n, p), -1, np.int64), np.full(n, -1, np.int64))

@@ -132,12 +132,14 @@ def pair_results(play: Arrangement, variant: Variant) -> tuple[np.ndarray, np.nd
 
 @dataclass(frozen=True)
 class CalibrationDeals:
-    """The calibration deals as played: arrangement, values, scores and pair results."""
+    """The calibration deals as played: arrangement, values, scores and pair results, and
+    what the phases before setting paid (换牌's fees; zeros where none is played)."""
 
     play: Arrangement
     value: np.ndarray  # (n, p)
     total: np.ndarray  # (n, p)
     pairs: np.ndarray  # (n, p, p)
+    fees: np.ndarray  # (n, p)
 
 
 def without_phases(variant: Variant) -> Variant:
@@ -159,17 +161,21 @@ def calibration_deals(
 @lru_cache(maxsize=16)
 def _calibration_deals(variant: Variant, n_players: int, strategy: str) -> CalibrationDeals:
     plays: list[Arrangement] = []
+    fees: list[np.ndarray] = []
     for k in range(-(-CALIBRATION_GAMES // CALIBRATION_CHUNK)):
         seq = np.random.SeedSequence(CALIBRATION_ENTROPY, spawn_key=(CALIBRATION_KEY, k))
         deal_seq, play_seq, phase_seq = seq.spawn(3)
         dealt = deal(CALIBRATION_CHUNK, n_players, rng=np.random.default_rng(deal_seq))
         # the hands as the phases before setting leave them (their fees are paid whatever
         # the hands then do, so they stay out of what a hand expects)
-        hands, _ = before_setting(dealt, variant, None, phase_seq)
+        hands, paid = before_setting(dealt, variant, None, phase_seq)
+        fees.append(sum(paid.values(), np.zeros((CALIBRATION_CHUNK, n_players))))
         plays.extend(arrangements([hands], [variant], strategy, n_players=n_players, rng=play_seq))
     play = _concat(plays)
     total, pairs = pair_results(play, variant)
-    return CalibrationDeals(play, hand_values(play, variant, n_players), total, pairs)
+    return CalibrationDeals(
+        play, hand_values(play, variant, n_players), total, pairs, np.concatenate(fees)
+    )
 
 
 def _concat(plays: list[Arrangement]) -> Arrangement:

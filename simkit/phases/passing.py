@@ -50,6 +50,8 @@ class Passing:
     rounds: np.ndarray
     #: ``int64 (n,)``: seats each card moved on (seat s passes to s + shift mod p).
     shift: np.ndarray
+    #: ``int64 (n,)``: the second round's shift (``shift`` unless the rounds go different ways).
+    shift2: np.ndarray | None = None
 
 
 def _old_shift(direction: str, n_players: int) -> int:
@@ -73,15 +75,21 @@ def chosen_cards(hands: np.ndarray, cards: str, solver: Solver) -> np.ndarray:
 
 
 def play_rounds(
-    hands: np.ndarray, rounds: np.ndarray, shift: np.ndarray, cards: str, solver: Solver
+    hands: np.ndarray,
+    rounds: np.ndarray,
+    shift: np.ndarray,
+    cards: str,
+    solver: Solver,
+    shift2: np.ndarray | None = None,
 ) -> np.ndarray:
-    """Hands after each game's ``rounds`` passes of three cards, ``shift`` seats on."""
+    """Hands after each game's ``rounds`` passes of three cards, ``shift`` seats on (the second
+    round ``shift2`` seats on, default ``shift``)."""
     out = hands.copy()
-    for r in (1, 2):
+    for r, moved in ((1, shift), (2, shift if shift2 is None else shift2)):
         on = np.flatnonzero(rounds >= r)
         if on.size:
             sub = out[on]
-            out[on] = pass_chosen(sub, chosen_cards(sub, cards, solver), shift[on])
+            out[on] = pass_chosen(sub, chosen_cards(sub, cards, solver), moved[on])
     return out
 
 
@@ -97,9 +105,15 @@ def _passes_and_values(
 
 
 def banker_after(
-    hands: np.ndarray, first: np.ndarray, shift: int, cards: str, solver: Solver
+    hands: np.ndarray,
+    first: np.ndarray,
+    shift: int,
+    cards: str,
+    solver: Solver,
+    shift2: int | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The banker's hand value after one round and its hand after two, ``shift`` seats on.
+    """The banker's hand value after one round and its hand after two, ``shift`` seats on
+    (the second round ``shift2`` seats on, default ``shift``).
 
     ``first``: every seat's first pass (positions ``(n, p, 3)``).  Only what reaches the banker
     is played out: in the second round it receives from seat −shift alone, so the other seats'
@@ -107,7 +121,7 @@ def banker_after(
     """
     p = hands.shape[1]
     once = pass_chosen(hands, first, shift)
-    giver = (-shift) % p
+    giver = (-(shift if shift2 is None else shift2)) % p
     pair = once[:, [0, giver]]  # (n, 2, 13): the banker and the seat that passes to it
     second, values = _passes_and_values(pair, cards, solver)
     twice = pass_chosen(pair, second, 1)[:, 0]  # within the pair the giver passes to the banker
@@ -120,8 +134,10 @@ def banker_option_values(
     solver: Solver,
     rng: np.random.Generator,
     decks: int | None = None,
-) -> tuple[np.ndarray, list[tuple[int, int]]]:
-    """The banker's value of each option: ``(values float64 (n, k), options [(rounds, shift)])``.
+    each_round: bool = False,
+) -> tuple[np.ndarray, list[tuple[int, int, int]]]:
+    """The banker's value of each option: ``(values float64 (n, k), options [(rounds, shift,
+    second shift)])``; ``each_round``: two rounds may go different ways.
 
     Option 0 is no pass (the banker's hand as dealt, valued exactly); the others are means over
     :data:`BANKER_SAMPLES` imagined deals of the cards the banker does not see (module note),
@@ -129,7 +145,9 @@ def banker_option_values(
     """
     n, p = hands.shape[:2]
     shifts = directions(p)
-    options = [(0, 0)] + [(r, s) for r in (1, 2) for s in shifts]
+    options = [(0, 0, 0)] + [(r, s, s) for r in (1, 2) for s in shifts]
+    mixed = [(s, t) for s in shifts for t in shifts if s != t] if each_round else []
+    options += [(2, s, t) for s, t in mixed]
     values = np.zeros((n, len(options)))
     values[:, 0] = hand_values(hands[:, 0], solver)
     if decks is None:
@@ -143,6 +161,9 @@ def banker_option_values(
             once_value, twice = banker_after(imagined, first, s, cards, solver)
             values[:, 1 + i] += once_value / BANKER_SAMPLES
             values[:, 1 + len(shifts) + i] += hand_values(twice, solver) / BANKER_SAMPLES
+        for k, (s, t) in enumerate(mixed):
+            _, twice = banker_after(imagined, first, s, cards, solver, t)
+            values[:, 1 + 2 * len(shifts) + k] += hand_values(twice, solver) / BANKER_SAMPLES
     return values, options
 
 
@@ -152,18 +173,23 @@ def play_passing(
     """The ``[deal.passing]`` phase of ``variant`` on dealt hands ``int8 (n, p, 13)``."""
     rules = variant.deal.passing
     n, p = hands.shape[:2]
-    if rules.choice == "fixed" and rules.cards == "lowest":
+    if rules.choice == "fixed" and rules.cards == "lowest" and rules.second == "same":
         # the fixed pass of the three lowest cards, as simkit always played it (same numbers)
         rounds = np.full(n, rules.rounds, dtype=np.int64)
         shift = np.full(n, _old_shift(rules.direction, p) if rules.rounds else 0, np.int64)
         return Passing(pass_cards(hands, rules.rounds, rules.direction), rounds, shift)
     if rules.choice == "banker":
         decks = variant.deck_for(p).decks  # the pack the banker imagines the unseen cards of
-        values, options = banker_option_values(hands, rules.cards, solver, rng, decks)
+        values, options = banker_option_values(
+            hands, rules.cards, solver, rng, decks, each_round=rules.second == "any"
+        )
         best = np.argmax(values, axis=1)  # the first of equals: no pass on a tie
         table = np.array(options, dtype=np.int64)
-        rounds, shift = table[best, 0], table[best, 1]
+        rounds, shift, shift2 = table[best, 0], table[best, 1], table[best, 2]
     else:
         rounds = np.full(n, rules.rounds, dtype=np.int64)
         shift = np.full(n, pass_shift(rules.direction, p) if rules.rounds else 0, dtype=np.int64)
-    return Passing(play_rounds(hands, rounds, shift, rules.cards, solver), rounds, shift)
+        second = rules.direction if rules.second == "same" else rules.second
+        shift2 = np.full(n, pass_shift(second, p) if rules.rounds else 0, dtype=np.int64)
+    hands_after = play_rounds(hands, rounds, shift, rules.cards, solver, shift2)
+    return Passing(hands_after, rounds, shift, shift2)

@@ -146,6 +146,9 @@ class CompiledRules(NamedTuple):
     foul_amount: float
     #: the fouled hands' own duns count toward the biggest-hand penalty's biggest dun
     foul_biggest_all_hands: bool
+    #: what a hand that breaks both orders (front above middle above back) pays, in multiples
+    #: of the penalty (1: as any fouled hand)
+    foul_severe_factor: float
     #: float64 ``(3, 10)``: worth of a dun won, by position (front, middle, back) and category
     dun_worth: np.ndarray
     #: the majority match point is played; it needs two duns won (else more won than lost);
@@ -173,6 +176,8 @@ class CompiledRules(NamedTuple):
     home_run_doubles_all: bool
     home_run_factor: float
     home_run_extra: float
+    #: a fouled opponent counts as beaten toward the home run (else it blocks it)
+    home_run_fouled_beaten: bool
     #: the t-formula applies when at least this many hands are compared normally
     t_formula_min_players: int
     #: the 马牌 card (card int), -1 when the variant plays none; what each copy multiplies by;
@@ -239,6 +244,7 @@ def compile_rules(variant: Variant, n_players: int) -> CompiledRules:
         foul_penalty=_FOUL_PENALTY_OF_NAME[s.foul.penalty],
         foul_amount=float(s.foul.amount),
         foul_biggest_all_hands=s.foul.biggest_of == "all-hands",
+        foul_severe_factor=float(s.foul.severe_factor),
         dun_worth=_frozen(np.array(s.duns.values(), dtype=np.float64)),
         majority=majority,
         majority_two_wins=s.majority.rule == "two-wins",
@@ -255,6 +261,7 @@ def compile_rules(variant: Variant, n_players: int) -> CompiledRules:
         home_run_doubles_all=s.home_run.doubles == "all",
         home_run_factor=float(s.home_run.factor_for(n_players)),
         home_run_extra=float(s.home_run.extra_for(n_players)),
+        home_run_fouled_beaten=s.home_run.fouled == "beaten",
         t_formula_min_players=int(s.t_formula.min_players),
         horse_card=s.horse.card_int if "horse" in listed else -1,
         horse_multiplier=float(s.horse.multiplier),

@@ -169,17 +169,32 @@ class CardPass:
     ``"clockwise"`` (seat s to s + 1), ``"counter-clockwise"`` (s to s - 1) or ``"across"``
     (s to s + p/2).  ``cards``: which three each player passes, ``"chosen"`` (each player's
     choice by the value of its hand) or ``"lowest"`` (its three lowest cards).
+    001 says "交换次序由庄家决定" once for both rounds; whether two rounds may go different ways
+    it does not say.  ``second``: ``"same"`` (the default: the second round goes the first's
+    way), or, with ``choice = "fixed"``, the second round's own direction; with ``choice =
+    "banker"``, ``"any"`` lets the banker choose each round's direction.
     """
 
     rounds: int = 0
     direction: Literal["clockwise", "counter-clockwise", "across"] = "clockwise"
     choice: Literal["fixed", "banker"] = "fixed"
     cards: Literal["lowest", "chosen"] = "lowest"
+    second: Literal["same", "clockwise", "counter-clockwise", "across", "any"] = "same"
     source: str = ""
 
     def __post_init__(self) -> None:
         if not 0 <= self.rounds <= 2:
             raise SimkitError(f"passing.rounds must be 0, 1 or 2, got {self.rounds}")
+        if self.second == "any" and self.choice != "banker":
+            raise SimkitError(
+                "passing.second = 'any' lets the banker choose each round's direction: it needs "
+                "choice = 'banker' (with choice = 'fixed' name the second round's direction)"
+            )
+        if self.choice == "banker" and self.second not in ("same", "any"):
+            raise SimkitError(
+                f"passing.second = {self.second!r} fixes a direction, but choice = 'banker' "
+                "lets the banker choose: use 'same' or 'any'"
+            )
 
     @property
     def played(self) -> bool:
@@ -196,10 +211,14 @@ class CardExchange:
     players: the banker may pay ``fee`` 道 to each player to take the 13 undealt cards; if it
     declines, the players in turn (clockwise) may pay the banker ``fee`` for them.  Other table
     sizes: 004 gives no exchange.  The readings taken are in :mod:`simkit.phases.exchange`.
+    ``reveal`` (four players): ``"all"``: a chooser sees the cards it may take, then takes one
+    (查看, today's reading); ``"one-at-a-time"``: it turns them one by one and takes or passes
+    each, taking the last if it passed the others ("若前两张均放弃，则自动换取最后一张").
     """
 
     play: bool = False
     fee: float = 1.0
+    reveal: Literal["all", "one-at-a-time"] = "all"
     source: str = ""
 
     def __post_init__(self) -> None:
@@ -245,11 +264,16 @@ class Bidding:
     pot is shared among the players the same way.  ``bid``: what each seat bids; absent, the
     fair bid (the banker's edge per game under the variant's other phases,
     :mod:`simkit.phases.expected`), rounded down to whole units and never below 0.  Ties go to
-    seat 0, the banker's seat (004 names no tie rule).
+    seat 0, the banker's seat (004 names no tie rule).  ``fees``: whether the fair bid counts
+    what the seat pays and receives in 换牌 (3 players: "庄家可支付1道补偿给两位闲家 … 闲家可各付1道
+    给庄家"): ``"counted"`` (the default: the fees are paid by and to whoever holds the banker's
+    seat, so they are part of what the seat is worth) or ``"dropped"`` (the calibration before
+    issue 52, which left them out).
     """
 
     enabled: bool = False
     pot: Literal["winner", "all"] = "winner"
+    fees: Literal["counted", "dropped"] = "counted"
     bid: float | None = None
     unit: float = 1.0
     source: str = ""
@@ -297,12 +321,20 @@ class Surrender:
     ``-cost`` (a loss capped at the cost).  ``by``: ``"player"``, or ``"both"``: the banker may
     surrender to a player too, on the same rule; a pair settles once, the player's surrender
     first, so an opponent who has surrendered cannot be surrendered to ("你无法再抛牌").
+    ``when = "both"``: 004's two timings in one game ("比牌前或比牌后"): a player that did not
+    surrender before the comparison may still surrender after it.  ``to``: ``"banker"``: only
+    the pairs with the banker surrender; ``"any"``: at an all-pairs table a player may surrender
+    to another player too (004 says 对手, an opponent, not 庄家), from its expected score per
+    opponent (:meth:`~simkit.phases.expected.ExpectedScore.vs_table`) before the comparison and
+    from the pair's result after it.  A pair surrendered before the comparison skips it, as a
+    settled one does (no 全垒打 over it).
     """
 
     enabled: bool = False
     cost: float = 3.0
-    when: Literal["before", "after"] = "before"
+    when: Literal["before", "after", "both"] = "before"
     by: Literal["player", "both"] = "player"
+    to: Literal["banker", "any"] = "banker"
     source: str = ""
 
     def __post_init__(self) -> None:
@@ -387,18 +419,38 @@ class Header:
 #: ``[deal]`` keys added after variants were first keyed, at the value that plays as before:
 #: left out of the key there, so a variant that does not play them keeps its key (and the
 #: stamp of its trained tables).
-_LATER_DEAL_DEFAULTS = {"passing": {"choice": "fixed", "cards": "lowest"}}
+_LATER_DEAL_DEFAULTS: dict[str, dict[str, Any]] = {
+    "passing": {"choice": "fixed", "cards": "lowest", "second": "same"},
+    "exchange": {"reveal": "all"},
+}
+#: The same for ``[scoring]`` and ``[phases]`` keys added later (issue 52's readings).
+_LATER_SCORING_DEFAULTS: dict[str, dict[str, Any]] = {
+    "foul": {"severe_factor": 1.0},
+    "home_run": {"fouled": "block"},
+}
+_LATER_PHASE_DEFAULTS: dict[str, dict[str, Any]] = {
+    "surrender": {"to": "banker"},
+    "bidding": {"fees": "dropped"},
+}
+
+
+def _without_later_defaults(
+    plain: dict[str, Any], defaults: dict[str, dict[str, Any]]
+) -> dict[str, Any]:
+    for table, keys in defaults.items():
+        if table not in plain:
+            continue
+        for key, value in keys.items():
+            if key in plain[table] and plain[table][key] == value:
+                del plain[table][key]
+    return plain
 
 
 def _keyed_deal(deal: Deal) -> dict[str, Any]:
     plain: dict[str, Any] = to_plain(deal, sources=False)
     if not deal.exchange.play:
         del plain["exchange"]  # off, whatever its fee
-    for table, defaults in _LATER_DEAL_DEFAULTS.items():
-        for key, value in defaults.items():
-            if plain[table][key] == value:
-                del plain[table][key]
-    return plain
+    return _without_later_defaults(plain, _LATER_DEAL_DEFAULTS)
 
 
 def variant_key(
@@ -419,13 +471,16 @@ def variant_key(
         "ranking": to_plain(ranking, sources=False),
         "deal": _keyed_deal(deal if deal is not None else Deal()),
         "specials": to_plain(specials, sources=False),
-        "scoring": to_plain(scoring, sources=False),
+        "scoring": _without_later_defaults(
+            to_plain(scoring, sources=False), _LATER_SCORING_DEFAULTS
+        ),
     }
     played = {
         name: to_plain(getattr(phases, name), sources=False)
         for name in ("bidding", "negotiation", "surrender")
         if phases is not None and getattr(phases, name).enabled
     }
+    played = _without_later_defaults(played, _LATER_PHASE_DEFAULTS)
     if played:
         resolved["phases"] = played
     digest = hashlib.sha256(

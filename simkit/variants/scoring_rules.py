@@ -111,6 +111,10 @@ class Foul:
     ``"normal-hands"`` (those compared normally: a fouled hand's duns are not played) or
     ``"all-hands"`` (the fouled hands' own duns too: "4个玩家中最大的牌型" names all four players).
     Two fouled hands settle nothing between them.
+    ``severe_factor``: a hand that breaks both orders, its front above its middle and its
+    middle above its back (the ranks on the one scale), pays ``severe_factor`` times the
+    penalty to every opponent that did not foul: 004's "严重破坏牌序者将承担全局惩罚" read as a
+    heavier penalty for the worse disorder; 1 (the default) pays it as any fouled hand.
     """
 
     front_middle: Literal["<=", "<", "<top-three"] = "<="
@@ -118,11 +122,14 @@ class Foul:
     penalty: Literal["lose-all", "fixed", "biggest-hand"] = "lose-all"
     amount: float = 3.0
     biggest_of: Literal["normal-hands", "all-hands"] = "normal-hands"
+    severe_factor: float = 1.0
     source: str = ""
 
     def __post_init__(self) -> None:
         if self.amount < 0:
             raise SimkitError(f"foul.amount must be >= 0, got {self.amount}")
+        if self.severe_factor < 1:
+            raise SimkitError(f"foul.severe_factor must be >= 1, got {self.severe_factor}")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -236,6 +243,13 @@ class HomeRun(TransformTable):
     scoop (打枪) already doubled it (001 台湾 "除“打枪”所获得的各家基本注翻倍以外,此时所赢得之
     基本注再倍增": the base 3, 6 after the scoop, becomes 12; the dun bonuses are not doubled).
     ``min_players``: the smallest table where it applies.
+    ``fouled``: what a fouled opponent does to it.  ``"block"``: the runner must scoop every
+    other player in a comparison, and a fouled hand is not compared (it pays its penalty), so
+    one fouled hand at the table leaves no home run; ``"beaten"``: a fouled opponent counts as
+    beaten in every dun ("三墩均胜过其余所有对手" read over the hands that were set legally; at
+    least one opponent must be scooped in a comparison), its
+    pair multiplied as the others (its penalty with ``doubles = "all"``; with ``"base"`` only
+    the extra, its dun count being 0).  The sources do not say (002 §3, 004 全垒打).
     """
 
     extra_per_opponent: float = 0.0
@@ -244,6 +258,7 @@ class HomeRun(TransformTable):
     split: Literal["pairs", "even"] = "pairs"
     doubles: Literal["all", "base"] = "all"
     min_players: int = 3
+    fouled: Literal["block", "beaten"] = "block"
     source: str = ""
 
     def __post_init__(self) -> None:
