@@ -22,7 +22,7 @@ $(DOCS_STAMP): $(STAMP)
 	touch $(DOCS_STAMP)
 
 lint: $(STAMP)
-	$(PY) -m ruff check simkit tests experiments docs/hooks.py
+	$(PY) -m ruff check simkit tests experiments docs/hooks.py docs/griffe_doctests.py
 	$(PY) -m mypy
 
 # The fast tier: every test not marked slow (tests/conftest.py has the hypothesis profiles).

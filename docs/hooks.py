@@ -164,6 +164,13 @@ def render_notebook(path: Path) -> tuple[str, dict[str, bytes]]:
                 name = f"{path.stem}-{index}-{number}.png"
                 images[name] = base64.b64decode(data["image/png"])
                 lines += [f"![figure of cell {index}]({name})", ""]
+            elif "text/html" in data:  # a polars table: Material styles it as a table
+                lines += [
+                    '<div class="notebook-output" markdown="0">',
+                    _plain(data["text/html"]),
+                    "</div>",
+                    "",
+                ]
             elif "text/plain" in data:
                 lines += ["```text", _plain(data["text/plain"]), "```", ""]
             elif out.get("output_type") == "stream":
