@@ -55,6 +55,16 @@ def test_readme_shape() -> None:
     hashes = re.findall(r"\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,40}\b", text)
     assert not hashes, f"commit hashes in the README: {hashes}"
     assert not re.search(r"\b\d{1,2}:\d{2}\b", text), "a time of day in the README"
+    assert "left out" not in text
+
+
+def test_readme_links_reach_committed_files() -> None:
+    """Every relative link and image of the README names a file of the repository."""
+    text = README.read_text(encoding="utf-8")
+    targets = re.findall(r"\]\(([^)#\s]+)", text)
+    assert targets
+    missing = [t for t in targets if "://" not in t and not (ROOT / t).exists()]
+    assert not missing, missing
 
 
 def test_cli_reference_has_every_command() -> None:
