@@ -4,10 +4,12 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+DOCS_STAMP := $(VENV)/.installed-docs
+PYTEST := $(PY) -m pytest -q -n 2 --dist loadfile
 # Compiled kernels go to numba's default cache (__pycache__ beside the sources), the one a plain
 # `simkit` call uses too: no second compile after `make`.
 
-.PHONY: test lint report bench clean docs
+.PHONY: test test-slow test-all lint report bench clean docs
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,12 +17,23 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q -e ".[dev]"
 	touch $(STAMP)
 
+$(DOCS_STAMP): $(STAMP)
+	$(PY) -m pip install -q -e ".[dev,docs]"
+	touch $(DOCS_STAMP)
+
 lint: $(STAMP)
-	$(PY) -m ruff check simkit tests experiments
+	$(PY) -m ruff check simkit tests experiments docs/hooks.py docs/griffe_doctests.py
 	$(PY) -m mypy
 
+# The fast tier: every test not marked slow (tests/conftest.py has the hypothesis profiles).
 test: lint
-	$(PY) -m pytest -q -n 2 --dist loadfile
+	$(PYTEST) -m "not slow"
+
+# The slow tier alone: exhaustive scans, statistical tests, notebooks, the tutorials.
+test-slow: $(STAMP)
+	$(PYTEST) -m slow
+
+test-all: test test-slow
 
 report: $(STAMP)
 	$(PY) -m simkit report --out results/report --overwrite
@@ -33,8 +46,9 @@ bench: $(STAMP)
 	$(PY) experiments/bench_places.py
 	$(PY) experiments/bench_simulate.py
 
-docs: $(STAMP)
-	$(PY) -m simkit variants docs --out docs/variants.md
+# The site in site/, warnings as errors; docs/hooks.py regenerates docs/variants.md first.
+docs: $(DOCS_STAMP)
+	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache site .cache

@@ -72,6 +72,7 @@ def assert_no_foul(hands, arranged, variant):
 # The pruned search equals the exhaustive one
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("variant", "players", "n_hands"),
     [("western-2-4", 2, 10_000), ("guangxi", 4, 3_000), ("taiwan", 4, 2_000),

@@ -17,6 +17,7 @@ distributed = pytest.importorskip("dask.distributed")
 N_GAMES = BLOCK_GAMES + 300  # two blocks, two tasks
 
 
+@pytest.mark.slow
 def test_dask_cluster_tables_equal_the_local_run() -> None:
     local = simulate(["western-2-4", "taiwan"], N_GAMES, seed=42, n_jobs=1)
     with distributed.LocalCluster(
@@ -77,6 +78,7 @@ def test_unreachable_scheduler_fails_within_seconds_and_says_what_to_do(
     assert time.monotonic() - start < parallel.DASK_CONNECT_TIMEOUT_S + 5
 
 
+@pytest.mark.slow
 def test_cluster_without_workers_fails_instead_of_hanging(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(parallel, "DASK_STALL_TIMEOUT_S", 1.0)
     outcome: dict[str, BaseException | None] = {}

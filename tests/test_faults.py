@@ -83,6 +83,7 @@ def no_work(monkeypatch: pytest.MonkeyPatch) -> None:
 # --------------------------------------------------------------------------- 1. orphans
 
 
+@pytest.mark.slow
 def test_workers_die_with_a_killed_report_run(tmp_path: Path) -> None:
     ckpt = tmp_path / "run.ckpt"
     proc = start(

@@ -21,6 +21,7 @@ def test_the_three_notebooks_are_there() -> None:
     }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
 def test_notebook_runs_headless(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     notebook = jupytext.read(path)
