@@ -776,7 +776,8 @@ def _save_checkpoint(path: Path, config: SimulationConfig, state: _State) -> Non
     }
     buffer = io.BytesIO()
     meta_bytes = np.frombuffer(json.dumps(meta).encode("utf-8"), dtype=np.uint8)
-    np.savez(buffer, meta=meta_bytes, **arrays)
+    arrays["meta"] = meta_bytes
+    np.savez(buffer, allow_pickle=False, **arrays)
     payload = buffer.getvalue()
     digest = hashlib.sha256(payload).hexdigest().encode("ascii")
 
@@ -851,7 +852,7 @@ def _read_payload(payload: bytes) -> tuple[dict[str, Any], Summary]:
     """The metadata and summary of a checkpoint's payload (checked against its checksum)."""
     from simkit.statistics import Count, Sum
 
-    enums = {"Count": Count, "Sum": Sum}
+    enums: dict[str, type[Count] | type[Sum]] = {"Count": Count, "Sum": Sum}
     with np.load(io.BytesIO(payload), allow_pickle=False) as archive:
         meta = json.loads(archive["meta"].tobytes().decode("utf-8"))
         if meta.get("format") != CHECKPOINT_FORMAT:
