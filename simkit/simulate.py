@@ -671,28 +671,43 @@ PROGRESS_INTERVAL_S = 5.0
 
 
 class _ProgressLines:
-    """Progress as plain lines on stderr, for a log (CI, ``nohup``, ``| tee``): one line once
-    the run has taken :data:`PROGRESS_INTERVAL_S`, then at most that often, and one at the end
-    if any was printed before it (a short run prints nothing)."""
+    """Progress as plain lines on stderr, for a log (CI, ``nohup``, ``| tee``): a line every
+    :data:`PROGRESS_INTERVAL_S` from a timer thread, whether or not a chunk came in (the
+    workers' start and a long chunk are not silent), and one at the end if any was printed
+    before it (a run shorter than the interval prints nothing).  An interval of 0 prints a
+    line at every chunk instead."""
 
     def __init__(self, total: int, done: int, stream: Any = None) -> None:
         self.total = total
         self.done = self.resumed = done
         self.stream = stream
-        self.start = self.last = time.monotonic()
+        self.start = time.monotonic()
         self.printed = False
         try:
             self.interval = float(os.environ.get("SIMKIT_PROGRESS_INTERVAL", PROGRESS_INTERVAL_S))
         except ValueError:
             self.interval = PROGRESS_INTERVAL_S
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self._timer: threading.Thread | None = None
+        if self.interval > 0:
+            self._timer = threading.Thread(target=self._tick, name="simkit-progress", daemon=True)
+            self._timer.start()
+
+    def _tick(self) -> None:
+        while not self._stop.wait(self.interval):
+            if self.done < self.total:  # the end's line is update's
+                self._print()
+
+    def _print(self) -> None:
+        with self._lock:
+            self.printed = True
+            print(self.line(time.monotonic()), file=self.stream or sys.stderr, flush=True)
 
     def update(self, n: int) -> None:
         self.done += n
-        now = time.monotonic()
-        if now - self.last >= self.interval or (self.printed and self.done >= self.total):
-            self.last = now
-            self.printed = True
-            print(self.line(now), file=self.stream or sys.stderr, flush=True)
+        if self.interval <= 0 or (self.printed and self.done >= self.total):
+            self._print()
 
     def line(self, now: float) -> str:
         """``simulate: 47,104 / 300,000 games (15.7%), 12 s elapsed, ~64 s left``."""
@@ -709,7 +724,10 @@ class _ProgressLines:
         return head + f", ~{elapsed * (self.total - self.done) / played:.0f} s left"
 
     def close(self) -> None:
-        pass
+        """Stop the timer (no line after the run's end)."""
+        self._stop.set()
+        if self._timer is not None:
+            self._timer.join()
 
 
 def _progress_bar(config: SimulationConfig, done: int, progress: bool | None) -> Any:

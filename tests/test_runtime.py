@@ -5,11 +5,13 @@ workers start, and progress lines off a terminal."""
 from __future__ import annotations
 
 import importlib
+import io
 import os
 import pickle
 import re
 import subprocess
 import sys
+import time
 import warnings
 from pathlib import Path
 
@@ -223,6 +225,26 @@ def test_progress_lines_when_stderr_is_a_pipe(tmp_path: Path) -> None:
     assert [games for games, _, _ in lines] == ["2,048", "4,096", "6,144"], done.stderr
     assert re.fullmatch(r", ~\d+ s left", lines[0][2]) and lines[-1][2] == ", done"
     assert "Warning" not in done.stderr
+
+
+def test_progress_lines_come_while_no_chunk_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The workers' start and a long first chunk are not silent: a timer prints the lines."""
+    monkeypatch.setenv("SIMKIT_PROGRESS_INTERVAL", "0.05")
+    stream = io.StringIO()
+    lines = sim._ProgressLines(300_000, 47_104, stream)
+    time.sleep(0.5)
+    lines.update(10_000)
+    time.sleep(0.3)
+    lines.update(300_000 - 57_104)
+    lines.close()
+    printed = stream.getvalue().splitlines()
+    assert len(printed) >= 4
+    assert re.fullmatch(r"simulate: 47,104 / 300,000 games \(15\.7%\), \d+ s elapsed", printed[0])
+    assert re.fullmatch(r"simulate: 57,104 / 300,000 games \(19\.0%\), \d+ s elapsed, ~\d+ s left",
+                        printed[-2])  # fmt: skip
+    assert re.fullmatch(r"simulate: 300,000 / 300,000 games \(100\.0%\), \d+ s elapsed, done",
+                        printed[-1])  # fmt: skip
+    assert sum(line.endswith("done") for line in printed) == 1
 
 
 def test_a_resumed_run_says_where_it_resumes(

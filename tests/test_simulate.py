@@ -236,7 +236,9 @@ def test_specials_table_sits_beside_exact_values(base_run: sim.SimulationResult)
 def test_progress_in_ci_is_plain_lines_not_a_bar(monkeypatch: pytest.MonkeyPatch) -> None:
     config = make_config(["western-2-4"], 10, seed=1)
     monkeypatch.setenv("CI", "true")
-    assert isinstance(sim._progress_bar(config, 0, None), sim._ProgressLines)
+    lines = sim._progress_bar(config, 0, None)
+    assert isinstance(lines, sim._ProgressLines)
+    lines.close()
     assert sim._progress_bar(config, 0, False) is None
     bar = sim._progress_bar(config, 0, True)
     assert bar is not None
