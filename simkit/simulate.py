@@ -434,9 +434,17 @@ def play_task(
 # --------------------------------------------------------------------------- the runner
 
 
+#: Chunks a worker gets by default: the workers end within about one chunk of each other, so
+#: with 4 chunks a worker the last one could run alone for an eighth of the run.  Small
+#: chunks cost little since a worker keeps its setup between tasks (:func:`play_task`): a
+#: task sends about 8 kB per variant and returns about 38 kB per variant and block.
+CHUNKS_PER_WORKER = 16
+
+
 def default_chunk_blocks(n_blocks: int, jobs: int) -> int:
-    """Blocks per chunk: about four chunks a worker, at most 64 blocks (memory stays small)."""
-    return max(1, min(64, -(-n_blocks // (4 * jobs))))
+    """Blocks per chunk: about :data:`CHUNKS_PER_WORKER` chunks a worker, at most 16 blocks
+    (memory stays small)."""
+    return max(1, min(16, -(-n_blocks // (CHUNKS_PER_WORKER * jobs))))
 
 
 def trace_points(n_blocks: int) -> set[int]:
