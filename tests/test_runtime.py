@@ -110,6 +110,19 @@ def test_workers_live_for_the_whole_run_across_checkpoints(
     assert result.summary.equals(plain.summary)
 
 
+def test_lokys_worker_replaced_warning_is_not_shown() -> None:
+    """loky warns from its manager thread when it replaces a worker; the run goes on with the
+    same results, so a user does not see it (other warnings still show)."""
+    from simkit.parallel import LOKY_WORKER_STOPPED, run_ordered
+
+    assert list(run_ordered(abs, [(-1,), (-2,), (-3,)], n_jobs=2)) == [1, 2, 3]
+    with warnings.catch_warnings(record=True) as caught:
+        stopped = f"{LOKY_WORKER_STOPPED}. This can be caused by a memory leak."
+        warnings.warn(stopped, UserWarning, stacklevel=1)
+        warnings.warn("another warning", UserWarning, stacklevel=1)
+    assert [str(w.message) for w in caught] == ["another warning"]
+
+
 # --------------------------------------------------------------------------- checkpoints
 
 
