@@ -1,17 +1,22 @@
-"""Telling a user that the numba kernels are being compiled (the first run only).
+"""Compiling the numba kernels once, in the parent, and telling the user while it happens.
 
-Kernels are compiled with ``cache=True`` into numba's default cache, the ``__pycache__``
-folders beside the sources (or ``$NUMBA_CACHE_DIR`` where that is set), and loaded from there
-by every later run.  A cold cache costs about 30 s of compiling before a run starts; this
-module looks at the cache index of a few kernels that every run uses (a file read, no
-compiling) and prints one line when they are missing or stale.  Nothing here is imported by
-``import simkit``.
+Kernels are compiled with ``cache=True`` into numba's on-disk cache (the ``__pycache__``
+folders beside the sources, ``$NUMBA_CACHE_DIR`` where that is set) and loaded from there by
+every later run and by every worker.  A cold cache (a fresh install, a changed kernel) costs
+minutes of compiling: one variant's kernels take one to two CPU-minutes, more on a loaded
+machine.  This module looks at the cache index of a few kernels that every run uses (a file
+read, no compiling); when they are cold, :func:`compile_stage` runs the caller's warm-up steps
+(a tiny game per variant) in this process before any worker starts, with a line per step, so
+that the workers load the kernels instead of each compiling them.  Nothing here is imported
+by ``import simkit``.
 """
 
 from __future__ import annotations
 
 import importlib
 import sys
+import time
+from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 #: Kernels every simulation compiles: (module, dispatcher name); a test checks they exist.
@@ -20,7 +25,10 @@ PROBES = (
     ("simkit.score", "_kernel"),
     ("simkit.arrange.search", "_max_ev_kernel"),
 )
-NOTICE = "compiling kernels, first run only (about 30 s)…"
+NOTICE = (
+    "compiling kernels (numba; once after an install or a change of the kernels, then "
+    "cached on disk): a few minutes…"
+)
 
 _noticed = False
 
@@ -56,3 +64,33 @@ def notice_if_cold(stream: TextIO | None = None) -> bool:
     _noticed = True
     print(NOTICE, file=stream or sys.stderr, flush=True)
     return True
+
+
+def compile_stage(
+    steps: Sequence[tuple[str, Callable[[], object]]], stream: TextIO | None = None
+) -> float | None:
+    """Run ``steps`` (a label and a warm-up call each) when the kernels are cold, telling it.
+
+    Prints :data:`NOTICE`, then ``compiling kernels: <label> (i of n)…`` before and the
+    seconds it took after each step, on ``stream`` (stderr by default).  Returns the seconds
+    the whole stage took, or None (nothing run, nothing printed) when the kernels are warm.
+    """
+    global _noticed
+    if not cold_kernels():
+        return None
+    out = stream or sys.stderr
+    _noticed = True
+    print(NOTICE, file=out, flush=True)
+    start = time.monotonic()
+    for i, (label, warm_up) in enumerate(steps, 1):
+        began = time.monotonic()
+        print(f"compiling kernels: {label} ({i} of {len(steps)})…", file=out, flush=True)
+        warm_up()
+        print(
+            f"compiling kernels: {label} done in {time.monotonic() - began:.0f} s",
+            file=out,
+            flush=True,
+        )
+    total = time.monotonic() - start
+    print(f"compiling kernels: done in {total:.0f} s (cached for later runs)", file=out, flush=True)
+    return total

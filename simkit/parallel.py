@@ -22,6 +22,7 @@ import signal
 import sys
 import threading
 import time
+import warnings
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import ExitStack
@@ -37,6 +38,10 @@ PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 DASK_CONNECT_TIMEOUT_S = 5.0
 #: How long a Dask cluster may have no worker at all before the run gives up (seconds).
 DASK_STALL_TIMEOUT_S = 60.0
+#: The start of loky's warning when it replaces a worker that exited while work was queued
+#: (its memory-growth check, or an idle timeout).  The executor starts a replacement and the
+#: work goes on with the same results, so the warning says nothing a user can act on.
+LOKY_WORKER_STOPPED = "A worker stopped while some jobs were given to the executor"
 
 
 class ClusterError(ConnectionError):
@@ -94,9 +99,14 @@ def run_ordered(
 
     import joblib
 
+    # the warning is issued by loky's manager thread, so a filter scoped to this generator
+    # (warnings.catch_warnings, not thread-safe) cannot catch it; this one matches that
+    # message only, and adding it again replaces it
+    warnings.filterwarnings("ignore", message=LOKY_WORKER_STOPPED, category=UserWarning)
     with ExitStack() as stack:
         if (backend or "loky") == "loky":
-            # Workers die with this process, even when it is killed (see _watch_parent).
+            # One pool for the whole run (this Parallel call); workers die with this
+            # process, even when it is killed (see _watch_parent).
             stack.enter_context(
                 joblib.parallel_config(
                     backend="loky", initializer=_watch_parent, initargs=(os.getpid(),)

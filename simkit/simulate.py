@@ -18,7 +18,12 @@ How a run is organized (and why its numbers never depend on ``n_jobs`` or ``chun
   same sequence for any chunking.
 - Memory is one summary plus the chunks in flight, whatever ``n_games``.
 - A checkpoint file, rewritten atomically as chunks finish, lets a killed run resume; the
-  resumed run folds the remaining blocks onto the saved state and so ends bit-identical.
+  resumed run folds the remaining blocks onto the saved state and so ends bit-identical.  It
+  holds data only (arrays and JSON, no pickle) under a SHA-256 checksum, so a damaged file is
+  refused and a file from elsewhere cannot run code.
+- Workers live for the whole run and build their state (strategies' solvers, pools, tables)
+  once: every task carries the configuration, but a worker plays all of a run's tasks with
+  the first copy it received (:func:`play_task`).
 
 Seat 0 is the banker in variants whose scoring has a banker; results are reported per seat.
 """
@@ -26,6 +31,7 @@ Seat 0 is the banker in variants whose scoring has a banker; results are reporte
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import math
 import os
@@ -39,7 +45,7 @@ import time
 import warnings
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -75,7 +81,8 @@ BLOCK_GAMES = 2048
 #: A checkpoint is written when the first chunk is in, then at most this often (seconds), on
 #: an interrupt (Ctrl-C, SIGTERM) and at the end.
 CHECKPOINT_INTERVAL_S = 10.0
-CHECKPOINT_FORMAT = 2
+#: The checkpoint file's format (:func:`_save_checkpoint`); 3 replaced the pickles of 1 and 2.
+CHECKPOINT_FORMAT = 3
 
 
 @dataclass(frozen=True)
@@ -392,12 +399,52 @@ def play_chunk(config: SimulationConfig, first_block: int, n_blocks: int) -> Blo
     return BlockOutput(first_block, sizes, counts.counts, block_sums)
 
 
+#: Per process, the configuration of the run its tasks belong to, by run key
+#: (:func:`_run_key`).  Every task of a run carries the configuration, and a worker unpickles
+#: it afresh each time; the strategies keep their built state (bucket solvers, pools, removal
+#: models, tens of MB and seconds to build) keyed by the identity of the variant objects, so
+#: a new copy per task rebuilt all of it for every task, grew the worker's memory until loky
+#: replaced the worker, and made small tasks (checkpoints, ``--chunk-size``) slow.  Playing
+#: every task of a run with the first copy a process received builds that state once per
+#: process.
+_RUN_CONFIGS: dict[str, SimulationConfig] = {}
+#: How many times this process took up a run's configuration (its per-process setup).
+setups_in_process = 0
+
+
+def _run_key(config: SimulationConfig) -> str:
+    """A key naming ``config`` by its content (equal configurations share their setup)."""
+    return hashlib.sha256(pickle.dumps(config, protocol=pickle.HIGHEST_PROTOCOL)).hexdigest()
+
+
+def play_task(
+    run_key: str, config: SimulationConfig, first_block: int, n_blocks: int
+) -> BlockOutput:
+    """One task of a worker: :func:`play_chunk` with the configuration this process kept for
+    ``run_key`` (the first copy it received), so that per-process state is built once."""
+    global setups_in_process
+    kept = _RUN_CONFIGS.get(run_key)
+    if kept is None:
+        _RUN_CONFIGS.clear()  # a process serves one run at a time; drop the previous one
+        _RUN_CONFIGS[run_key] = kept = config
+        setups_in_process += 1
+    return play_chunk(kept, first_block, n_blocks)
+
+
 # --------------------------------------------------------------------------- the runner
 
 
+#: Chunks a worker gets by default: the workers end within about one chunk of each other, so
+#: with 4 chunks a worker the last one could run alone for an eighth of the run.  Small
+#: chunks cost little since a worker keeps its setup between tasks (:func:`play_task`): a
+#: task sends about 8 kB per variant and returns about 38 kB per variant and block.
+CHUNKS_PER_WORKER = 16
+
+
 def default_chunk_blocks(n_blocks: int, jobs: int) -> int:
-    """Blocks per chunk: about four chunks a worker, at most 64 blocks (memory stays small)."""
-    return max(1, min(64, -(-n_blocks // (4 * jobs))))
+    """Blocks per chunk: about :data:`CHUNKS_PER_WORKER` chunks a worker, at most 16 blocks
+    (memory stays small)."""
+    return max(1, min(16, -(-n_blocks // (CHUNKS_PER_WORKER * jobs))))
 
 
 def trace_points(n_blocks: int) -> set[int]:
@@ -445,7 +492,10 @@ def simulate(
     :data:`CHECKPOINT_INTERVAL_S`, and on Ctrl-C or SIGTERM); an interrupted run called again
     with it resumes and ends with exactly the tables of an uninterrupted run.  An interrupt
     raises :class:`RunInterrupted` (a ``KeyboardInterrupt`` that says what was saved).
-    ``progress``: a tqdm bar (default: only on a terminal, never when ``CI`` is set).
+    ``progress``: None (the default) shows a tqdm bar on a terminal and, elsewhere (``CI``
+    set, a log, a pipe), a plain line every :data:`PROGRESS_INTERVAL_S` once the run has taken
+    that long; True a bar, False nothing.  A resumed run says where it resumes, and a run
+    that finds the kernels uncompiled compiles them here first, a line per variant.
     ``win_tables``: variant name → the shipped variant whose trained win tables ``max-ev`` uses
     for it (for variants derived from a shipped one).
 
@@ -475,19 +525,27 @@ def simulate(
 
     points = trace_points(config.n_blocks)
     start = state.summary.n_blocks
+    run_key = _run_key(config)
     tasks = (
-        (config, b, min(chunk_blocks, config.n_blocks - b))
+        (run_key, config, b, min(chunk_blocks, config.n_blocks - b))
         for b in range(start, config.n_blocks, chunk_blocks)
     )
-    from simkit.kernel_cache import notice_if_cold
-
-    notice_if_cold()
-    bar = _progress_bar(config, state.summary.n_games, progress)
+    if start and progress is not False:
+        print(
+            f"simulate: resuming at {state.summary.n_games:,} of {config.n_games:,} games "
+            f"(from {ckpt})",
+            file=sys.stderr,
+            flush=True,
+        )
+    bar = None
     saved_blocks = state.summary.n_blocks
     last_save = -math.inf  # the first chunk in is saved at once
-    outputs = run_ordered(play_chunk, tasks, n_jobs=jobs, backend=backend, scheduler=scheduler)
+    outputs = run_ordered(play_task, tasks, n_jobs=jobs, backend=backend, scheduler=scheduler)
     try:
         with _checkpoint_held(ckpt), _interrupts_raised():
+            if start < config.n_blocks:
+                _compile_kernels(config)  # before the workers start: they load, not compile
+            bar = _progress_bar(config, state.summary.n_games, progress)
             for output in outputs:
                 _merge(state, output, config, points)
                 if bar is not None:
@@ -592,11 +650,101 @@ def _merge(state: _State, output: BlockOutput, config: SimulationConfig, points:
             state.trace.extend(convergence_rows(summary, config.variants, config.n_players))
 
 
+#: Warm-up games per variant when the kernels are compiled before a run (:func:`_compile_kernels`).
+WARM_UP_GAMES = 256
+
+
+def _compile_kernels(config: SimulationConfig) -> float | None:
+    """When numba's cache is cold, compile what the run calls here, before any worker starts:
+    a small game of each variant with the run's strategy and tables, a line per variant
+    (:func:`simkit.kernel_cache.compile_stage`); the workers then load the kernels from the
+    cache.  Returns the seconds it took, None when the cache was warm (nothing done)."""
+    from simkit.kernel_cache import compile_stage
+
+    def step(v: int) -> tuple[str, Any]:
+        small = replace(
+            config,
+            variants=(config.variants[v],),
+            n_games=min(WARM_UP_GAMES, config.n_games),
+            win_tables=(config.tables_of(v),) if config.win_tables else (),
+        )
+        return config.variants[v].name, lambda: play_block(small, 0)
+
+    return compile_stage([step(v) for v in range(len(config.variants))])
+
+
+#: Off a terminal, a plain progress line at most this often (seconds);
+#: ``$SIMKIT_PROGRESS_INTERVAL`` sets another.
+PROGRESS_INTERVAL_S = 5.0
+
+
+class _ProgressLines:
+    """Progress as plain lines on stderr, for a log (CI, ``nohup``, ``| tee``): a line every
+    :data:`PROGRESS_INTERVAL_S` from a timer thread, whether or not a chunk came in (the
+    workers' start and a long chunk are not silent), and one at the end if any was printed
+    before it (a run shorter than the interval prints nothing).  An interval of 0 prints a
+    line at every chunk instead."""
+
+    def __init__(self, total: int, done: int, stream: Any = None) -> None:
+        self.total = total
+        self.done = self.resumed = done
+        self.stream = stream
+        self.start = time.monotonic()
+        self.printed = False
+        try:
+            self.interval = float(os.environ.get("SIMKIT_PROGRESS_INTERVAL", PROGRESS_INTERVAL_S))
+        except ValueError:
+            self.interval = PROGRESS_INTERVAL_S
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self._timer: threading.Thread | None = None
+        if self.interval > 0:
+            self._timer = threading.Thread(target=self._tick, name="simkit-progress", daemon=True)
+            self._timer.start()
+
+    def _tick(self) -> None:
+        while not self._stop.wait(self.interval):
+            if self.done < self.total:  # the end's line is update's
+                self._print()
+
+    def _print(self) -> None:
+        with self._lock:
+            self.printed = True
+            print(self.line(time.monotonic()), file=self.stream or sys.stderr, flush=True)
+
+    def update(self, n: int) -> None:
+        self.done += n
+        if self.interval <= 0 or (self.printed and self.done >= self.total):
+            self._print()
+
+    def line(self, now: float) -> str:
+        """``simulate: 47,104 / 300,000 games (15.7%), 12 s elapsed, ~64 s left``."""
+        elapsed = now - self.start
+        head = (
+            f"simulate: {self.done:,} / {self.total:,} games "
+            f"({100 * self.done / self.total:.1f}%), {elapsed:.0f} s elapsed"
+        )
+        if self.done >= self.total:
+            return head + ", done"
+        played = self.done - self.resumed
+        if played <= 0:
+            return head
+        return head + f", ~{elapsed * (self.total - self.done) / played:.0f} s left"
+
+    def close(self) -> None:
+        """Stop the timer (no line after the run's end)."""
+        self._stop.set()
+        if self._timer is not None:
+            self._timer.join()
+
+
 def _progress_bar(config: SimulationConfig, done: int, progress: bool | None) -> Any:
-    if progress is None:
-        progress = sys.stderr.isatty() and not os.environ.get("CI")
-    if not progress:
+    """A tqdm bar on a terminal (or where ``progress`` is True), plain lines elsewhere
+    (:class:`_ProgressLines`: CI, logs, pipes), None where ``progress`` is False."""
+    if progress is False:
         return None
+    if progress is None and not (sys.stderr.isatty() and not os.environ.get("CI")):
+        return _ProgressLines(config.n_games, done)
     from tqdm import tqdm
 
     return tqdm(
@@ -612,17 +760,58 @@ def _progress_bar(config: SimulationConfig, done: int, progress: bool | None) ->
 # --------------------------------------------------------------------------- checkpoints
 
 
+#: The first line of a checkpoint file; the format number follows it on the same line.
+CHECKPOINT_MAGIC = b"simkit-checkpoint "
+
+
+class CheckpointError(SimkitError):
+    """A checkpoint file that cannot be resumed: damaged, of another format, or another run's."""
+
+
 def _save_checkpoint(path: Path, config: SimulationConfig, state: _State) -> None:
-    payload = {
+    """Write the run's state to ``path`` atomically, in a format that holds data only.
+
+    The file is a line ``simkit-checkpoint <format>``, a line with the SHA-256 (hex) of the
+    payload, then the payload: an ``.npz`` archive (no pickled objects) of the summary's
+    arrays and ``meta``, JSON as ``uint8``: the run's identity, the coverage, the trace and
+    where each array is filed (:class:`simkit.statistics.Key`).
+    """
+    arrays: dict[str, np.ndarray] = {}
+    filed = []
+    for kind, table in (("counts", state.summary.counts), ("sums", state.summary.sums)):
+        for key, value in table.items():
+            name = f"a{len(arrays)}"
+            arrays[name] = np.ascontiguousarray(value)
+            filed.append(
+                {
+                    "array": name,
+                    "kind": kind,
+                    "enum": type(key.field).__name__,
+                    "field": str(key.field),
+                    "variant": int(key.variant),
+                    "component": key.component,
+                }
+            )
+    meta = {
         "format": CHECKPOINT_FORMAT,
-        "fingerprint": run_identity(config),
-        "summary": state.summary,
+        "identity": run_identity(config),
+        "n_games": state.summary.n_games,
+        "n_blocks": state.summary.n_blocks,
         "trace": state.trace,
+        "arrays": filed,
     }
+    buffer = io.BytesIO()
+    meta_bytes = np.frombuffer(json.dumps(meta).encode("utf-8"), dtype=np.uint8)
+    arrays["meta"] = meta_bytes
+    np.savez(buffer, allow_pickle=False, **arrays)
+    payload = buffer.getvalue()
+    digest = hashlib.sha256(payload).hexdigest().encode("ascii")
 
     def write(tmp: Path) -> None:
         with tmp.open("wb") as fh:
-            pickle.dump(payload, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            fh.write(CHECKPOINT_MAGIC + str(CHECKPOINT_FORMAT).encode("ascii") + b"\n")
+            fh.write(digest + b"\n")
+            fh.write(payload)
             fh.flush()
             os.fsync(fh.fileno())  # the checkpoint must survive a crash right after
 
@@ -630,29 +819,78 @@ def _save_checkpoint(path: Path, config: SimulationConfig, state: _State) -> Non
 
 
 def _load_checkpoint(path: Path, config: SimulationConfig) -> _State:
+    """The state saved in ``path`` by :func:`_save_checkpoint` for the run ``config``.
+
+    Raises :class:`CheckpointError` (a ``ValueError``) naming the file and what is wrong when
+    it is not a checkpoint of this format (an older, pickled one included: those are refused
+    unread, since unpickling a file can run any code in it), when its content does not match
+    its checksum (a changed bit, a truncated file), or when it belongs to another run.
+    """
     try:
-        with path.open("rb") as fh:
-            payload = pickle.load(fh)
-    except Exception as exc:
-        raise SimkitError(f"checkpoint {path} cannot be read: {exc}") from exc
-    if not isinstance(payload, dict) or payload.get("format") != CHECKPOINT_FORMAT:
-        raise SimkitError(
-            f"checkpoint {path} is not a simkit checkpoint of this version (format "
-            f"{CHECKPOINT_FORMAT}); delete it or use another checkpoint file"
+        data = path.read_bytes()
+    except OSError as exc:
+        raise CheckpointError(f"checkpoint {path} cannot be read: {exc}") from None
+    fresh = "delete it (or give another checkpoint file) and run again"
+    if data[:1] == b"\x80":  # pickle's protocol opcode: the format of simkit before 3
+        raise CheckpointError(
+            f"checkpoint {path} cannot be read: it is a pickled checkpoint of an older simkit, "
+            f"which is not read since unpickling a file can run code; {fresh}"
         )
-    saved = payload["fingerprint"]
-    wanted = run_identity(config)
+    header, _, rest = data.partition(b"\n")
+    if not header.startswith(CHECKPOINT_MAGIC):
+        what = "an empty file" if not data else "not a simkit checkpoint"
+        raise CheckpointError(f"checkpoint {path} cannot be read: {what}; {fresh}")
+    version = header[len(CHECKPOINT_MAGIC) :]
+    if version != str(CHECKPOINT_FORMAT).encode("ascii"):
+        raise CheckpointError(
+            f"checkpoint {path} cannot be read: its format is {version[:20]!r}, this simkit "
+            f"reads format {CHECKPOINT_FORMAT} (a damaged file, or another version's); {fresh}"
+        )
+    digest, _, payload = rest.partition(b"\n")
+    if hashlib.sha256(payload).hexdigest().encode("ascii") != digest:
+        raise CheckpointError(
+            f"checkpoint {path} is damaged: its content does not match its SHA-256 checksum "
+            f"(a changed or truncated file), so it is not resumed; {fresh}"
+        )
+    try:
+        meta, summary = _read_payload(payload)
+    except Exception as exc:  # the checksum matched: a file written by other code
+        raise CheckpointError(
+            f"checkpoint {path} is damaged: its checksum matches but its content is not a "
+            f"simkit checkpoint's ({exc.__class__.__name__}: {exc}); {fresh}"
+        ) from None
+    saved = meta["identity"]
+    wanted = json.loads(json.dumps(run_identity(config)))  # as JSON reads it back
     if saved != wanted:
         diffs = [
             f"{k}: {saved.get(k)!r} there, {wanted[k]!r} here"
             for k in wanted
             if saved.get(k) != wanted[k]
         ]
-        raise SimkitError(
+        raise CheckpointError(
             f"checkpoint {path} belongs to a different run ({'; '.join(diffs)}); "
             "use another checkpoint file or delete this one"
         )
-    return _State(summary=payload["summary"], trace=payload["trace"])
+    return _State(summary=summary, trace=meta["trace"])
+
+
+def _read_payload(payload: bytes) -> tuple[dict[str, Any], Summary]:
+    """The metadata and summary of a checkpoint's payload (checked against its checksum)."""
+    from simkit.statistics import Count, Sum
+
+    enums: dict[str, type[Count] | type[Sum]] = {"Count": Count, "Sum": Sum}
+    with np.load(io.BytesIO(payload), allow_pickle=False) as archive:
+        meta = json.loads(archive["meta"].tobytes().decode("utf-8"))
+        if meta.get("format") != CHECKPOINT_FORMAT:
+            raise ValueError(f"format {meta.get('format')!r} in the metadata")
+        summary = Summary(n_games=int(meta["n_games"]), n_blocks=int(meta["n_blocks"]))
+        for entry in meta["arrays"]:
+            key = Key(enums[entry["enum"]](entry["field"]), entry["variant"], entry["component"])
+            table = summary.counts if entry["kind"] == "counts" else summary.sums
+            table[key] = archive[entry["array"]]
+    if not isinstance(meta["trace"], list) or not isinstance(meta["identity"], dict):
+        raise ValueError("no trace or identity in the metadata")
+    return meta, summary
 
 
 # --------------------------------------------------------------------------- provenance

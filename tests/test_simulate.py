@@ -233,10 +233,13 @@ def test_specials_table_sits_beside_exact_values(base_run: sim.SimulationResult)
     assert (table["best_count"] <= table["count"]).all()
 
 
-def test_progress_bar_is_quiet_in_ci(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_progress_in_ci_is_plain_lines_not_a_bar(monkeypatch: pytest.MonkeyPatch) -> None:
     config = make_config(["western-2-4"], 10, seed=1)
     monkeypatch.setenv("CI", "true")
-    assert sim._progress_bar(config, 0, None) is None
+    lines = sim._progress_bar(config, 0, None)
+    assert isinstance(lines, sim._ProgressLines)
+    lines.close()
+    assert sim._progress_bar(config, 0, False) is None
     bar = sim._progress_bar(config, 0, True)
     assert bar is not None
     bar.close()

@@ -110,5 +110,31 @@ def _stages(args: argparse.Namespace, total: int) -> Any:
 
     from tqdm import tqdm
 
-    shown = not args.quiet and sys.stderr.isatty() and not os.environ.get("CI")
+    on_terminal = sys.stderr.isatty() and not os.environ.get("CI")
+    if not args.quiet and not on_terminal:
+        return _StageLines(total)
+    shown = not args.quiet and on_terminal
     return tqdm(total=total, desc="report", unit="stage", disable=not shown, position=1)
+
+
+class _StageLines:
+    """The report's stages as plain lines on stderr, off a terminal (CI, logs, pipes)."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.done = 0
+
+    def __enter__(self) -> _StageLines:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        pass
+
+    def set_postfix_str(self, stage: str) -> None:
+        import sys
+
+        line = f"report: stage {self.done + 1} of {self.total}: {stage}"
+        print(line, file=sys.stderr, flush=True)
+
+    def update(self, n: int = 1) -> None:
+        self.done += n

@@ -56,7 +56,11 @@ def add_run_options(parser: argparse.ArgumentParser, *, games: int | None) -> No
         metavar="FILE",
         help="save progress here; the same command again resumes (default: none)",
     )
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument(
+        "--quiet",
+        action="store_true",
+        help="no progress (default: a bar on a terminal, a line every 5 s elsewhere)",
+    )
     parser.add_argument(
         "--overwrite",
         action="store_true",
