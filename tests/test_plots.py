@@ -49,7 +49,7 @@ def test_each_figure_draws_from_saved_tables(loaded: SimulationResult, name: str
 def test_scores_plot_has_one_row_per_variant(loaded: SimulationResult) -> None:
     fig = plots.plot_scores(loaded["scores"])
     labels = [t.get_text() for t in fig.get_axes()[0].get_yticklabels()]
-    assert labels == ["guangxi", "hongkong"]
+    assert labels == ["guangxi", "hongkong (banker)"]  # seat 0 is the banker in hongkong
 
 
 def test_payout_plot_is_log_log(loaded: SimulationResult) -> None:
