@@ -100,9 +100,7 @@ def rules_finding(page: Page) -> list[str]:
         + "."
         + (
             "  The decision phases worth most to a seat, paired on the same deals (points per "
-            "game, 95% CI): "
-            + "; ".join(phases)
-            + "."
+            "game, 95% CI): " + "; ".join(phases) + "."
             if phases
             else ""
         )
@@ -163,13 +161,18 @@ def skill_finding(page: Page) -> list[str]:
     if said:
         text += (
             f"a seat that plays another strategy than the default `{default}` loses, "
-            "per game, " + "; ".join(said) + " points (paired, over the variants and seats)."
+            "per game, "
+            + "; ".join(said)
+            + " points (paired"
+            + (", the range over the variants and seats)." if page.compares else ").")
         )
     if given:
+        spread = f"{min(given):.3f}" + (
+            f" to {max(given):.3f}" if f"{min(given):.3f}" != f"{max(given):.3f}" else ""
+        )
         text += (
-            f"  The hands here are set by a strategy that gives away {min(given):.3f} to "
-            f"{max(given):.3f} points a hand against the best setting of the same cards "
-            "(regret)."
+            f"  The hands here are set by a strategy that gives away {spread} points a hand "
+            "against the best setting of the same cards (regret)."
         )
     return [text + "\n"] + (
         [figure("strategy", "What a weaker strategy costs a seat") + "\n"] if said else []
