@@ -25,7 +25,13 @@ import os
 
 import polars as pl
 
-from simkit.plots import plot_components, plot_payouts, plot_score_distribution, plot_scores
+from simkit.plots import (
+    plot_components,
+    plot_payouts,
+    plot_score_distribution,
+    plot_scores,
+    variant_style,
+)
 from simkit.simulate import simulate
 from simkit.variants import load_variant, variant_names
 
@@ -48,11 +54,19 @@ payouts
 # %% [markdown]
 # ## One simulation, every variant
 #
-# Each `plot_*` function returns a matplotlib `Figure`, which the notebook shows inline.
+# Each `plot_*` function returns a matplotlib `Figure`, which the notebook shows inline.  A
+# variant has one colour and marker in every figure, here and in the report
+# (`simkit.plots.variant_style`; a 食夹棍 twin is its variant's, hollow and dashed).
 
 # %%
 result = simulate("all", GAMES, seed=2, n_jobs=1, progress=False)
 result["scores"].filter(pl.col("seat") == "all").select("variant", "n", "sd", "sd_se")
+
+# %%
+pl.DataFrame(
+    [{"variant": v, "colour": variant_style(v).color, "marker": variant_style(v).marker}
+     for v in result.variant_names]
+)
 
 # %%
 plot_scores(result["scores"])

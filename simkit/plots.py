@@ -18,16 +18,18 @@ from __future__ import annotations
 import functools
 import io
 import math
+import zlib
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 import matplotlib
 import numpy as np
 import polars as pl
+from matplotlib import ticker
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
-from matplotlib.layout_engine import ConstrainedLayoutEngine
 from matplotlib.text import Text
 from matplotlib.transforms import Bbox
 
@@ -75,67 +77,129 @@ def _variants(table: pl.DataFrame) -> list[str]:
     return list(dict.fromkeys(table["variant"].to_list()))
 
 
-def _markers() -> list[str]:
-    return ["o", "s", "^", "D", "v", "P", "X", "<", ">", "h", "*", "p"]
+#: The colour and marker of each shipped variant, the one place they are defined: every figure
+#: of :mod:`simkit.plots`, the report and the notebooks draw a variant in these.  Colours are
+#: the tab10 cycle, then Dark2 for the deck variants; a 食夹棍 twin (``<name>+top-card`` or
+#: ``<name>+full``) takes its variant's colour and marker, hollow, on a dashed line.
+VARIANT_STYLES: dict[str, tuple[str, str]] = {
+    "fujian": ("#1f77b4", "o"),
+    "guangxi": ("#ff7f0e", "s"),
+    "guangxi-regional": ("#2ca02c", "^"),
+    "hongkong": ("#d62728", "D"),
+    "philippines": ("#9467bd", "v"),
+    "qiantang": ("#8c564b", "P"),
+    "taiwan": ("#e377c2", "X"),
+    "western-2-4": ("#7f7f7f", "h"),
+    "wiki-points": ("#bcbd22", "*"),
+    "guangxi-two-decks": ("#17becf", "<"),
+    "guangxi-jokers": ("#1b9e77", ">"),
+    "guangxi-five-suits": ("#d95f02", "p"),
+    "qiantang-five-suits": ("#7570b3", "d"),
+}
+#: Colours and markers of variants not shipped (a user's file), picked by a hash of the name.
+_OTHER_COLORS = ("#66a61e", "#e7298a", "#a6761d", "#e6ab02", "#666666", "#393b79", "#637939")
+_OTHER_MARKERS = ("o", "s", "^", "D", "v", "P", "X")
+_TWIN_SUFFIXES = ("+top-card", "+full")
 
 
-def _color(i: int) -> tuple[float, float, float, float]:
-    """A distinct colour for the i-th variant (20 before repeating)."""
-    r, g, b, a = matplotlib.colormaps["tab20"](i % 20)
-    return (r, g, b, a)
+@dataclass(frozen=True)
+class VariantStyle:
+    """How one variant is drawn: ``color`` (hex), ``marker``, whether its markers are
+    ``filled`` and its line ``linestyle`` (hollow and dashed for a 食夹棍 twin)."""
+
+    color: str
+    marker: str
+    filled: bool = True
+    linestyle: str = "-"
+
+    @property
+    def facecolor(self) -> str:
+        return self.color if self.filled else "none"
+
+
+def variant_style(name: str) -> VariantStyle:
+    """The style of variant ``name`` (:data:`VARIANT_STYLES`; a stable pick for any other
+    name)."""
+    for suffix in _TWIN_SUFFIXES:
+        if name.endswith(suffix):
+            base = variant_style(name.removesuffix(suffix))
+            return VariantStyle(base.color, base.marker, filled=False, linestyle="--")
+    if name in VARIANT_STYLES:
+        return VariantStyle(*VARIANT_STYLES[name])
+    k = zlib.crc32(name.encode("utf-8"))
+    return VariantStyle(_OTHER_COLORS[k % len(_OTHER_COLORS)], _OTHER_MARKERS[k % 7])
+
+
+def _role_label(variant: str, banker: bool) -> str:
+    return f"{variant} (banker)" if banker else variant
 
 
 @styled
 def plot_scores(scores: pl.DataFrame) -> Figure:
-    """Expected score of seat 0 (the banker in banker variants) and the standard deviation of a
-    player's score, per variant, with 95% intervals."""
+    """Expected score of seat 0 and the standard deviation of a player's score, per variant,
+    with 95% intervals: one row per variant, aligned across the two panels, each variant in
+    its :func:`variant_style`; a row reads ``(banker)`` only where seat 0 is the banker (the
+    table's ``banker`` column)."""
     variants = _variants(scores)
     seat0 = scores.filter(pl.col("seat") == "0")
     pooled = scores.filter(pl.col("seat") == "all")
-    fig = ResultFigure(figsize=(11, 0.45 * len(variants) + 2))
-    ax_mean, ax_sd = fig.subplots(1, 2)
+    fig = ResultFigure(figsize=(11, 0.45 * len(variants) + 2), layout="constrained")
+    ax_mean, ax_sd = fig.subplots(1, 2, sharey=True)
     y = np.arange(len(variants))
-    mean = [seat0.filter(pl.col("variant") == v)["mean"][0] for v in variants]
-    se = [seat0.filter(pl.col("variant") == v)["se"][0] for v in variants]
-    banker = [bool(seat0.filter(pl.col("variant") == v)["banker"][0]) for v in variants]
-    colors = ["tab:red" if b else "tab:blue" for b in banker]
-    ax_mean.errorbar(mean, y, xerr=Z95 * np.array(se), fmt="none", ecolor="gray", capsize=3)
-    ax_mean.scatter(mean, y, c=colors, zorder=3)
+    for k, v in enumerate(variants):
+        style = variant_style(v)
+        row = seat0.filter(pl.col("variant") == v).row(0, named=True)
+        ax_mean.errorbar(row["mean"], k, xerr=Z95 * row["se"], fmt="none", ecolor="gray", capsize=3)
+        ax_mean.scatter(
+            [row["mean"]],
+            [k],
+            marker=style.marker,
+            s=49,
+            facecolors=style.facecolor,
+            edgecolors=style.color,
+            linewidths=1.3,
+            zorder=3,
+        )
+        all_seats = pooled.filter(pl.col("variant") == v).row(0, named=True)
+        ax_sd.barh(
+            k,
+            all_seats["sd"],
+            xerr=Z95 * np.nan_to_num(all_seats["sd_se"]),
+            capsize=3,
+            color=style.facecolor if style.filled else "white",
+            edgecolor=style.color,
+            hatch=None if style.filled else "//",
+            linewidth=1.3,
+        )
+    labels = [
+        _role_label(v, bool(seat0.filter(pl.col("variant") == v)["banker"][0])) for v in variants
+    ]
+    ax_mean.set_yticks(y, labels)
+    ax_mean.set_ylim(len(variants) - 0.5, -0.5)  # first variant on top, both panels
     ax_mean.axvline(0, color="black", lw=0.8)
-    ax_mean.set_yticks(y, variants)
-    ax_mean.invert_yaxis()
-    ax_mean.set_xlabel("expected score of seat 0 per game (waters), 95% CI")
-    ax_mean.set_title("Seat 0 (red: the banker)")
-    sd = [pooled.filter(pl.col("variant") == v)["sd"][0] for v in variants]
-    sd_se = [pooled.filter(pl.col("variant") == v)["sd_se"][0] for v in variants]
-    ax_sd.barh(y, sd, xerr=Z95 * np.nan_to_num(np.array(sd_se)), color="tab:blue", capsize=3)
-    ax_sd.set_yticks(y, variants)
-    ax_sd.invert_yaxis()
-    ax_sd.set_xlabel("standard deviation of a player's score per game, 95% CI")
+    ax_mean.set_xlabel("expected score of seat 0 per game (points), 95% CI")
+    ax_mean.set_ylabel("variant (seat 0's role)")
+    ax_mean.set_title("Seat 0 (the banker where marked)")
+    ax_sd.set_xlabel("SD of a player's score per game (points), 95% CI")
     ax_sd.set_title("Volatility")
-    fig.tight_layout()
+    for ax in (ax_mean, ax_sd):
+        ax.grid(axis="x", alpha=0.3)
     return fig
 
 
 @styled
 def plot_components(components: pl.DataFrame) -> Figure:
-    """Stacked bars per variant: waters changing hands by rule component (mean |transfer| per
-    player and game), and each component's share of the score's variance."""
+    """Stacked bars per variant: points changing hands by rule component (mean |transfer| per
+    player and game), and each component's share of the score's variance; one legend for
+    both panels below them, inside the figure."""
     variants = _variants(components)
     names = [
         c
         for c in dict.fromkeys(components["component"].to_list())
         if components.filter(pl.col("component") == c)["mean_abs"].max() > 0  # type: ignore[operator]
     ]
-    height = 0.45 * len(variants) + 3
-    # One legend for both panels (same colours), in a strip kept free below them, where it
-    # hides no bar; left out of the layout, which would otherwise shrink the first panel to
-    # make room for it.
-    strip = 0.45 / height
-    fig = ResultFigure(
-        figsize=(12, height), layout=ConstrainedLayoutEngine(rect=(0, strip, 1, 1 - strip))
-    )
-    ax_abs, ax_var = fig.subplots(1, 2)
+    fig = ResultFigure(figsize=(12, 0.45 * len(variants) + 3), layout="constrained")
+    ax_abs, ax_var = fig.subplots(1, 2, sharey=True)
     y = np.arange(len(variants))
     cmap = matplotlib.colormaps["tab10"]
 
@@ -152,27 +216,27 @@ def plot_components(components: pl.DataFrame) -> Figure:
         left += widths
         share = np.array([value(v, c, "var_share") for v in variants])
         start = np.where(share >= 0, pos, neg)
-        ax_var.barh(y, share, left=start, color=cmap(i % 10), label=c)
+        ax_var.barh(y, share, left=start, color=cmap(i % 10))
         pos += np.where(share >= 0, share, 0)
         neg += np.where(share < 0, share, 0)
-    for ax in (ax_abs, ax_var):
-        ax.set_yticks(y, variants)
-        ax.invert_yaxis()
-    ax_abs.set_xlabel("mean |points| moved per player and game,\nby rule component (waters)")
+    # Every bar inside the frame: the limits from the stacks' ends, not the autoscaler's.
+    ax_abs.set_xlim(0, max(float(left.max(initial=0)), 1e-9) * 1.04)
+    low, high = min(float(neg.min(initial=0)), 0.0), max(float(pos.max(initial=0)), 1.0)
+    pad = 0.03 * (high - low)
+    ax_var.set_xlim(low - pad, high + pad)
+    ax_abs.set_yticks(y, variants)
+    ax_abs.set_ylim(len(variants) - 0.5, -0.5)
+    ax_abs.set_ylabel("variant")
+    ax_abs.set_xlabel("mean |points| moved per player and game,\nby rule component")
     ax_var.set_xlabel(
         "share of the variance of a player's score,\nCov(component, total) / Var(total)"
     )
     ax_var.axvline(0, color="black", lw=0.8)
     ax_var.axvline(1, color="black", lw=0.8, ls=":")
-    legend = ax_abs.legend(
-        loc="lower center",
-        bbox_to_anchor=(0.5, 0.0),
-        bbox_transform=fig.transFigure,
-        ncols=min(len(names), 8),
-        fontsize="small",
-        frameon=False,
-    )
-    legend.set_in_layout(False)
+    if names:
+        fig.legend(
+            loc="outside lower center", ncols=min(len(names), 6), fontsize="small", frameon=False
+        )
     return fig
 
 
@@ -183,31 +247,60 @@ def _binned(score: np.ndarray, freq: np.ndarray, width: int) -> tuple[np.ndarray
     return centres * width, np.bincount(index, weights=freq)
 
 
+def _quantile_limits(
+    score: np.ndarray, freq: np.ndarray, tail: float, pad: float
+) -> tuple[float, float]:
+    """The scores between which all but ``tail`` of the frequency lies (each side), widened
+    by ``pad`` and always holding 0."""
+    order = np.argsort(score)
+    score, cdf = score[order], np.cumsum(freq[order]) / max(float(freq.sum()), 1e-300)
+    last = len(score) - 1
+    low = score[min(int(np.searchsorted(cdf, tail)), last)]
+    high = score[min(int(np.searchsorted(cdf, 1 - tail)), last)]
+    return min(float(low), 0.0) - pad, max(float(high), 0.0) + pad
+
+
 @styled
-def plot_score_distribution(distribution: pl.DataFrame, bin_width: int = 5) -> Figure:
-    """A player's score per game (all seats), one small panel per variant on shared axes: the
-    frequency in bins of ``bin_width`` waters on a log scale, so that the centre and the rare
-    large scores (special payouts, home runs) both read."""
+def plot_score_distribution(
+    distribution: pl.DataFrame, bin_width: int = 5, tail: float = 1e-4
+) -> Figure:
+    """A player's score per game (all seats), one panel per variant, each on its own score
+    axis (from the variant's ``tail`` and ``1 - tail`` quantiles, so a narrow game is not
+    squeezed into a few bars by a wide one), the frequency in bins of ``bin_width`` points on
+    a log scale shared by all panels."""
     pooled = distribution.filter(pl.col("seat") == "all")
     variants = _variants(pooled)
     n_cols = min(4, max(len(variants), 1))
     n_rows = max(math.ceil(len(variants) / n_cols), 1)
-    fig = ResultFigure(figsize=(3.2 * n_cols + 0.6, 2.3 * n_rows + 0.8), layout="constrained")
-    axes = fig.subplots(n_rows, n_cols, sharex=True, sharey=True, squeeze=False).ravel()
+    fig = ResultFigure(figsize=(3.2 * n_cols + 0.8, 2.4 * n_rows + 0.9), layout="constrained")
+    axes = fig.subplots(n_rows, n_cols, sharey=True, squeeze=False).ravel()
     for ax in axes[len(variants) :]:
         fig.delaxes(ax)
-    for i, (ax, v) in enumerate(zip(axes, variants, strict=False)):
+    for ax, v in zip(axes, variants, strict=False):
         rows = pooled.filter(pl.col("variant") == v)
         score = rows["score"].to_numpy()
         freq = rows["freq"].to_numpy()
         centres, binned = _binned(score, freq, bin_width)
-        ax.bar(centres, binned, width=bin_width, color=_color(i), edgecolor="none")
+        style = variant_style(v)
+        ax.bar(
+            centres,
+            binned,
+            width=bin_width,
+            color=style.facecolor if style.filled else "white",
+            edgecolor=style.color if not style.filled else "none",
+            hatch=None if style.filled else "////",
+        )
         sd = math.sqrt(float(np.sum(freq * score**2)))
         ax.set_title(f"{v}  (sd {sd:.1f})", fontsize="medium")
         ax.set_yscale("log")
+        ax.set_xlim(*_quantile_limits(score, freq, tail, bin_width))
         ax.axvline(0, color="black", lw=0.6)
         ax.grid(alpha=0.3)
-    fig.supxlabel(f"score of one player in one game (waters, bins of {bin_width})")
+        ax.set_xlabel("points", fontsize="small")
+    fig.supxlabel(
+        f"score of one player in one game (points, bins of {bin_width}; each panel from its "
+        f"{tail:.2%} to {1 - tail:.2%} quantile)"
+    )
     fig.supylabel("frequency per game (log scale)")
     return fig
 
@@ -306,40 +399,52 @@ def _text_box(ann: Any) -> Bbox:
     return Text.get_window_extent(ann).frozen()
 
 
-def _special_labels(rows: pl.DataFrame, apart: float = 1.5) -> list[tuple[str, float, float]]:
-    """One label per special and place: a special's points in every variant sit at nearly one
-    rarity, or at a few (a variant that defines it otherwise); each group of points within a
-    factor ``apart`` of each other in rarity is named once, at its highest payout."""
+def _special_labels(rows: pl.DataFrame) -> list[tuple[str, float, float]]:
+    """One label per special, at its highest payout (the median rarity among its points of
+    that payout): a special defined otherwise in one variant sits at another rarity, unnamed
+    rather than named twice."""
     labels = []
     for (special,), sub in rows.sort("one_in").group_by("special", maintain_order=True):
         x = sub["one_in"].to_numpy()
         y = sub["payout"].to_numpy()
-        starts = np.flatnonzero(np.r_[True, x[1:] / x[:-1] > apart])
-        for group in np.split(np.arange(len(x)), starts[1:]):
-            top = group[y[group] == y[group].max()]
-            k = top[len(top) // 2]
-            labels.append((str(special), float(x[k]), float(y[k])))
+        top = np.flatnonzero(y == y.max())
+        k = top[len(top) // 2]
+        labels.append((str(special), float(x[k]), float(y[k])))
     return sorted(labels, key=lambda label: label[1])
+
+
+def _is_twin(name: str) -> bool:
+    return name.endswith(_TWIN_SUFFIXES)
+
+
+def _plain_log_axis(axis: Any, subs: tuple[float, ...]) -> None:
+    """Log ticks at ``subs`` × each power of ten, labelled as plain numbers (2, 5, 10, 20)."""
+    axis.set_major_locator(ticker.LogLocator(base=10, subs=subs))
+    axis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:,.0f}" if v >= 1 else f"{v:g}"))
+    axis.set_minor_formatter(ticker.NullFormatter())
 
 
 @styled
 def plot_payouts(payouts: pl.DataFrame) -> Figure:
-    """Special payouts against 1/probability on log axes, one hollow marker per variant, each
-    special named once beside its points, with the fitted payout curve (log payout linear in
+    """Special payouts against 1/probability on log axes, one hollow marker per variant (its
+    :func:`variant_style`; a 食夹棍 twin, whose payouts and rarities are its variant's, is
+    left out), each special named once, with the fitted payout curve (log payout linear in
     log rarity)."""
     fig = ResultFigure(figsize=(11, 7))
     ax = fig.subplots()
     rows = payouts.filter(
         (pl.col("payout") > 0) & pl.col("one_in").is_not_null() & pl.col("one_in").is_finite()
     )
-    for i, v in enumerate(_variants(rows)):
+    rows = rows.filter(~pl.col("variant").map_elements(_is_twin, return_dtype=pl.Boolean))
+    for v in _variants(rows):
         sub = rows.filter(pl.col("variant") == v)
+        style = variant_style(v)
         ax.scatter(
             sub["one_in"],
             sub["payout"],
-            marker=_markers()[i % 12],
+            marker=style.marker,
             facecolors="none",
-            edgecolors=[_color(i)],
+            edgecolors=[style.color],
             linewidths=1.3,
             label=v,
         )
@@ -348,52 +453,106 @@ def plot_payouts(payouts: pl.DataFrame) -> Figure:
         ax.plot(fit["one_in"], fit["rarity_payout"], color="black", lw=1, label="fitted curve")
     ax.set_xscale("log")
     ax.set_yscale("log")
+    _plain_log_axis(ax.yaxis, (1.0, 2.0, 5.0))
     ax.set_xlabel("1 / probability of being a hand's best special (one hand in ...)")
-    ax.set_ylabel("payout per opponent (waters)")
+    ax.set_ylabel("payout per opponent (points, log scale)")
     ax.grid(alpha=0.3, which="both")
     if ax.get_legend_handles_labels()[0]:  # a run with no special dealt draws no point
         ax.legend(fontsize="small", loc="center left", bbox_to_anchor=(1.02, 0.5))
     if rows.height:
         # Room for the labels at the edges, then the layout is fixed before they are placed.
         ax.margins(x=0.08, y=0.12)
-        fig.tight_layout()
+    fig.tight_layout()
+    if rows.height:
         label_points(ax, _special_labels(rows), rows.select("one_in", "payout").to_numpy())
-    else:
-        fig.tight_layout()
     return fig
 
 
 @styled
 def plot_convergence(convergence: pl.DataFrame) -> Figure:
-    """Key estimates against the number of games played, with 95% bands."""
+    """Key estimates against the number of games played, with 95% bands: one line per variant
+    in its :func:`variant_style` (marker at every point, twins dashed), one panel per
+    statistic, each with its own y-axis label."""
     stats = list(dict.fromkeys(convergence["statistic"].to_list()))
-    fig = ResultFigure(figsize=(6 * max(len(stats), 1), 4.5))
+    fig = ResultFigure(figsize=(6 * max(len(stats), 1) + 2, 4.8), layout="constrained")
     axes = np.atleast_1d(fig.subplots(1, max(len(stats), 1)))
     for ax, stat in zip(axes, stats, strict=False):
         sub = convergence.filter(pl.col("statistic") == stat)
-        for i, v in enumerate(_variants(sub)):
+        for v in _variants(sub):
             rows = sub.filter(pl.col("variant") == v).sort("games")
-            line = ax.plot(
+            style = variant_style(v)
+            ax.plot(
                 rows["games"],
                 rows["estimate"],
-                marker=_markers()[i % 12],
-                ms=3,
+                marker=style.marker,
+                ms=5,
+                markerfacecolor=style.facecolor,
+                color=style.color,
+                ls=style.linestyle,
+                lw=1.2,
                 label=v,
-                color=_color(i),
-            )[0]
+            )
             ax.fill_between(
                 rows["games"].to_numpy(),
                 rows["ci_low"].fill_nan(None).to_numpy(),
                 rows["ci_high"].fill_nan(None).to_numpy(),
-                color=line.get_color(),
-                alpha=0.15,
+                color=style.color,
+                alpha=0.08,
             )
         ax.set_xscale("log")
-        ax.set_xlabel("games")
+        ax.set_xlabel("games played (log scale)")
+        ax.set_ylabel("estimate (points), 95% band")
         ax.set_title(stat)
         ax.grid(alpha=0.3)
-    axes[-1].legend(fontsize="small", loc="center left", bbox_to_anchor=(1.02, 0.5))
-    fig.tight_layout()
+    if len(stats):
+        fig.legend(
+            *axes[0].get_legend_handles_labels(), loc="outside right center", fontsize="small"
+        )
+    return fig
+
+
+@styled
+def plot_strategy_costs(costs: pl.DataFrame, default: str) -> Figure:
+    """What playing another strategy than ``default`` costs a seat, per variant and seat: the
+    paired difference of its expected score per game (``diff`` with ``diff_ci_low`` and
+    ``diff_ci_high``, one row per ``variant``, ``seat`` and ``strategy``), on a symmetric log
+    axis (a loss of 0.01 and of 10 both read)."""
+    costs = costs.filter((pl.col("diff") != 0) | (pl.col("diff_ci_low") != pl.col("diff_ci_high")))
+    keys = list(dict.fromkeys(zip(costs["variant"], costs["seat"], strict=True)))
+    strategies = list(dict.fromkeys(costs["strategy"].to_list()))
+    fig = ResultFigure(figsize=(9, 0.38 * len(keys) + 2.2), layout="constrained")
+    ax = fig.subplots()
+    cmap = matplotlib.colormaps["tab10"]
+    markers = ("o", "s", "^", "D", "v", "P")
+    offsets = np.linspace(-0.25, 0.25, len(strategies)) if len(strategies) > 1 else [0.0]
+    for j, strategy in enumerate(strategies):
+        sub = costs.filter(pl.col("strategy") == strategy)
+        index = {k: i for i, k in enumerate(keys)}
+        y = np.array([index[(v, s)] for v, s in zip(sub["variant"], sub["seat"], strict=True)])
+        diff = sub["diff"].to_numpy()
+        err = np.abs(
+            np.vstack([diff - sub["diff_ci_low"].to_numpy(), sub["diff_ci_high"].to_numpy() - diff])
+        )
+        ax.errorbar(
+            diff,
+            y + offsets[j],
+            xerr=err,
+            fmt=markers[j % 6],
+            color=cmap(j % 10),
+            ms=5,
+            capsize=2,
+            lw=1,
+            label=strategy,
+        )
+    ax.set_xscale("symlog", linthresh=0.01)
+    ax.axvline(0, color="black", lw=0.8)
+    ax.set_yticks(range(len(keys)), [v if s == "any" else f"{v} ({s})" for v, s in keys])
+    ax.set_ylim(len(keys) - 0.5, -0.5)
+    ax.set_xlabel("expected score per game minus the default's (points, symlog scale), 95% CI")
+    ax.set_title(f"One seat plays the strategy named, the others `{default}` (same deals)")
+    ax.set_ylabel("variant (seat)")
+    ax.grid(axis="x", alpha=0.3)
+    fig.legend(loc="outside lower center", ncols=len(strategies), fontsize="small")
     return fig
 
 
@@ -414,8 +573,31 @@ def save_figure(fig: Figure, out_dir: str | Path, name: str) -> list[Path]:
     return paths
 
 
+def drawable(tables: Mapping[str, pl.DataFrame]) -> list[str]:
+    """The standard figures (:data:`FIGURES`) that ``tables`` hold something to draw: a run
+    with no special dealt has no payout figure, one that moved no point by a rule component no
+    component figure."""
+
+    def has(name: str) -> bool:
+        table = tables.get(FIGURES[name][0])
+        if table is None or not table.height:
+            return False
+        if name == "payouts":
+            rows = table.filter(
+                (pl.col("payout") > 0)
+                & pl.col("one_in").is_not_null()
+                & pl.col("one_in").is_finite()
+            )
+            return rows.height > 0
+        if name == "components":
+            return bool(table.filter(pl.col("mean_abs") > 0).height)
+        return True
+
+    return [name for name in FIGURES if has(name)]
+
+
 #: The standard figures: name → (table it reads, drawing function).
-FIGURES = {
+FIGURES: dict[str, tuple[str, Callable[[pl.DataFrame], Figure]]] = {
     "scores": ("scores", plot_scores),
     "components": ("components", plot_components),
     "score_distribution": ("score_distribution", plot_score_distribution),
@@ -425,8 +607,10 @@ FIGURES = {
 
 
 def all_figures(tables: Mapping[str, pl.DataFrame], out_dir: str | Path) -> dict[str, list[Path]]:
-    """Draw and save every standard figure from ``tables``; returns name → written paths."""
+    """Draw and save every standard figure that ``tables`` hold something for
+    (:func:`drawable`); returns name → written paths."""
     written = {}
-    for name, (table, draw) in FIGURES.items():
+    for name in drawable(tables):
+        table, draw = FIGURES[name]
         written[name] = save_figure(draw(tables[table]), out_dir, name)
     return written

@@ -464,15 +464,28 @@ def test_report_section_shows_every_phase_row_with_its_ci_and_command(tmp_path) 
         json.dumps([_phase_row("换牌 exchange", "all", 0.0, fair_bid=1.25)]), encoding="utf-8"
     )
     (tmp_path / "broken.json").write_text('[{"phase": "x"}]', encoding="utf-8")
+    (tmp_path / "idle.json").write_text(
+        json.dumps([{**_phase_row("抛牌 cost 6", seat, 0.0), "se": 0.0}
+                    for seat in ("banker", "player")]),
+        encoding="utf-8",
+    )  # fmt: skip
     section = "\n".join(phases_lines(tmp_path))
-    assert section.startswith("### What the phases are worth")
-    assert (
-        "| 谈判 negotiation | qiantang | 4 | banker | 4,096 | 0.750 | 0.500 | 0.250 ± 0.012 | "
-        "+0.226 to +0.274 | rate 47.0% | `python experiments/phase_value_x.py --seed 7` |"
-    ) in section
-    assert "| 谈判 negotiation | qiantang | 4 | player |" in section
-    assert "| 换牌 exchange | qiantang | 4 | all |" in section and "fair_bid 1.25" in section
-    assert "`results/phases/exchange.json` and `results/phases/settle.json`" in section
+    assert section.startswith("## What the phases are worth")
+    # one line per phase, variant and player count, a column per seat
+    header = "| phase | variant | players | games | banker: worth (95% CI) | player: worth"
+    assert header in section
+    row = next(line for line in section.splitlines() if line.startswith("| 谈判 negotiation"))
+    assert row.startswith("| 谈判 negotiation | qiantang | 4 | 4,096 | +0.250 (+0.226 to +0.274) |")
+    assert "| -0.083 (-0.107 to -0.059) |" in row and "| 47.0% |" in row
+    assert "=" not in row  # no key=value notes
+    assert "| 换牌 exchange | qiantang | 4 | 4,096 | – | – |" in section
+    assert "fair bid 1.25" in section
+    assert "`python experiments/phase_value_x.py --seed 7` (`exchange.json`)" in section
+    # a phase that changed no score in any seat is no row, but named
+    assert "| 抛牌 cost 6 |" not in section
+    assert "Left out, as they changed no score in any seat" in section
+    assert "抛牌 cost 6 (qiantang, 4 players)" in section
+    assert "0.000 ± 0.000" not in section and "+0.000 to +0.000" not in section
     assert "`broken.json` could not be read (a row has no variant" in section
 
 
@@ -481,4 +494,4 @@ def test_report_section_says_how_to_make_missing_measurements(tmp_path) -> None:
 
     section = "\n".join(phases_lines(tmp_path / "absent"))
     assert "experiments/phase_value_*.py" in section
-    assert "no measurement sits in `absent/`" in section
+    assert "no measurement in `absent/`" in section

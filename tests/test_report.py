@@ -13,14 +13,16 @@ import pytest
 from simkit.cli import main
 from simkit.report import (
     SECTIONS,
+    STUDIES_DIR,
     Page,
-    _grid,
     build_report,
     est,
+    grid,
     render_markdown,
     report_variants,
     with_compare,
 )
+from simkit.report.writer import page_markdown
 from simkit.simulate import load_result
 from simkit.variants import load_variant
 
@@ -39,7 +41,8 @@ def test_report_has_readme_tables_and_figures(report_dir: Path) -> None:
     readme = (report_dir / "README.md").read_text(encoding="utf-8")
     for heading in (
         "Expected score and volatility",
-        "Paired differences against guangxi",
+        "Findings",
+        "Volatility against guangxi",
         "rule components",
         "Scoops, home runs, fouls",
         "t of the t-formula",
@@ -160,12 +163,12 @@ def test_cli_report_redraws_from_saved_tables(
 def test_report_shows_a_dash_for_what_never_happened(report_dir: Path) -> None:
     """Rules a variant lacks and specials never dealt read "–" with a note, not 0.000 ± 0.000."""
     readme = (report_dir / "README.md").read_text(encoding="utf-8")
-    events = readme.split("## 4.")[1].split("## 5.")[0]
+    events = _section(readme, "Scoops, home runs")
     # hongkong scores no scoop or home run; nobody fouls.
     assert "| hongkong | – | – | – | – |" in events
     assert "`–`: not once in these games" in events
     assert "0.000 ± 0.000" not in events
-    specials = readme.split("## 6.")[1].split("## 7.")[0]
+    specials = _section(readme, "Special hands")
     assert "| clean-dragon | 至尊清龙 | 108 | – |" in specials
     assert "`–`: not dealt once in these 2,000 hands" in specials
 
@@ -181,9 +184,12 @@ def test_render_markdown_joins_the_sections(report_dir: Path) -> None:
     result = load_result(report_dir / "tables")
     page = Page(result)
     blocks = [block for section in SECTIONS for block in section(page)]
-    assert render_markdown(result) == "\n".join(blocks)
-    headings = [b for b in blocks if b.startswith("## ")]
-    assert len(headings) == 13 and headings[-1] == "## Reproduce\n"
+    assert render_markdown(result) == page_markdown(page)
+    headings = [b for b in render_markdown(result).split("\n") if b.startswith("## ")]
+    assert headings[0] == "## Findings" and headings[-1] == "## Reproduce"
+    assert len(headings) == len([b for b in blocks if b.startswith("## ")])
+    numbered = [h for h in headings if re.match(r"## \d+\. ", h)]
+    assert [int(h.split()[1].rstrip(".")) for h in numbered] == list(range(1, len(numbered) + 1))
 
 
 def test_grid_pivots_a_long_table_in_the_given_order() -> None:
@@ -196,7 +202,7 @@ def test_grid_pivots_a_long_table_in_the_given_order() -> None:
         }
     )
     cell = lambda r: f"{r['rate']}"  # noqa: E731
-    assert _grid(long, "variant", ["b", "a", "c"], "event", ["y", "x", "z"], cell, "–") == [
+    assert grid(long, "variant", ["b", "a", "c"], "event", ["y", "x", "z"], cell, "–") == [
         ["b", "–", "0.125", "–"],
         ["a", "0.25", "0.5", "–"],
         ["c", "–", "–", "–"],
@@ -206,11 +212,11 @@ def test_grid_pivots_a_long_table_in_the_given_order() -> None:
 def test_regret_section_reads_the_repository_measurement(
     report_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import simkit.report as report
+    import simkit
 
-    assert report.REGRET_JSON == (
-        Path(report.__file__).resolve().parent.parent / "results" / "strategy" / "regret.json"
-    )
+    # the shipped measurement sits inside the package
+    assert STUDIES_DIR.is_relative_to(Path(simkit.__file__).parent)
+    assert (STUDIES_DIR / "regret.json").is_file()
     rows = [
         {"variant": "guangxi", "players": 4, "seat": "any", "regret": 0.157, "ci_low": 0.086,
          "ci_high": 0.228, "share_differs": 0.55},
@@ -224,9 +230,8 @@ def test_regret_section_reads_the_repository_measurement(
     meta = {"strategy": "max-ev", "hands": 200, "rollouts": [300, 300]}
     measured = tmp_path / "regret.json"
     measured.write_text(json.dumps({"meta": meta, "rows": rows}), encoding="utf-8")
-    monkeypatch.setattr(report, "REGRET_JSON", measured)
-    readme = render_markdown(load_result(report_dir / "tables"))
-    section = readme.split("### How much the strategy gives away")[1].split("## 1.")[0]
+    readme = render_markdown(load_result(report_dir / "tables"), studies=tmp_path)
+    section = _section(readme, "How much the strategy gives away")
     assert "| guangxi |  | 0.157 | 0.086 to 0.228 | 55% |" in section
     assert "| hongkong | banker | 0.074 | 0.052 to 0.097 | 54% |" in section
     assert "| hongkong | player | 0.023 |" in section
@@ -254,9 +259,8 @@ def test_regret_section_shows_the_more_precise_row_where_one_was_measured(
     measured = tmp_path / "regret.json"
     measured.write_text(json.dumps({"meta": meta, "rows": base}), encoding="utf-8")
     (tmp_path / report.REGRET_PRECISE_NAME).write_text(json.dumps({"rows": precise}), "utf-8")
-    monkeypatch.setattr(report, "REGRET_JSON", measured)
-    readme = render_markdown(load_result(report_dir / "tables"))
-    section = readme.split("### How much the strategy gives away")[1].split("## 1.")[0]
+    readme = render_markdown(load_result(report_dir / "tables"), studies=tmp_path)
+    section = _section(readme, "How much the strategy gives away")
     # a row measured as another strategy that plays the same settings there: marked
     assert "| guangxi † |  | 0.025 | 0.015 to 0.035 | 30% | 2,000 (1000 + 1000) |" in section
     assert "† measured as `max-ev`, whose settings `expected-score` plays" in section
@@ -264,18 +268,22 @@ def test_regret_section_shows_the_more_precise_row_where_one_was_measured(
     assert "| hongkong | banker | 0.006 | -0.004 to 0.016 | 30% | 200 (300 + 300) |" in section
     assert "regret-4p-2000-default.md" in section
     (tmp_path / report.REGRET_PRECISE_NAME).write_text("{ not json", "utf-8")
-    readme = render_markdown(load_result(report_dir / "tables"))
+    readme = render_markdown(load_result(report_dir / "tables"), studies=tmp_path)
     assert "`regret-4p-2000-default.json` could not be read" in readme
 
 
 def test_regret_section_says_how_to_make_a_missing_measurement(
     report_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import simkit.report as report
-
-    monkeypatch.setattr(report, "REGRET_JSON", tmp_path / "absent.json")
-    readme = render_markdown(load_result(report_dir / "tables"))
-    section = readme.split("### How much the strategy gives away")[1].split("## 1.")[0]
-    assert "no regret measurement sits beside this copy of simkit" in section
+    readme = render_markdown(load_result(report_dir / "tables"), studies=tmp_path / "absent")
+    section = _section(readme, "How much the strategy gives away")
+    assert "no `regret.json` in the study folder" in section
     assert "experiments/regret.py --strategy expected-score" in section
     assert "simkit regret --variant NAME" in section
+
+
+def _section(readme: str, title: str) -> str:
+    """The text of the numbered section whose heading starts with ``title``."""
+    found = re.search(rf"^## \d+\. {re.escape(title)}.*?(?=^## )", readme, re.M | re.S)
+    assert found, title
+    return found.group(0)

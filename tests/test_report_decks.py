@@ -1,5 +1,5 @@
-"""The report's deck section reads ``results/decks`` (exact tables, volatility) or says how to
-make what is missing."""
+"""The report's deck section reads the study folder's ``decks/`` (exact tables, volatility) or
+says how to make what is missing; a page without the default variant has none."""
 
 from __future__ import annotations
 
@@ -73,8 +73,9 @@ VOLATILITY = {
 }
 
 
-def _page() -> Page:
-    return Page(SimulationResult(provenance={}, tables={}))
+def _page(names: tuple[str, ...] = ("guangxi",), strategy: str = "max-ev") -> Page:
+    provenance = {"variants": [{"name": n} for n in names], "strategy": strategy}
+    return Page(SimulationResult(provenance=provenance, tables={}))
 
 
 def _text(folder: Path) -> str:
@@ -86,7 +87,7 @@ def test_decks_section_shows_each_deck_side_by_side(tmp_path: Path) -> None:
     (tmp_path / "exact-2d.csv").write_text(TWO_DECKS, encoding="utf-8")
     (tmp_path / "volatility.json").write_text(json.dumps(VOLATILITY), encoding="utf-8")
     text = _text(tmp_path)
-    assert "### Decks: what two decks, a fifth suit and jokers change" in text
+    assert "## Decks: what two decks, a fifth suit and jokers change" in text
     assert "| special | one deck (`1d`) | two decks (`2d`) |" in text
     assert "| `six-pairs` | 0.0039 | 0.0071 |" in text  # P(best), not P(qualifies)
     # 五同 exists with two decks only: its row goes first (it precedes the straight flush),
@@ -103,13 +104,30 @@ def test_decks_section_shows_each_deck_side_by_side(tmp_path: Path) -> None:
     assert f"`python {VOLATILITY['meta']['command']}`" in text  # type: ignore[index]
 
 
-def test_decks_section_names_the_other_packs_without_a_column(tmp_path: Path) -> None:
+def test_decks_section_shows_the_compared_packs_only(tmp_path: Path) -> None:
     (tmp_path / "exact-1d.csv").write_text(ONE_DECK, encoding="utf-8")
     (tmp_path / "exact-2d-2j.csv").write_text(TWO_DECKS, encoding="utf-8")
     text = _text(tmp_path)
     assert "| special | one deck (`1d`) |" in text  # the compared packs only
     assert "(`2d-2j`)" not in text
-    assert "`results/decks/exact-<deck>.md`: `2d-2j`" in text
+    assert "`results/decks/exact-<deck>.md` in the repository" in text
+
+
+def test_decks_section_names_the_strategy_that_played_it_not_a_default(tmp_path: Path) -> None:
+    """The volatility runs are named by their own strategy, set beside the page's; the section
+    never calls a strategy "the default"."""
+    (tmp_path / "volatility.json").write_text(json.dumps(VOLATILITY), encoding="utf-8")
+    text = "\n".join(decks_section(_page(strategy="expected-score-rerank"), tmp_path))
+    assert "Each deck played by `max-ev` (this page's hands: `expected-score-rerank`)" in text
+    assert "default strategy" not in text and "(the default)" not in text
+    same = "\n".join(decks_section(_page(strategy="max-ev"), tmp_path))
+    assert "Each deck played by `max-ev`, 20 independent runs" in same
+    shipped = "\n".join(decks_section(_page(strategy="expected-score-rerank")))
+    assert "default strategy" not in shipped
+
+
+def test_a_page_without_the_default_variant_has_no_decks_section(tmp_path: Path) -> None:
+    assert decks_section(_page(("western-2-4",)), tmp_path) == []
 
 
 def test_decks_section_says_how_to_make_missing_files(tmp_path: Path) -> None:
@@ -131,8 +149,8 @@ def test_decks_section_follows_the_phases_section() -> None:
     assert SECTIONS.index(decks_section) == SECTIONS.index(phases_section) + 1
 
 
-def test_decks_section_reads_the_repository_results() -> None:
-    # the files results/decks holds (exact tables for every deck, the volatility runs)
+def test_decks_section_reads_the_shipped_study_files() -> None:
+    # the package's study files (exact tables for every compared deck, the volatility runs)
     text = "\n".join(decks_section(_page()))
     assert "one deck + 2 jokers (`1d-2j`)" in text
     assert "could not be read" not in text

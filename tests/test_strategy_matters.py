@@ -61,13 +61,16 @@ def measured(tmp_path: Path) -> Path:
 
 def test_section_shows_the_measured_rows_of_the_page_variants(measured: Path) -> None:
     text = "\n".join(strategy_matters_section(_page(), measured))
-    assert text.startswith("### How much strategy matters")
-    reference = (
-        "| guangxi |  | `max-ev` | +0.250 | 0 (the reference) | 9.50 ± 0.10 | 12.25 ± 0.20 |"
-    )
-    assert reference in text
-    assert "| guangxi |  | `greedy` | -3.875 | -4.125 (-4.145 to -4.105) |" in text
-    assert "| hongkong | banker | `random-legal` |" in text
+    assert text.startswith("## How much strategy matters")
+    # one row per variant and seat, one column per strategy; the default is no column of
+    # differences (it would compare it with itself)
+    assert "| variant | seat | `greedy` | `random-legal` |" in text
+    assert "| guangxi |  | -4.125 (-4.145 to -4.105) | – |" in text
+    assert "| hongkong | banker | – | -16.500 (-16.520 to -16.480) |" in text
+    assert "(the reference)" not in text and "+0.000 (+0.000 to +0.000)" not in text
+    # the volatility of each strategy's game, the default's included
+    assert "| variant | seat | `max-ev` | `greedy` | `random-legal` |" in text
+    assert "| guangxi |  | 12.25 ± 0.20 | 12.25 ± 0.20 | – |" in text
     assert "taiwan" not in text  # not on this page
     assert "Not measured: hongkong+top-card." in text
     assert "python experiments/strategy_matters.py --games 100 --seed 0" in text
@@ -78,9 +81,20 @@ def test_section_shows_the_measured_rows_of_the_page_variants(measured: Path) ->
     assert "This page plays 6 players; the measurement is at 4." in other
 
 
+def test_a_strategy_that_sets_every_hand_as_the_default_reads_same_splits(
+    tmp_path: Path,
+) -> None:
+    meta = {"default": "max-ev", "games": 100, "players": 4, "seed": 0, "command": "x"}
+    same = {**_row("guangxi", "any", "expected-score", 0.0), "diff_se": 0.0}
+    path = tmp_path / "matters.json"
+    path.write_text(json.dumps({"meta": meta, "rows": [same]}), encoding="utf-8")
+    text = "\n".join(strategy_matters_section(_page(), path))
+    assert "| guangxi |  | same splits |" in text
+
+
 def test_section_says_how_to_make_a_missing_or_broken_measurement(tmp_path: Path) -> None:
     text = "\n".join(strategy_matters_section(_page(), tmp_path / "matters.json"))
-    assert "no measurement sits beside this copy of simkit" in text
+    assert "no `matters.json` in the study folder" in text
     assert "experiments/strategy_matters.py --games 20000" in text
     broken = tmp_path / "broken.json"
     broken.write_text("{", encoding="utf-8")
@@ -89,8 +103,8 @@ def test_section_says_how_to_make_a_missing_or_broken_measurement(tmp_path: Path
 
 def test_section_follows_the_regret_section_and_reads_the_repository_file() -> None:
     assert SECTIONS[SECTIONS.index(regret_section) + 1] is strategy_matters_section
-    text = "\n".join(strategy_matters_section(_page()))  # results/strategy/matters.json
-    assert "### How much strategy matters" in text
+    text = "\n".join(strategy_matters_section(_page()))  # the package's matters.json
+    assert "## How much strategy matters" in text
 
 
 def test_sd_estimate_and_its_interval() -> None:
