@@ -10,6 +10,7 @@ from simkit.commands._options import (
     add_seed_option,
     add_variant_option,
     chosen_variant,
+    count,
 )
 
 DEFAULT_GAMES = 20_000
@@ -37,7 +38,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("b", help="strategy B")
     add_variant_option(parser)
     add_players_option(parser)
-    parser.add_argument("--games", type=int, default=DEFAULT_GAMES, help="deals to play")
+    parser.add_argument("--games", type=count, default=DEFAULT_GAMES, help="deals to play")
     add_seed_option(parser)
     parser.set_defaults(func=handle)
 
