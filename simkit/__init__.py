@@ -92,7 +92,14 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+    """The public API (``__all__``) and the submodules imported so far: not this file's own
+    imports (``Any``, ``TYPE_CHECKING``, ``annotations``, ``importlib``, ...)."""
+    loaded = {
+        name
+        for name, value in globals().items()
+        if isinstance(value, types.ModuleType) and value.__name__ == f"{__name__}.{name}"
+    }
+    return sorted(set(__all__) | loaded)
 
 
 class _Package(types.ModuleType):

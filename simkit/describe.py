@@ -113,6 +113,30 @@ def _hand_cards(hand: str | Iterable[str] | npt.ArrayLike) -> np.ndarray:
     return np.sort(cards)
 
 
+def decision_keys(ranks: npt.ArrayLike) -> np.ndarray:
+    """What a split decides, per dun: its category and the ranks that make it, kickers
+    dropped, as ``int64`` of the shape of ``ranks``.
+
+    A dun rank's kicker digits come most significant first (:mod:`simkit.evaluate`); the
+    made part is none of them for a high card or a flush (its cards are all side cards: which
+    go where is a kicker choice), the first digit for a pair, trips or quads, the first two
+    for two pair and a full house; a straight, straight flush or five of a kind has no
+    kickers and keeps its whole rank.  Splits with equal keys in all three duns differ only
+    in which side cards go where.
+    """
+    from simkit.evaluate import CATEGORY_SHIFT, KICKER_BASE, KICKER_DIGITS, Category
+
+    r = np.asarray(ranks, dtype=np.int64)
+    category = r >> CATEGORY_SHIFT
+    made = np.ones_like(r)
+    made[(category == Category.HIGH_CARD) | (category == Category.FLUSH)] = 0
+    made[(category == Category.TWO_PAIR) | (category == Category.FULL_HOUSE)] = 2
+    made[category >= Category.STRAIGHT_FLUSH] = KICKER_DIGITS
+    made[category == Category.STRAIGHT] = KICKER_DIGITS
+    place = np.asarray(KICKER_BASE, dtype=np.int64) ** (KICKER_DIGITS - made)
+    return (r - (r & ((1 << CATEGORY_SHIFT) - 1)) % place).astype(np.int64)
+
+
 def best_splits(
     hand: str | Iterable[str] | npt.ArrayLike,
     variant: Any = None,
@@ -127,8 +151,9 @@ def best_splits(
 ) -> BestSplits:
     """The numbers :func:`describe_splits` prints, as arrays (see :class:`BestSplits`).
 
-    The splits are the ``top`` the default strategy's model rates highest (splits that differ
-    only in suits once), plus declaring where the hand qualifies; each is scored under the
+    The splits are the ``top`` the default strategy's model rates highest, one per decision
+    (splits that differ only in kickers or suits, :func:`decision_keys`, show the one the
+    model rates best), plus declaring where the hand qualifies; each is scored under the
     full rules by :func:`simkit.setting_scores.expected_scores` (``seat``, ``target_se``,
     ``max_deals``, ``cache``, ``progress``: its arguments, None its defaults; 2-4 players).
 
@@ -154,11 +179,12 @@ def best_splits(
     horse = horse_copies(arranged, solver.horse_card) if solver.horse_card >= 0 else None
     values = split_values(ranks, solver, horse)
     order = np.lexsort((-ranks[:, 0], -ranks[:, 1], -ranks[:, 2], -values))
+    decisions = decision_keys(ranks)
     seen: set[tuple[int, int, int]] = set()
     shown: list[int] = []
     for i in order.tolist():
-        key = (int(ranks[i, 0]), int(ranks[i, 1]), int(ranks[i, 2]))
-        if key in seen:  # the same duns with other suits
+        key = (int(decisions[i, 0]), int(decisions[i, 1]), int(decisions[i, 2]))
+        if key in seen:  # the same made hands with other kickers or suits: a row above
             continue
         seen.add(key)
         shown.append(i)
@@ -243,7 +269,8 @@ def describe_splits(
     ``hand`` is card text (``"As Ks ..."``, see :func:`simkit.cards.parse_cards`) or 13 card
     integers; ``variant`` a name, path or :class:`~simkit.variants.Variant` (None: the default
     variant).  The splits shown are the ``top`` the default strategy's model rates highest
-    (splits that differ only in suits are shown once), each with ``score``, its expected
+    (one per decision: splits that differ only in kickers or suits show the one the model
+    rates best, see :func:`decision_keys`), each with ``score``, its expected
     points per game under the full rules (see the module; ``seat``: ``"banker"`` or
     ``"player"`` in a banker variant; ``target_se``, ``max_deals``, ``cache``, ``progress``:
     those of :func:`simkit.setting_scores.expected_scores`; 2-4 players, elsewhere the

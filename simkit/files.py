@@ -33,22 +33,26 @@ def atomic_write(path: str | Path, write: Callable[[Path], object]) -> Path:
     return final
 
 
-def check_output_dir(out: Path) -> None:
-    """Raise ``ValueError`` if ``out`` cannot be created or written (before any work)."""
+def check_output_dir(out: Path, *, what: str = "output folder") -> None:
+    """Raise ``SimkitError`` (a ``ValueError``) if ``out`` cannot be created or written (before
+    any work); ``what`` names the folder in the message (``"checkpoint folder"``)."""
     probe = out
     while not probe.exists():
         if probe.parent == probe:
             break
         probe = probe.parent
     if probe.exists() and not probe.is_dir():
-        raise SimkitError(f"output folder {out}: {probe} exists and is not a folder")
-    # Try it: permission bits do not tell (root, read-only mounts, /proc).
+        raise SimkitError(f"{what} {out}: {probe} exists and is not a folder")
+    _probe_writable(probe, f"{what} {out}")
+
+
+def _probe_writable(folder: Path, what: str) -> None:
+    """Create and remove a file in ``folder``: permission bits do not tell (root, read-only
+    mounts, /proc), so try it."""
     try:
-        fd, name = tempfile.mkstemp(prefix=".simkit-probe-", dir=probe)
+        fd, name = tempfile.mkstemp(prefix=".simkit-probe-", dir=folder)
     except OSError as exc:
-        raise SimkitError(
-            f"output folder {out}: {probe} is not writable ({exc.strerror})"
-        ) from None
+        raise SimkitError(f"{what}: {folder} is not writable ({exc.strerror})") from None
     os.close(fd)
     os.unlink(name)
 
@@ -76,7 +80,8 @@ def staged_dir(out: str | Path) -> Iterator[Path]:
 
 
 def check_output_file(path: str | Path, *, suffix: str | None = None, overwrite: bool) -> Path:
-    """Raise ``ValueError`` unless ``path`` can be written as a new file (before any work).
+    """Raise ``SimkitError`` (a ``ValueError``) unless ``path`` can be written as a new file
+    (before any work).
 
     Its folder must exist or be creatable and be writable; an existing file is refused unless
     ``overwrite``; ``suffix`` (such as ``".npz"``) is required when given.
@@ -93,6 +98,5 @@ def check_output_file(path: str | Path, *, suffix: str | None = None, overwrite:
         probe = probe.parent
     if not probe.is_dir():
         raise SimkitError(f"output file {target}: {probe} exists and is not a folder")
-    if not os.access(probe, os.W_OK):
-        raise SimkitError(f"output file {target}: {probe} is not writable")
+    _probe_writable(probe, f"output file {target}")
     return target

@@ -518,7 +518,7 @@ def simulate(
     if ckpt is not None:
         if ckpt.is_dir():
             raise SimkitError(f"checkpoint {ckpt} is a folder; give a file name")
-        check_output_dir(ckpt.parent)
+        check_output_dir(ckpt.parent, what="checkpoint folder")
         if ckpt.exists():
             state = _load_checkpoint(ckpt, config)
         ckpt.parent.mkdir(parents=True, exist_ok=True)  # the folder is there before any work

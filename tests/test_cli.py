@@ -176,3 +176,40 @@ def test_every_command_plays_the_librarys_default_strategy(command):
     argv = [command, *(["--out", "x"] if command == "report" else [])]
     args = parser.parse_args(argv)
     assert args.strategy == DEFAULT_STRATEGY
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("1e6", 1_000_000), ("1_000_000", 1_000_000), ("1,000,000", 1_000_000), ("2.5e4", 25_000)],
+)
+def test_counts_read_scientific_notation_and_thousands_separators(text, value):
+    for argv in (
+        ["simulate", "--games", text],
+        ["report", "--games", text],
+        ["match", "a", "b", "--games", text],
+        ["train", "--games", text],
+    ):
+        assert build_parser().parse_args(argv).games == value
+    assert build_parser().parse_args(["regret", "--hands", text]).hands == value
+
+
+@pytest.mark.parametrize("text", ["1.5", "1e-3", "1,00", "1e6x", "inf", "1e400"])
+def test_a_count_that_is_not_whole_is_refused_by_name(text, capsys):
+    with pytest.raises(SystemExit) as info:
+        build_parser().parse_args(["simulate", "--games", text])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "argument --games: " in err and repr(text) in err
+
+
+def test_all_in_a_variant_list_is_every_shipped_variant_once():
+    from simkit.commands._options import chosen_variants
+    from simkit.report import report_variants
+    from simkit.variants import resolve_variants, variant_names
+
+    args = build_parser().parse_args(["simulate", "--variant", "guangxi,all"])
+    want = ["guangxi", *(n for n in variant_names() if n != "guangxi")]
+    assert [v.name for v in resolve_variants(chosen_variants(args))] == want
+    args = build_parser().parse_args(["report", "--variant", "all,qiantang"])
+    chosen, _ = report_variants(chosen_variants(args))
+    assert [v.name for v in chosen if "+" not in v.name] == variant_names()

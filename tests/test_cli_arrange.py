@@ -94,3 +94,39 @@ def test_help_text(capsys):
     ):
         assert phrase in text, phrase
     assert "max-ev's value model" not in text
+
+
+def test_a_decision_drops_kickers_and_suits_only():
+    from simkit.cards import parse_cards
+    from simkit.describe import decision_keys
+    from simkit.evaluate import rank3, rank5
+
+    def front(text):
+        return int(decision_keys(rank3(parse_cards(text))))
+
+    def five(text):
+        return int(decision_keys(rank5(parse_cards(text))))
+
+    assert front("Kd Qh Jc") == front("As 2h 7c")  # a high card is all side cards
+    assert front("9d 9h Ac") == front("9s 9c 2h") != front("Td Th Ac")  # the pair decides
+    assert five("Qd Qh 2c 2d Ac") == five("Qs Qc 2h 2s 5c") != five("Qd Qh 3c 3d Ac")
+    assert five("9d 9h 9c 4d Ac") == five("9d 9h 9c 2d 3c")  # trips, other kickers
+    assert five("5d 5h 5c Kd Kc") != five("5d 5h 5c Qd Qc")  # a full house's pair decides
+    assert five("5d 6h 7c 8d 9c") != five("4d 5h 6c 7d 8c")  # straights have no kickers
+    assert five("2s 5s 9s Js As") == five("3h 6h 8h Th Kh")  # a flush: which cards, a kicker
+    assert five("2s 5s 9s Js As") != five("2s 5s 9s Js Ad")  # but a high card is not a flush
+
+
+def test_the_rows_shown_are_different_decisions():
+    """All five rows were one split with other side cards in the front and middle; each row
+    is now another decision, the model's best of it."""
+    import numpy as np
+
+    from simkit.describe import best_splits, decision_keys
+
+    hand = "2d 4c 4d 4h 5d 5s 6s 7h 8c 9d Jc Qh Kh"
+    b = best_splits(hand, "guangxi", 6, top=5)  # 6 players: the model's order, no scoring
+    keys = {tuple(k) for k in decision_keys(b.ranks).tolist()}
+    assert len(b.settings) == len(keys) == 5
+    assert b.model[0] == b.best_model  # the best split is still the first row
+    assert np.all(np.diff(b.model) <= 0)

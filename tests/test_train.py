@@ -253,7 +253,7 @@ def test_cli_train_match_arrange(tmp_path, capsys):
     args = ["--variant", "western-2-4", "--players", "2", "--seed", "1"]
     assert main(["train", *args, "--games", "200", "--iterations", "1", "--out", str(out)]) == 0
     assert WinTables.load(out).meta["seed"] == 1
-    assert main(["match", str(out), "greedy", "--variant", "western-2-4", "--games", "200"]) == 0
+    assert main(["match", str(out), "greedy", *args[:4], "--games", "200"]) == 0
     assert "95% CI" in capsys.readouterr().out
     hand = "As Ks Qs Js Ts 9h 9d 9c 2h 3h 4d 5c 7s"
     assert main(["arrange", hand, "--variant", "guangxi", "--top", "2", "--max-deals", "4000"]) == 0

@@ -148,7 +148,9 @@ def test_user_file_extends_a_shipped_variant_and_changes_a_payout(tmp_path):
         ('[variant]\ntitle = "no name"\n', r"missing required key 'name'"),
         (
             '[variant]\nname = "x"\nextends = "guangxii"\n',
-            r"unknown variant 'guangxii'; shipped variants are: fujian",
+            r"mine\.toml: \[variant\]\.extends = 'guangxii': unknown variant 'guangxii'; "
+            r"did you mean 'guangxi'\? shipped variants are: fujian, .*; deck options .*: "
+            r"guangxi-five-suits",
         ),
         ("[variant\n", r"not valid TOML"),
     ],
@@ -242,6 +244,16 @@ def test_has_banker_and_resolve_variants_live_in_the_variants_layer():
     assert [v.name for v in resolve_variants("qiantang")] == ["qiantang"]
     with pytest.raises(VariantError, match="given twice"):
         resolve_variants(["guangxi", "guangxi"])
+    # "all" in a list: every shipped variant in its place, a variant named again kept once
+    everything = [v.name for v in resolve_variants(None)]
+    assert [v.name for v in resolve_variants(["guangxi", "all"])] == [
+        "guangxi",
+        *(n for n in everything if n != "guangxi"),
+    ]
+    assert [v.name for v in resolve_variants(["all", "qiantang", "guangxi-two-decks"])] == [
+        *everything,
+        "guangxi-two-decks",
+    ]
     with pytest.raises(VariantError, match="no variants given"):
         resolve_variants([])
 

@@ -7,19 +7,26 @@ from pathlib import Path
 from conftest import N_VARIANTS
 
 from simkit.cli import main
-from simkit.variants import variant_names
+from simkit.variants import deck_option_names, load_variant, variant_names
 from simkit.variants.docs import render_variants_doc
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "variants.md"
 
 
-def test_list_names_every_variant(capsys) -> None:
+def test_list_names_every_variant_then_the_deck_options(capsys) -> None:
     assert main(["variants"]) == 0
     out = capsys.readouterr().out
-    lines = out.strip().splitlines()
+    variants, decks = out.strip().split("\n\n")
+    lines = variants.splitlines()
     assert len(lines) == len(variant_names()) == N_VARIANTS
     for name, line in zip(variant_names(), lines, strict=True):
         assert line.startswith(name)
+    heading, *deck_lines = decks.splitlines()
+    assert heading.startswith("deck options")
+    assert len(deck_lines) == len(deck_option_names()) == 4
+    for name, line in zip(deck_option_names(), deck_lines, strict=True):
+        assert line.startswith(name)
+        assert load_variant(name).title in line
 
 
 def test_show_prints_the_resolved_rules(capsys) -> None:
@@ -43,7 +50,17 @@ def test_show_a_user_file(tmp_path, capsys) -> None:
 
 def test_show_unknown_variant_is_a_clear_error(capsys) -> None:
     assert main(["variants", "show", "atlantis"]) == 2
-    assert "unknown variant 'atlantis'" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "unknown variant 'atlantis'" in err
+    assert "did you mean" not in err  # nothing is close
+    assert "guangxi-two-decks" in err  # the deck options are listed too
+
+
+def test_unknown_variant_suggests_the_close_name(capsys) -> None:
+    assert main(["variants", "show", "guangxy"]) == 2
+    err = capsys.readouterr().err
+    assert "did you mean 'guangxi'?" in err
+    assert "deck options" in err and "qiantang-five-suits" in err
 
 
 def test_docs_file_is_current() -> None:

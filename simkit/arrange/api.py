@@ -15,7 +15,7 @@ from simkit.arrange.strategies import DEFAULT_STRATEGY, MaxEV, StrategyLike, as_
 from simkit.arrange.subsets import rank_tables_of
 from simkit.arrange.value import foul_strict
 from simkit.arrange.wintables import WinTables
-from simkit.cards import HAND_SIZE, as_card_rows
+from simkit.cards import HAND_SIZE, JOKER_CARDS, as_card_rows, format_cards
 from simkit.deal import RngLike, check_players, decks_needed
 from simkit.errors import SimkitError
 from simkit.evaluate import dun_ranks
@@ -40,6 +40,37 @@ def _as_hands(
 
 def _decks(variant: Variant | None, n_players: int) -> int:
     return decks_needed(n_players) if variant is None else variant.deck_for(n_players).decks
+
+
+def check_tables(hands: np.ndarray, decks: int) -> None:
+    """Refuse a table whose hands hold a card more often than its pack does.
+
+    ``hands``: card ints ``(..., seats, 13)``, a table per leading index; ``decks``: the
+    decks of the pack, which hold each card that many times (a joker once).  Raises
+    :class:`SimkitError` naming the first such table, the card and the seats that hold it.
+    """
+    seats = hands.shape[-2]
+    tables = hands.reshape(-1, seats * HAND_SIZE)
+    ordered = np.sort(tables, axis=1)
+    over = ordered[:, decks:] == ordered[:, :-decks]  # decks + 1 equal cards in a row
+    for joker in JOKER_CARDS:  # a pack holds each joker once
+        over[:, 0] |= (tables == joker).sum(axis=1) > 1
+    if not over.any():
+        return
+    t = int(np.flatnonzero(over.any(axis=1))[0])
+    table = tables[t].reshape(seats, HAND_SIZE)
+    counts = np.unique(table, return_counts=True)
+    limit = np.where(np.isin(counts[0], JOKER_CARDS), 1, decks)
+    card = int(counts[0][np.flatnonzero(counts[1] > limit)[0]])
+    holders = [int(p) for p in np.flatnonzero((table == card).any(axis=1))]
+    times = int((table == card).sum())
+    index = tuple(int(i) for i in np.unravel_index(t, hands.shape[:-2]))
+    packs = "one deck holds" if decks == 1 else f"{decks} decks hold"
+    raise SimkitError(
+        f"arrange: table {index} deals {format_cards([card])} {times} times, to seats "
+        f"{', '.join(map(str, holders))} (axis -2 of hands); {packs} "
+        f"{1 if card in JOKER_CARDS else decks} of it: a table's hands come from one pack"
+    )
 
 
 def legal_splits(
@@ -162,6 +193,10 @@ def arrange(
 
     ``arranged``: ``int8 (..., 13)``; ``declared``: ``int8 (...)``.
 
+    Hands with three or more axes, ``(..., seats, 13)``, are tables, as :func:`simkit.deal`
+    deals them: a table's hands together may hold a card only as often as its pack does
+    (:func:`check_tables`; a card in two seats' hands of one deck is an error naming both).
+
     ``hands``: card ints ``(..., 13)``; a hand may hold a card only as often as the decks of
     ``n_players`` hold it (once for 2-4 players).  ``strategy``: a :class:`Strategy`
     (``ExpectedScore(tables)``, ``MaxEV(tables)``, ``Greedy()``, ``RandomLegal()``), its name
@@ -191,6 +226,8 @@ def arrange(
     check_players(n_players)
     v = resolve_variant(variant)
     rows, lead = _as_hands(hands, n_players, v)
+    if len(lead) >= 2:  # (..., seats, 13): the hands of a table come from one pack
+        check_tables(rows.reshape((*lead, HAND_SIZE)), _decks(v, n_players))
     ids, values = chosen.choose_splits(rows, v, n_players=n_players, rng=rng)
     found = _arrangement(rows, lead, v, ids, values, declare, n_players)
     return found.cards, found.declared

@@ -8,6 +8,8 @@ command.  Nothing here imports a numerical module.
 from __future__ import annotations
 
 import argparse
+import re
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 # The report's seed (simkit.report.DEFAULT_SEED): every command draws the same deals by default,
@@ -63,6 +65,39 @@ def chosen_variants(args: argparse.Namespace) -> list[str]:
     from simkit.variants import DEFAULT_VARIANT
 
     return given_variants(args) or [DEFAULT_VARIANT]
+
+
+_THOUSANDS = re.compile(r"[+-]?\d{1,3}(,\d{3})+")
+_MAX_DIGITS = 18  # a count in scientific notation up to 1e18 (an int64 holds it)
+
+
+def count(text: str) -> int:
+    """A whole number as a user may write one: ``1000000``, ``1_000_000``, ``1,000,000`` (commas
+    every three digits) or integer-valued scientific notation (``1e6``, ``2.5e4``).
+
+    Raises ``argparse.ArgumentTypeError`` (argparse prints it under the option's name) for a
+    number that is not whole, such as ``1.5`` or ``1e-3``, and for anything not a number.
+    """
+    spelled = text.strip()
+    if _THOUSANDS.fullmatch(spelled):
+        spelled = spelled.replace(",", "")
+    try:
+        return int(spelled, 10)
+    except ValueError:
+        pass
+    try:
+        value = Decimal(spelled)
+    except InvalidOperation:
+        value = None
+    if value is None or "_" in spelled or not value.is_finite():
+        raise argparse.ArgumentTypeError(
+            f"expected a whole number such as 1000000, 1_000_000, 1,000,000 or 1e6; got {text!r}"
+        )
+    if value.adjusted() > _MAX_DIGITS:  # before to_integral: 1e100000000 has that many digits
+        raise argparse.ArgumentTypeError(f"{text!r} is too large (at most 1e{_MAX_DIGITS})")
+    if value != value.to_integral_value():
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}")
+    return int(value)
 
 
 def add_players_option(parser: argparse.ArgumentParser) -> None:

@@ -14,6 +14,7 @@ from simkit.commands._options import (
     add_seed_option,
     add_variant_option,
     chosen_variant,
+    count,
 )
 
 #: Seconds of measuring before progress lines are printed.
@@ -55,7 +56,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--rollouts",
-        type=int,
+        type=count,
         default=None,
         metavar="N",
         help="also score each split shown on N random deals of the --seed stream, "
@@ -79,7 +80,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--max-deals",
-        type=int,
+        type=count,
         default=None,
         metavar="N",
         help="deal at most N times for the score (default: {simkit.setting_scores.MAX_DEALS})",

@@ -10,6 +10,7 @@ from simkit.commands._options import (
     add_seed_option,
     add_variant_option,
     chosen_variant,
+    count,
 )
 
 DEFAULT_GAMES = 20_000
@@ -37,7 +38,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("b", help="strategy B")
     add_variant_option(parser)
     add_players_option(parser)
-    parser.add_argument("--games", type=int, default=DEFAULT_GAMES, help="deals to play")
+    parser.add_argument("--games", type=count, default=DEFAULT_GAMES, help="deals to play")
     add_seed_option(parser)
     parser.set_defaults(func=handle)
 
@@ -53,6 +54,8 @@ def handle(args: argparse.Namespace) -> int:
     strategy_a = strategy_from_name(args.a)  # with its options and tables
     strategy_b = strategy_from_name(args.b)
     variant = resolve_variant(chosen_variant(args))
+    for spec, strategy in ((args.a, strategy_a), (args.b, strategy_b)):
+        _check_table_fits(spec, getattr(strategy, "tables", None), variant.name, args.players)
     r = duplicate_match(
         strategy_a,
         strategy_b,
@@ -70,3 +73,26 @@ def handle(args: argparse.Namespace) -> int:
         f"95% CI {r['ci_low']:+.4f} .. {r['ci_high']:+.4f})"
     )
     return 0
+
+
+def _check_table_fits(spec: str, tables: Any, variant: str, n_players: int) -> None:
+    """Refuse a trained ``.npz`` table (``spec``) made for another table size or variant than
+    the match's: its win rates are those of that game, so the match would measure something
+    else without saying so.  A table whose ``meta`` does not record them is let through."""
+    from simkit.errors import SimkitError
+
+    if not spec.endswith(".npz") or tables is None:
+        return
+    made_for = tables.meta.get("n_players")
+    if made_for is not None and int(made_for) != n_players:
+        raise SimkitError(
+            f"table {spec} was trained for {made_for} players, but this match seats "
+            f"{n_players} (--players {n_players}): give --players {made_for} or a table trained "
+            f"for {n_players} players (simkit train --players {n_players})"
+        )
+    trained_on = tables.meta.get("variant")
+    if trained_on is not None and trained_on != variant:
+        raise SimkitError(
+            f"table {spec} was trained for variant {trained_on!r}, but this match plays "
+            f"{variant!r}: give --variant {trained_on} or a table trained for {variant}"
+        )

@@ -10,6 +10,7 @@ from simkit.commands._options import (
     add_seed_option,
     add_variant_option,
     chosen_variant,
+    count,
 )
 
 DEFAULT_HANDS = 200
@@ -55,10 +56,10 @@ def register(subparsers: Any) -> None:
         default="player",
         help="in a banker variant: measure the banker, or a player facing the banker",
     )
-    parser.add_argument("--hands", type=int, default=DEFAULT_HANDS, help="hands measured")
+    parser.add_argument("--hands", type=count, default=DEFAULT_HANDS, help="hands measured")
     parser.add_argument(
         "--rollouts",
-        type=int,
+        type=count,
         nargs=2,
         default=list(DEFAULT_ROLLOUTS),
         metavar=("SELECT", "EVALUATE"),

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from simkit.commands._options import add_out_option, add_variant_option, given_variants
+from simkit.commands._options import add_out_option, add_variant_option, count, given_variants
 from simkit.commands.simulate import add_run_options, claim_out, run_kwargs
 
 
@@ -30,7 +30,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--games",
-        type=int,
+        type=count,
         default=None,
         help="deals to play (default: {simkit.report.DEFAULT_GAMES:,})",
     )

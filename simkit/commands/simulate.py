@@ -15,6 +15,7 @@ from simkit.commands._options import (
     add_variant_arguments,
     add_variant_option,
     chosen_variants,
+    count,
 )
 
 DEFAULT_GAMES = 10_000
@@ -24,7 +25,7 @@ def add_run_options(parser: argparse.ArgumentParser, *, games: int | None) -> No
     """Options shared by the commands that simulate (simulate, compare, report); ``games`` None
     leaves ``--games`` to the library's default, which the command's help names."""
     if games is not None:
-        parser.add_argument("--games", type=int, default=games, help="deals to play")
+        parser.add_argument("--games", type=count, default=games, help="deals to play")
     add_players_option(parser)
     parser.add_argument(
         "--strategy",
@@ -40,7 +41,7 @@ def add_run_options(parser: argparse.ArgumentParser, *, games: int | None) -> No
     add_jobs_option(parser)
     parser.add_argument(
         "--chunk-size",
-        type=int,
+        type=count,
         default=None,
         help="games per task (default: sized to the workers)",
     )

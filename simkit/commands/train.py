@@ -12,6 +12,7 @@ from simkit.commands._options import (
     add_seed_option,
     add_variant_option,
     chosen_variant,
+    count,
 )
 from simkit.errors import SimkitError
 
@@ -29,14 +30,14 @@ def register(subparsers: Any) -> None:
     add_seed_option(parser)
     parser.add_argument(
         "--games",
-        type=int,
+        type=count,
         default=None,
         help="games per iteration (default: {simkit.train.DEFAULT_GAMES:,} hands / players; "
         "expected-score {simkit.train.FINE_GAMES:,})",
     )
     parser.add_argument(
         "--iterations",
-        type=int,
+        type=count,
         default=None,
         help="fictitious-play iterations after the greedy start "
         "(default: {simkit.train.DEFAULT_ITERATIONS}; expected-score "

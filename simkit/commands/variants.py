@@ -13,7 +13,7 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "variants",
         help="list the rule variants, show one, or write docs/variants.md",
-        description="Without an action: list the shipped variants.",
+        description="Without an action: list the shipped variants, then the deck options.",
     )
     actions = parser.add_subparsers(dest="action", metavar="ACTION")
     show = actions.add_parser("show", help="print a variant's resolved rules")
@@ -27,13 +27,19 @@ def register(subparsers: Any) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
-    from simkit.variants import load_variant, variant_names
+    from simkit.variants import deck_option_names, load_variant, variant_names
     from simkit.variants.docs import render_variant, render_variants_doc
 
     if args.action is None:
-        names = variant_names()
-        width = max(len(n) for n in names)
+        names, decks = variant_names(), deck_option_names()
+        width = max(len(n) for n in [*names, *decks])
         for name in names:
+            v = load_variant(name)
+            print(f"{name:<{width}}  {v.scoring.topology:<9}  {v.title}")
+        print()
+        # they load by name like a variant; not in "all" (no win tables are trained for them)
+        print("deck options (a shipped variant played with two decks, a fifth suit or jokers):")
+        for name in decks:
             v = load_variant(name)
             print(f"{name:<{width}}  {v.scoring.topology:<9}  {v.title}")
         return 0

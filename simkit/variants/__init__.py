@@ -26,6 +26,7 @@ is accepted when it agrees with the list, otherwise an error that names the key 
 
 from __future__ import annotations
 
+import difflib
 import tomllib
 from collections.abc import Sequence
 from functools import lru_cache
@@ -102,6 +103,19 @@ def deck_option_names() -> list[str]:
     return sorted(p.stem for p in (_builtin_dir() / "decks").glob("*.toml"))
 
 
+def unknown_variant_message(name: str) -> str:
+    """The error for a name that is neither a shipped variant nor a deck option: both lists,
+    and the closest name where one is close (a typo such as ``guangxy``)."""
+    names, decks = variant_names(), deck_option_names()
+    close = difflib.get_close_matches(name, [*names, *decks, "all"], n=1)
+    hint = f"did you mean {close[0]!r}? " if close else ""
+    return (
+        f"unknown variant {name!r}; {hint}shipped variants are: {', '.join(names)}; "
+        f"deck options (a variant with two decks, a fifth suit or jokers): {', '.join(decks)} "
+        "(or give the path of a .toml file)"
+    )
+
+
 def _locate(name_or_path: str | Path, relative_to: Path | None = None) -> Path:
     text = str(name_or_path)
     looks_like_path = text.endswith(".toml") or "/" in text or "\\" in text
@@ -109,10 +123,7 @@ def _locate(name_or_path: str | Path, relative_to: Path | None = None) -> Path:
         for path in (_builtin_dir() / f"{text}.toml", _builtin_dir() / "decks" / f"{text}.toml"):
             if path.is_file():
                 return path
-        raise VariantError(
-            f"unknown variant {text!r}; shipped variants are: {', '.join(variant_names())} "
-            "(or give the path of a .toml file)"
-        )
+        raise VariantError(unknown_variant_message(text))
     path = Path(text)
     if relative_to is not None and not path.is_absolute():
         path = relative_to / path
@@ -153,7 +164,10 @@ def _read_raw(path: Path, chain: tuple[Path, ...] = ()) -> dict[str, Any]:
         return raw
     if not isinstance(base_name, str):
         raise VariantError(f"{path.name}: [variant].extends: expected a variant name or path")
-    base_path = _locate(base_name, relative_to=path.parent)
+    try:
+        base_path = _locate(base_name, relative_to=path.parent)
+    except VariantError as exc:  # name the file that says it, not only the missing base
+        raise VariantError(f"{path}: [variant].extends = {base_name!r}: {exc}") from None
     base = _read_raw(base_path, (*chain, path.resolve()))
     # The header is the file's own (a name is never inherited); the rest merges.
     base_header = {k: v for k, v in base.get("variant", {}).items() if k not in ("name",)}
@@ -337,18 +351,21 @@ def resolve_variant(variant: str | Path | Variant | None) -> Variant:
 def resolve_variants(
     variants: str | Path | Variant | Sequence[str | Path | Variant] | None,
 ) -> tuple[Variant, ...]:
-    """Variants argument → tuple of :class:`Variant`; ``"all"`` (alone, or as the only item of
-    a list, as a command line gives it) or None is every shipped one."""
-    if (
-        variants is None
-        or variants == "all"
-        or (isinstance(variants, list | tuple) and list(variants) == ["all"])
-    ):
+    """Variants argument → tuple of :class:`Variant`; ``"all"`` or None is every shipped one.
+
+    In a list, ``"all"`` stands for every shipped variant in its place, and a variant the list
+    names again beside ``"all"`` is played once, where it first appears
+    (``["guangxi", "all"]``: guangxi, then the others).  Without ``"all"``, a variant given
+    twice is an error.
+    """
+    if variants is None or (isinstance(variants, str) and variants == "all"):
         items: list[str | Path | Variant] = list(variant_names())
     elif isinstance(variants, str | Path | Variant):
         items = [variants]
     else:
         items = list(variants)
+        if any(isinstance(v, str) and v == "all" for v in items):
+            items = _expand_all(items)
     if not items:
         raise VariantError("no variants given")
     resolved = tuple(resolve_variant(v) for v in items)
@@ -357,6 +374,20 @@ def resolve_variants(
     if dupes:
         raise VariantError(f"variant {dupes[0]!r} is given twice; each variant is played once")
     return resolved
+
+
+def _expand_all(items: list[str | Path | Variant]) -> list[str | Path | Variant]:
+    """``items`` with each ``"all"`` replaced by the shipped names, each variant kept once
+    (its first place)."""
+    out: list[str | Path | Variant] = []
+    seen: set[str] = set()
+    for item in items:
+        for one in variant_names() if isinstance(item, str) and item == "all" else [item]:
+            name = resolve_variant(one).name
+            if name not in seen:
+                seen.add(name)
+                out.append(one)
+    return out
 
 
 def has_banker(variant: Variant) -> bool:
