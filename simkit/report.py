@@ -32,16 +32,17 @@ DEFAULT_SEED = 20_260_101
 #: The cell of a rule a variant does not have, or of something never seen in the run.
 NEVER = "–"
 TOP_CARD = "top-card"
-#: The measured regret of the strategy (``experiments/regret.py``), read where the package sits
-#: in its repository; an installed package has none, and its report says how to make it.
+#: The measured regret of the strategy (``experiments/pipelines/regret.py``), read where the
+#: package sits in its repository; an installed package has none, and its report says how to
+#: make it.
 REGRET_JSON = Path(__file__).resolve().parent.parent / "results" / "strategy" / "regret.json"
 REGRET_COMMAND = (
-    "python experiments/regret.py --strategy expected-score-rerank --hands 200 --rollouts 300 "
-    "300 --seed 0"
+    "python -m experiments.pipelines.regret --strategy expected-score-rerank --hands 200 "
+    "--rollouts 300 300 --seed 0"
 )
 #: Rows measured on more hands and rollouts beside :data:`REGRET_JSON` (the 4-player rows on
-#: issue 11's protocol, ``experiments/regret_targets.py``): where a row of the same variant,
-#: players and seat is in both, the report shows this one.
+#: issue 11's protocol, ``experiments/pipelines/regret_targets.py``): where a row of the same
+#: variant, players and seat is in both, the report shows this one.
 REGRET_PRECISE_NAME = "regret-4p-2000-default.json"
 
 #: What the decision phases are worth (``experiments/phase_value_*.py``): every ``*.json`` here.
@@ -349,7 +350,8 @@ def regret_section(page: Page) -> list[str]:
     if relabelled:
         lines.append(
             f"† measured as `{'`, `'.join(relabelled)}`, whose settings `{meta['strategy']}` "
-            "plays in that row to the last bit (`experiments/regret_targets.py --relabel`).\n"
+            "plays in that row to the last bit "
+            "(`python -m experiments.pipelines.regret_targets --relabel`).\n"
         )
     if meta["strategy"] != strategy:
         lines.append(
@@ -436,7 +438,7 @@ def phases_lines(folder: Path) -> list[str]:
             heading,
             "The decision phases of the variant files (passing and 换牌 before the hands are "
             "set; 抢庄, 谈判 and 抛牌 around the comparison) are priced by the scripts "
-            f"`experiments/phase_value_*.py` into `results/phases/*.json`: {why}.\n",
+            f"`experiments/pipelines/phase_value_*.py` into `results/phases/*.json`: {why}.\n",
         ]
     table = [
         [
@@ -476,7 +478,7 @@ def phases_section(page: Page) -> list[str]:
 
 #: The exact tables per deck and the volatility runs of the deck options (``results/decks``).
 DECKS_DIR = Path(__file__).resolve().parent.parent / "results" / "decks"
-#: The decks ``experiments/exact_decks.py`` counts, in the order shown, and what each is.
+#: The decks ``experiments/pipelines/exact_decks.py`` counts, in the order shown, and what each is.
 DECK_LABELS = {
     "1d": "one deck",
     "2d": "two decks",
@@ -484,8 +486,8 @@ DECK_LABELS = {
     "1d-1j": "one deck + 1 joker",
     "1d-2j": "one deck + 2 jokers",
 }
-DECKS_EXACT_COMMAND = "python experiments/exact_decks.py --variant guangxi"
-DECKS_VOLATILITY_COMMAND = "python experiments/deck_volatility.py --batches 20 --seed 0"
+DECKS_EXACT_COMMAND = "python -m experiments.pipelines.exact_decks --variant guangxi"
+DECKS_VOLATILITY_COMMAND = "python -m experiments.pipelines.deck_volatility --batches 20 --seed 0"
 
 
 def _deck_exact(folder: Path) -> tuple[dict[str, pl.DataFrame], list[str], list[str]]:
@@ -635,7 +637,7 @@ def _deck_volatility_lines(path: Path) -> list[str]:
         "± its SE by batch means, with its 95% CI; `mean abs score` the mean |score| ± SE; "
         "`declares a special`: the share of hands declared as a special; `win tables`: whose "
         "tables set the hands (`own`: trained on that deck's own pack, "
-        "`experiments/train_tables.py`; the deck options' are `max-ev`'s, which "
+        "`experiments/pipelines/train_tables.py`; the deck options' are `max-ev`'s, which "
         "`expected-score` reads through its fine classes).  guangxi at 5 deals its usual two "
         "decks, and `guangxi-two-decks` at 6 is the deck guangxi plays at 6.\n",
         markdown_table(header, table) + "\n",
@@ -647,11 +649,11 @@ def _deck_volatility_lines(path: Path) -> list[str]:
 
 def strategy_matters_section(page: Page, path: Path | None = None) -> list[str]:
     """What setting the hands well is worth: the default strategy against weaker ones on the
-    same deals (``experiments/strategy_matters.py``; ``path`` defaults to
+    same deals (``experiments/pipelines/strategy_matters.py``; ``path`` defaults to
     ``results/strategy/matters.json`` beside :data:`REGRET_JSON`)."""
     heading = "### How much strategy matters\n"
     path = REGRET_JSON.with_name("matters.json") if path is None else path
-    command = "python experiments/strategy_matters.py --games 20000 --seed 0"
+    command = "python -m experiments.pipelines.strategy_matters --games 20000 --seed 0"
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         meta, rows = dict(data["meta"]), list(data["rows"])

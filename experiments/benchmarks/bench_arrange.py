@@ -17,7 +17,7 @@ run plays it (``choose_splits``), and its answers are checked against
 ``simkit.arrange.rerank.reference_rerank`` (the scan of every split) there, against
 expected-score's search elsewhere.
 
-    .venv/bin/python experiments/bench_arrange.py [--hands 20000] [--exhaustive-hands 1000]
+    python -m experiments.benchmarks.bench_arrange [--hands 20000] [--exhaustive-hands 1000]
 
 Writes results/bench/arrange.json and results/bench/arrange.md.
 """
@@ -33,9 +33,9 @@ from pathlib import Path
 
 import numba as nb
 import numpy as np
-from _timing import best_of  # experiments/ is on sys.path when run as a script
 
 import simkit
+from experiments.support import best_of
 from simkit.arrange import (
     DEFAULT_STRATEGY,
     P_W_HOME,
@@ -305,7 +305,7 @@ def main() -> None:
     joint = bench_joint(args.hands // 2)
     removal = bench_removal(args.hands // 2, args.exhaustive_hands // 2)
     meta = {
-        "command": "python experiments/bench_arrange.py "
+        "command": "python -m experiments.benchmarks.bench_arrange "
         f"--hands {args.hands} --exhaustive-hands {args.exhaustive_hands} "
         f"--count-hands {args.count_hands}",
         "seed": SEED,

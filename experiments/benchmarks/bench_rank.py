@@ -3,7 +3,7 @@
 Ranks >= 10M random five-card hands with ``simkit.rank5`` and, in the same run, a sample with
 phevaluator's Python API (the peer), checking that both order the sample the same way.
 
-    .venv/bin/python experiments/bench_rank.py [--hands 10000000] [--peer-hands 200000]
+    python -m experiments.benchmarks.bench_rank [--hands 10000000] [--peer-hands 200000]
 
 Writes ``results/bench/core.json`` and ``results/bench/core.md``.
 """
@@ -14,6 +14,7 @@ import argparse
 import json
 import os
 import platform
+import sys
 import time
 from pathlib import Path
 
@@ -22,12 +23,12 @@ os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import numpy as np
-from _timing import best_of  # experiments/ is on sys.path when run as a script
 
+from experiments.support import best_of
 from simkit.deal import deal
 from simkit.evaluate import rank3, rank5
 
-OUT = Path(__file__).resolve().parents[1] / "results" / "bench"
+OUT = Path(__file__).resolve().parents[2] / "results" / "bench"
 
 
 def random_hands(n: int, k: int, seed: int) -> np.ndarray:
@@ -47,6 +48,7 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=10_000_000)
     parser.add_argument("--peer-hands", type=int, default=200_000)
     parser.add_argument("--deal-games", type=int, default=1_000_000)
+    parser.add_argument("--out", type=Path, default=OUT, help="results folder (results/bench)")
     args = parser.parse_args()
 
     hands5 = random_hands(args.hands, 5, seed=1)
@@ -74,6 +76,7 @@ def main() -> None:
     same_order = bool((ours_dense == peer_dense).all())
 
     result = {
+        "command": " ".join(["python -m experiments.benchmarks.bench_rank", *sys.argv[1:]]),
         "machine": f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores",
         "python": platform.python_version(),
         "rank5": {"hands": args.hands, "seconds": t_rank5, "hands_per_s": args.hands / t_rank5},
@@ -92,12 +95,12 @@ def main() -> None:
             "hands_per_s": 4 * args.deal_games / t_deal,
         },
     }
-    OUT.mkdir(parents=True, exist_ok=True)
-    (OUT / "core.json").write_text(json.dumps(result, indent=2) + "\n")
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "core.json").write_text(json.dumps(result, indent=2) + "\n")
     md = [
         "# Core kernels, one core",
         "",
-        "`.venv/bin/python experiments/bench_rank.py`",
+        "`python -m experiments.benchmarks.bench_rank`",
         "",
         "| kernel | hands | hands/s |",
         "|---|---:|---:|",
@@ -113,7 +116,7 @@ def main() -> None:
         f"Machine: {result['machine']}, Python {result['python']}.",
         "",
     ]
-    (OUT / "core.md").write_text("\n".join(md))
+    (args.out / "core.md").write_text("\n".join(md))
     print("\n".join(md))
 
 

@@ -9,7 +9,7 @@ interleaved, ``--repeats`` times each, and the best CPU time of each is kept.  T
 ``--arrange-hands`` hands of each pack are set by the max-ev search (the deck options have no
 trained tables of their own and play guangxi's, so the search does the same work per split).
 
-    .venv/bin/python experiments/bench_rank_decks.py [--games 500000] [--repeats 5]
+    python -m experiments.benchmarks.bench_rank_decks [--games 500000] [--repeats 5]
         [--arrange-hands 4000]
 
 Writes ``results/bench/rank_decks.json`` and ``results/bench/rank_decks.md``.
@@ -41,7 +41,7 @@ from simkit.evaluate import (
 )
 from simkit.variants import Deck, load_variant
 
-OUT = Path(__file__).resolve().parents[1] / "results" / "bench"
+OUT = Path(__file__).resolve().parents[2] / "results" / "bench"
 SEED = 2026
 
 
@@ -50,6 +50,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=500_000)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--arrange-hands", type=int, default=4000)
+    parser.add_argument("--out", type=Path, default=OUT, help="results folder (results/bench)")
     args = parser.parse_args()
 
     variants = {
@@ -143,11 +144,11 @@ def main() -> None:
         "arrange_hands": n_arr,
         "arrange_seconds_best": arrange_best,
         "arrange_slowdown_vs_one_deck": {n: t / arrange_base for n, t in arrange_best.items()},
-        "command": "python experiments/bench_rank_decks.py "
+        "command": "python -m experiments.benchmarks.bench_rank_decks "
         f"--games {args.games} --repeats {args.repeats} --arrange-hands {n_arr}",
     }
-    OUT.mkdir(parents=True, exist_ok=True)
-    (OUT / "rank_decks.json").write_text(json.dumps(result, indent=2) + "\n")
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "rank_decks.json").write_text(json.dumps(result, indent=2) + "\n")
     md = [
         "# Ranking and arranging dealt hands: jokers and a fifth suit against one deck",
         "",
@@ -167,7 +168,7 @@ def main() -> None:
         f"Machine: {result['machine']}, Python {result['python']}.",
         "",
     ]
-    (OUT / "rank_decks.md").write_text("\n".join(md))
+    (args.out / "rank_decks.md").write_text("\n".join(md))
     print("\n".join(md))
 
 

@@ -1,6 +1,6 @@
 """Benchmark: games scored per second per core, every shipped variant, 4 players.
 
-Run: ``.venv/bin/python experiments/bench_score.py [--games 400000] [--repeats 5]``.
+Run: ``python -m experiments.benchmarks.bench_score [--games 400000] [--repeats 5]``.
 Writes ``results/bench/score.json`` and ``results/bench/score.md``.
 
 Each variant is timed with the breakdown off and on, beside a peer in the same run: ranking the
@@ -23,15 +23,15 @@ import time
 from pathlib import Path
 
 import numpy as np
-from _timing import best_of  # experiments/ is on sys.path when run as a script
 
+from experiments.support import best_of
 from simkit.deal import deal
 from simkit.evaluate import rank3, rank5
 from simkit.score import score
 from simkit.variants import load_variant, variant_names
 
 TARGET_ALL_PAIRS = 2_000_000
-OUT_DIR = Path(__file__).resolve().parents[1] / "results" / "bench"
+OUT_DIR = Path(__file__).resolve().parents[2] / "results" / "bench"
 
 
 def arrangements(n_games: int, seed: int) -> np.ndarray:
@@ -92,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
             flush=True,
         )
     meta = {
-        "command": "python experiments/bench_score.py " + " ".join(argv or sys.argv[1:]),
+        "command": "python -m experiments.benchmarks.bench_score " + " ".join(argv or sys.argv[1:]),
         "games": args.games,
         "players": 4,
         "repeats": args.repeats,

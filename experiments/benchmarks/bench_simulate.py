@@ -6,7 +6,7 @@ times one full-size run (1M games of the default variant alone), and times the s
 block side by side (deal, arrange, score, and the summaries simkit adds on top), so the cost
 of aggregation is read against the pipeline it wraps.
 
-    .venv/bin/python experiments/bench_simulate.py [--games 8192] [--alone-games 32768]
+    python -m experiments.benchmarks.bench_simulate [--games 8192] [--alone-games 32768]
         [--full-variant guangxi] [--full-games 1000000] [--strategy max-ev]
 
 Writes ``results/bench/simulate.json`` and ``results/bench/simulate.md``.
@@ -18,6 +18,7 @@ import argparse
 import json
 import os
 import platform
+import sys
 import time
 from pathlib import Path
 
@@ -26,9 +27,9 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 import importlib
 
 import numpy as np
-from _timing import best_of  # experiments/ is on sys.path when run as a script
 
 import simkit
+from experiments.support import best_of
 from simkit.arrange import arrange, arrange_variants
 from simkit.deal import deal
 from simkit.phases import before_setting
@@ -38,7 +39,7 @@ from simkit.simulate import BLOCK_GAMES, make_config, play_block, simulate
 # The module, not the function: ``simkit.simulate`` is re-exported as the function.
 sim = importlib.import_module("simkit.simulate")
 
-OUT = Path(__file__).resolve().parents[1] / "results" / "bench"
+OUT = Path(__file__).resolve().parents[2] / "results" / "bench"
 TARGET_GAMES = 1_000_000
 TARGET_SECONDS = 60.0
 
@@ -114,6 +115,7 @@ def main() -> None:
         default=16 * BLOCK_GAMES,
         help="games of each variant run alone (enough blocks that start-up is a small share)",
     )
+    parser.add_argument("--out", type=Path, default=OUT, help="results folder (results/bench)")
     args = parser.parse_args()
     variants = make_config("all", 1, seed=0).variants
     n_var = len(variants)
@@ -194,6 +196,7 @@ def main() -> None:
     identical = results[1].summary.equals(results[2].summary)  # type: ignore[union-attr]
     scaling = runs[1]["seconds"] / runs[2]["seconds"]
     record = {
+        "command": " ".join(["python -m experiments.benchmarks.bench_simulate", *sys.argv[1:]]),
         "benchmark": "simulate end to end (deal, arrange, score, aggregate), all variants",
         "strategy": args.strategy,
         "games": args.games,
@@ -230,12 +233,12 @@ def main() -> None:
             "platform": platform.platform(),
         },
     }
-    OUT.mkdir(parents=True, exist_ok=True)
-    (OUT / "simulate.json").write_text(json.dumps(record, indent=2) + "\n")
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "simulate.json").write_text(json.dumps(record, indent=2) + "\n")
     lines = [
         "# Simulation benchmark",
         "",
-        f"`.venv/bin/python experiments/bench_simulate.py --games {args.games} "
+        f"`python -m experiments.benchmarks.bench_simulate --games {args.games} "
         f"--alone-games {args.alone_games} --full-games {args.full_games}` "
         f"(best of {args.repeats}): "
         f"{args.games:,} four-player deals, each played under all {n_var} shipped variants "
@@ -290,7 +293,7 @@ def main() -> None:
     total = stages["play_block (everything)"]
     for name, sec in stages.items():
         lines.append(f"| {name} | {sec:.3f} | {sec / total:.0%} of play_block |")
-    (OUT / "simulate.md").write_text("\n".join(lines) + "\n")
+    (args.out / "simulate.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
 
 

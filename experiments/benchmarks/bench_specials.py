@@ -5,7 +5,7 @@ shipped variant (the default and the slowest are reported side by side), and, in
 a small sample with the plain-Python reference detector of ``tests/test_specials.py`` (the
 peer), checking that both give the same masks; the reference's rate is per hand, so it scales.
 
-    .venv/bin/python experiments/bench_specials.py [--games 250000] [--peer-hands 300]
+    python -m experiments.benchmarks.bench_specials [--games 250000] [--peer-hands 300]
 
 Writes ``results/bench/specials.json`` and ``results/bench/specials.md``.
 """
@@ -25,13 +25,12 @@ os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 
-from _timing import best_of  # experiments/ is on sys.path when run as a script
-
+from experiments.support import best_of
 from simkit.deal import deal
 from simkit.specials import detect_specials
 from simkit.variants import DEFAULT_VARIANT, load_variant, variant_names
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "results" / "bench"
 
 
@@ -39,6 +38,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=250_000, help="4-player games dealt")
     parser.add_argument("--peer-hands", type=int, default=300)
+    parser.add_argument("--out", type=Path, default=OUT, help="results folder (results/bench)")
     args = parser.parse_args()
 
     hands = deal(args.games, 4, rng=2026).reshape(-1, 13)
@@ -74,6 +74,7 @@ def main() -> None:
         }
 
     result = {
+        "command": " ".join(["python -m experiments.benchmarks.bench_specials", *sys.argv[1:]]),
         "machine": f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores",
         "python": platform.python_version(),
         "load_average_1min": os.getloadavg()[0],
@@ -86,12 +87,12 @@ def main() -> None:
             name: rates[name]["hands_per_s"] / peer[name]["hands_per_s"] for name in peer
         },
     }
-    OUT.mkdir(parents=True, exist_ok=True)
-    (OUT / "specials.json").write_text(json.dumps(result, indent=2) + "\n")
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "specials.json").write_text(json.dumps(result, indent=2) + "\n")
     md = [
         "# Special-hand detection, one core",
         "",
-        "`.venv/bin/python experiments/bench_specials.py`",
+        "`python -m experiments.benchmarks.bench_specials`",
         "",
         f"{n:,} dealt 13-card hands (seed 2026); best of 5 runs.",
         "",
@@ -116,7 +117,7 @@ def main() -> None:
         f"{result['load_average_1min']:.1f} at the end of the run (a shared machine: rates vary).",
         "",
     ]
-    (OUT / "specials.md").write_text("\n".join(md))
+    (args.out / "specials.md").write_text("\n".join(md))
     print("\n".join(md))
 
 

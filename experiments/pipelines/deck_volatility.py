@@ -23,7 +23,7 @@ Per row it records:
 - the win tables ``max-ev`` played: deck options have none trained of their own, so
   ``simulate`` warns and takes guangxi's at that player count (``win_tables_warning``).
 
-    python experiments/deck_volatility.py [--batches 20] [--batch-games 2048] [--seed 0]
+    python -m experiments.pipelines.deck_volatility [--batches 20] [--batch-games 2048] [--seed 0]
 
 Writes results/decks/volatility.json and volatility.md.
 """
@@ -47,7 +47,7 @@ from simkit.statistics import SCORE_HALF_WIDTH
 from simkit.summary import Z95
 from simkit.variants import deck_option_names, resolve_variant
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 BASE = "guangxi"
 #: (variant, players) beyond every deck option at 4 players: the fifth suit serves a fifth
 #: player (beside guangxi at 5, two decks); two decks at 6 (the same deck guangxi deals at 6).
@@ -168,7 +168,7 @@ def markdown(meta: dict[str, Any], rows: list[dict[str, Any]]) -> str:
         "`SD`: a player's score per game (all seats pooled), ± its SE by batch means "
         "(`delta`: the delta-method SE, for comparison), 95% CI. `mean |score|` ± SE (batch "
         "means). `declared`: hands declaring any special. Win tables: the column says whose set "
-        "the hands (`own`: trained on that deck's pack, `experiments/train_tables.py`). "
+        "the hands (`own`: trained on that deck's pack, `experiments/pipelines/train_tables.py`). "
         "guangxi at 5 players deals its usual two decks; `guangxi-two-decks` at 6 is the "
         "deck guangxi plays at 6.",
         "",
@@ -251,8 +251,8 @@ def main() -> None:
             f"({time.perf_counter() - t:.0f} s)",
             flush=True,
         )
-    command = (
-        f"experiments/deck_volatility.py --batches {args.batches} "
+    command = (  # without "python": the report shows it as `python {command}`
+        f"-m experiments.pipelines.deck_volatility --batches {args.batches} "
         f"--batch-games {args.batch_games} --seed {args.seed}"
     )
     meta = {

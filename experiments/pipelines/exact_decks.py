@@ -1,6 +1,6 @@
 """Exact special-hand and dun-category tables for every deck (``results/decks/exact-<deck>``).
 
-    .venv/bin/python experiments/exact_decks.py [--variant guangxi] [--decks 1d 2d 1d-5s ...]
+    python -m experiments.pipelines.exact_decks [--variant guangxi] [--decks 1d 2d 1d-5s ...]
 
 For each pack ``[deck]`` accepts (one or two decks, with or without the fifth suit, with 0, 1
 or 2 jokers: twelve) it writes ``exact-<deck>.csv`` (one row per table and entry: count, best
@@ -22,7 +22,7 @@ from simkit.exact import exact_tables
 from simkit.exact_decks import DECK_SHAPES, DeckShape, contains_counts
 from simkit.variants import resolve_variant
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DECKS = DECK_SHAPES
 # Who each deck serves (the deal's player counts; jokers are an option of any game).
 SERVES = {
@@ -81,7 +81,7 @@ def markdown(key: str, shape: DeckShape, variant: str, tables: dict[str, pl.Data
         f"{shape.n_cards} physical cards ({SERVES[key]}); every count is over all "
         f"C({shape.n_cards}, k) sets of k physical cards, by combinatorics "
         "(`simkit.exact.exact_tables`), reproduced by "
-        f"`python experiments/exact_decks.py --variant {variant} --decks {key}`.",
+        f"`python -m experiments.pipelines.exact_decks --variant {variant} --decks {key}`.",
         "",
         "## Specials (13-card hands)",
         "",

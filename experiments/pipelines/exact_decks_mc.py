@@ -1,6 +1,6 @@
 """Monte Carlo check of the exact deck tables (``results/decks/mc-<deck>.csv``, ``mc.md``).
 
-    .venv/bin/python experiments/exact_decks_mc.py [--hands 1000000] [--seed 20261201]
+    python -m experiments.pipelines.exact_decks_mc [--hands 1000000] [--seed 20261201]
 
 For each deck it deals ``--hands`` uniform 13-card hands of physical cards
 (:func:`simkit.exact_decks.sample_hands`), finds their specials with the slow reference
@@ -8,7 +8,7 @@ For each deck it deals ``--hands`` uniform 13-card hands of physical cards
 it does not read, two decks with jokers and a fifth suit with jokers or two decks, on the
 detector itself, whose fifth-suit specials tests/test_exact_decks_reference.py checks against
 the rule text) and compares each special's frequency, held and best, with the exact probability in
-``results/decks/exact-<deck>.csv`` (run ``experiments/exact_decks.py`` first): the standard
+``results/decks/exact-<deck>.csv`` (run ``experiments.pipelines.exact_decks`` first): the standard
 error sqrt(p(1-p)/n), z, and the exact binomial p-value.  Pass: p-value above 6.3e-5 (4 SE,
 two-sided) everywhere and |z| < 4 where n·p > 1000.  The negative control, 六对半's
 probability ×1.5 and ×0.75, must fail.  ``mc.md`` keeps the rows of the decks not rerun.
@@ -39,7 +39,7 @@ from simkit.exact_decks import (
 from simkit.specials import best_special, detect_specials
 from simkit.variants import resolve_variant
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 P_VALUE_FLOOR = 6.3e-5
 DECKS = DECK_SHAPES
 
@@ -149,7 +149,8 @@ def main() -> None:
     summary = [
         specials_title,
         "",
-        f"`python experiments/exact_decks_mc.py --variant {variant.name} --hands {args.hands} "
+        "`python -m experiments.pipelines.exact_decks_mc "
+        f"--variant {variant.name} --hands {args.hands} "
         f"--seed {args.seed}`: {args.hands:,} dealt hands a deck, specials by the slow "
         "reference (every joker value tried), against `exact-<deck>.csv`.  Pass: every "
         "binomial p-value > 6.3e-5 (4 SE) and |z| < 4 where n·p > 1000; the negative control "

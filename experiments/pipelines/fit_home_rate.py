@@ -1,6 +1,6 @@
 """Fit expected-score-home's home rate and weights to rollouts (simkit.objective.fit_home_rate).
 
-    PYTHONPATH=. python experiments/fit_home_rate.py [--rows guangxi:4 guangxi-regional:4] \
+    python -m experiments.pipelines.fit_home_rate [--rows guangxi:4 guangxi-regional:4] \
         [--hands 16000] [--rollouts 100] [--top 10] [--seed 21] [--jobs 2] [--write]
 
 expected-score prices an opponent's home run against a hand (全垒打) at the chance that it
@@ -23,8 +23,7 @@ import sys
 import time
 from pathlib import Path
 
-from restamp_tables import set_meta  # experiments/ is on sys.path when run as a script
-
+from experiments.support import set_meta
 from simkit.arrange import shipped_table_path
 from simkit.arrange.wintables import HOME_RATE_KEY
 from simkit.errors import SimkitError
@@ -41,7 +40,7 @@ from simkit.objective import (
 from simkit.parallel import run_ordered
 from simkit.variants import load_variant
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "results" / "strategy"
 ROWS = ("guangxi:4", "guangxi-regional:4")
 
@@ -156,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
             flush=True,
         )
         fits.append({**fit.__dict__, "shipped": fit.worth_shipping})
-    command = "PYTHONPATH=. python experiments/fit_home_rate.py " + " ".join(
+    command = "python -m experiments.pipelines.fit_home_rate " + " ".join(
         ["--rows", *args.rows, "--hands", str(args.hands), "--rollouts", str(args.rollouts),
          "--top", str(args.top), "--seed", str(args.seed), *(["--write"] if args.write else [])]
     )  # fmt: skip

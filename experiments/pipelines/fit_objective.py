@@ -1,9 +1,9 @@
 """Fit expected-score's scoop and home-run weights to rollouts (:mod:`simkit.objective`).
 
-    PYTHONPATH=. python experiments/fit_objective.py [--rows guangxi:4 fujian:4 ...] \
+    python -m experiments.pipelines.fit_objective [--rows guangxi:4 fujian:4 ...] \
         [--seat table] [--hands 4000] [--rollouts 100] [--top 10] [--seed 21] [--write]
 
-    PYTHONPATH=. python experiments/fit_objective.py --regret 1000 [--rows guangxi:4 ...] [--jobs 2]
+    python -m experiments.pipelines.fit_objective --regret 1000 [--rows guangxi:4 ...] [--jobs 2]
 
 Every row (default: every shipped variant at 2, 3 and 4 players whose model has a scoop or a
 home run) is fitted by :func:`simkit.objective.fit_weights`; the table goes to
@@ -29,8 +29,7 @@ import sys
 import time
 from pathlib import Path
 
-from restamp_tables import set_meta  # experiments/ is on sys.path when run as a script
-
+from experiments.support import set_meta
 from simkit.arrange import (
     P_HOME,
     P_SCOOP_ADD,
@@ -56,7 +55,7 @@ from simkit.parallel import run_ordered
 from simkit.regret import Z95, regret
 from simkit.variants import load_variant, variant_names
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "results" / "strategy"
 
 
@@ -97,7 +96,7 @@ def render(fits: list[dict], args: argparse.Namespace) -> str:
         "weights ship (in the fine table file's `meta`) where that gain is positive beyond its "
         "CI.",
         "",
-        "    PYTHONPATH=. python experiments/fit_objective.py --write"
+        "    python -m experiments.pipelines.fit_objective --write"
         + ("" if args.rows is None else " --rows " + " ".join(args.rows)),
         "",
         "| variant | players | coefficients B, S, H | scoop weight | home-run weight "
@@ -147,7 +146,7 @@ def render_regret(rows: list[dict]) -> str:
         "weights=(1, 1))`) against the shipped weights (`results/strategy/objective-weights.md`)"
         "; points per hand, 95% CI; the paired difference is per hand.",
         "",
-        "    PYTHONPATH=. python experiments/fit_objective.py --regret "
+        "    python -m experiments.pipelines.fit_objective --regret "
         + (str(rows[0]["hands"]) if rows else "N"),
         "",
         "| variant | players | seat | hands | weights (scoop, home run) | unweighted | weighted "

@@ -1,6 +1,6 @@
 """Fit the place model of the t-formula for ``expected-score-places``, its weights, and check it.
 
-    PYTHONPATH=. python experiments/fit_places.py [--rows guangxi:4 guangxi-regional:4] \
+    python -m experiments.pipelines.fit_places [--rows guangxi:4 guangxi-regional:4] \
         [--games 40000] [--seed 77] [--check 6000 1000] [--write [--always]]
 
 Under the t-formula a hand is paid its place among the hands compared normally times t, the
@@ -41,9 +41,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from objective_ab import head_to_head
-from restamp_tables import set_meta  # experiments/ is on sys.path when run as a script
-
+from experiments.support import head_to_head, set_meta
 from simkit.arrange import (
     ExpectedScore,
     ExpectedScorePlaces,
@@ -65,7 +63,7 @@ from simkit.objective import (
 )
 from simkit.variants import load_variant
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "results" / "strategy"
 ROWS = ("guangxi:4", "guangxi-regional:4")
 CHECK_SEED = 11
@@ -170,7 +168,7 @@ def render(rows: list[dict[str, Any]]) -> str:
         )
         + "; elsewhere `expected-score-places` plays as expected-score.",
         "",
-        *dict.fromkeys(f"    PYTHONPATH=. {r['command']}" for r in rows),
+        *dict.fromkeys(f"    {r['command']}" for r in rows),
         "",
         "| variant | players | h: A, c, s (SE) | T: level (chance) | weights scoop, home run "
         "(the default's) | check: gain | picks differ | shipped |",

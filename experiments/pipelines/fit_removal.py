@@ -1,6 +1,6 @@
 """Measure expected-score's card-removal shifts and store them with the shipped fine tables.
 
-    PYTHONPATH=. python experiments/fit_removal.py --rows fujian:4 wiki-points:4 qiantang:4 \
+    python -m experiments.pipelines.fit_removal --rows fujian:4 wiki-points:4 qiantang:4 \
         [--games 240000] [--seed 5] [--write | --remove]
 
 For each row, :func:`simkit.train.removal_shifts` plays ``--games`` self-play games of the
@@ -24,24 +24,15 @@ import time
 from pathlib import Path
 
 import numpy as np
-from restamp_tables import write_meta  # experiments/ is on sys.path when run as a script
 
+from experiments.support import parse_row, write_meta
 from simkit.arrange import shipped_table_path
 from simkit.train import REMOVAL_GAMES, REMOVAL_SEED, removal_shifts
-from simkit.variants import resolve_variant
 
 #: The rows whose shipped fine tables carry removal shifts.
 SHIPPED_ROWS = ("fujian:4", "wiki-points:4", "qiantang:4")
 #: The key of a fine table file's ``meta`` that says how its removal shifts were made.
 REMOVAL_KEY = "removal"
-
-
-def parse_row(text: str) -> tuple[str, int]:
-    name, _, players = text.partition(":")
-    if not players.isdigit():
-        raise SystemExit(f"a row is variant:players, got {text!r}")
-    resolve_variant(name)  # a bad name fails before any work
-    return name, int(players)
 
 
 def store(name: str, players: int, shifts: np.ndarray | None, made: dict) -> Path:
@@ -86,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
             made = {
                 "games": args.games,
                 "seed": args.seed,
-                "command": "experiments/fit_removal.py --rows "
+                "command": "python -m experiments.pipelines.fit_removal --rows "
                 f"{name}:{players} --games {args.games} --seed {args.seed} --write",
             }
             print(f"  → {store(name, players, shifts, made)}")

@@ -1,6 +1,6 @@
 """Fit expected-score-hand's card-removal model and ship it beside the fine tables.
 
-    PYTHONPATH=. python experiments/fit_removal_model.py --rows guangxi:4 guangxi-regional:4 \
+    python -m experiments.pipelines.fit_removal_model --rows guangxi:4 guangxi-regional:4 \
         [--pool-hands 524288] [--hands 20000] [--seed 777] [--write]
 
 For each row, a pool of ``--pool-hands`` hands is dealt from
@@ -24,8 +24,7 @@ import argparse
 import sys
 import time
 
-from fit_removal import parse_row  # experiments/ is on sys.path when run as a script
-
+from experiments.support import parse_row
 from simkit.arrange import ExpectedScoreHand
 from simkit.arrange.conditioned import (
     FIT_HANDS,
@@ -76,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
                 "seed": args.seed,
                 "ridge": FIT_RIDGE,
                 **figures,
-                "command": "experiments/fit_removal_model.py --rows "
+                "command": "python -m experiments.pipelines.fit_removal_model --rows "
                 f"{name}:{players} --pool-hands {args.pool_hands} --hands {args.hands} "
                 f"--seed {args.seed} --write",
             }

@@ -1,6 +1,6 @@
 """What the phases that change the hands before they are set are worth to each seat.
 
-    python experiments/phase_value_exchange.py [--games 20000] [--seed 2026] [--jobs 1]
+    python -m experiments.pipelines.phase_value_exchange [--games 20000] [--seed 2026] [--jobs 1]
 
 For each phase, the variant with the phase and the same variant with it off play the same deals
 (one :func:`simkit.simulate.simulate` run, common random numbers); the difference of the
@@ -43,7 +43,7 @@ from simkit.variants import Variant, load_variant
 from simkit.variants.rules import CardExchange, CardPass
 from simkit.variants.transforms import derive
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "results" / "phases"
 
 
@@ -167,7 +167,7 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args()
-    cmd = "python experiments/phase_value_exchange.py " + shlex.join(sys.argv[1:])
+    cmd = "python -m experiments.pipelines.phase_value_exchange " + shlex.join(sys.argv[1:])
     cmd = cmd.strip()
     rows = []
     started = time.process_time()

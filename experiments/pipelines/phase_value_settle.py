@@ -1,6 +1,6 @@
 """What 抢庄, 谈判 and 抛牌 are worth to each seat (004 钱塘), paired on the same deals.
 
-    .venv/bin/python experiments/phase_value_settle.py [--games N] [--seed S] [--players 4 3]
+    python -m experiments.pipelines.phase_value_settle [--games N] [--seed S] [--players 4 3]
 
 Deals are those of a simulation with the same seed (block by block, passing included); every
 hand is set once by the strategy and scored once, with the scorer's pairwise output, and each
@@ -39,7 +39,7 @@ from simkit.simulate import BLOCK_GAMES, DEFAULT_STRATEGY
 from simkit.variants import load_variant
 from simkit.variants.rules import Phases, Surrender
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 Z = 1.959963984540054
 
 
@@ -152,7 +152,7 @@ def best_threshold(run: dict[str, Any], variant: Any, p: int, cost: float) -> di
 
 def main() -> None:
     args = parse()
-    command = "python experiments/phase_value_settle.py " + " ".join(sys.argv[1:])
+    command = "python -m experiments.pipelines.phase_value_settle " + " ".join(sys.argv[1:])
     command = command.strip()
     base = load_variant(args.variant)
     rows: list[dict[str, Any]] = []

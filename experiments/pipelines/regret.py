@@ -4,7 +4,7 @@ For every shipped variant at 2, 3 and 4 players (both seats where the variant ha
 the mean points per hand the strategy gives away against the best setting of the same cards,
 picked on selection rollouts and valued on independent evaluation rollouts, with a 95% CI.
 
-    .venv/bin/python experiments/regret.py [--strategy max-ev] [--hands 200]
+    python -m experiments.pipelines.regret [--strategy max-ev] [--hands 200]
         [--rollouts 300 300] [--variants guangxi ...] [--players 2 3 4] [--jobs 2] [--parts 1]
 
 ``--parts P`` measures each row in P runs of its hands (``regret(..., part=(k, P))``), merged
@@ -30,7 +30,7 @@ from simkit.parallel import run_ordered
 from simkit.regret import merge_parts, regret
 from simkit.variants import resolve_variant, variant_names
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def main() -> None:
@@ -123,7 +123,7 @@ def main() -> None:
     elapsed = time.perf_counter() - start
 
     command = (
-        f"experiments/regret.py --strategy {args.strategy} --hands {args.hands} "
+        f"python -m experiments.pipelines.regret --strategy {args.strategy} --hands {args.hands} "
         f"--rollouts {args.rollouts[0]} {args.rollouts[1]} --seed {args.seed}"
     )
     if args.opponents:
@@ -156,7 +156,7 @@ def main() -> None:
         f"{args.rollouts[0]} deals and valued against the strategy's own on {args.rollouts[1]} "
         "independent ones (an estimate that errs low). Points per hand, 95% CI over hands.",
         "",
-        f"Reproduce: `.venv/bin/python {meta['command']}` ({elapsed / 60:.1f} min here).",
+        f"Reproduce: `{meta['command']}` ({elapsed / 60:.1f} min here).",
         "",
         "| variant | players | seat | regret | 95% CI | best differs | settings compared |",
         "|---|---|---|---|---|---|---|",

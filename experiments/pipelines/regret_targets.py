@@ -1,9 +1,9 @@
-"""The regret rows of ``experiments/regret.py`` runs set beside issue 11's targets.
+"""The regret rows of ``experiments/pipelines/regret.py`` runs set beside issue 11's targets.
 
-    PYTHONPATH=. python experiments/regret_targets.py RUN.json [RUN.json ...] \
+    python -m experiments.pipelines.regret_targets RUN.json [RUN.json ...] \
         --out results/strategy/regret-4p-2000 [--title "..."] [--relabel FROM=TO]
 
-Each input is the ``regret.json`` an ``experiments/regret.py`` run writes (``--out DIR``), or
+Each input is the ``regret.json`` an ``experiments.pipelines.regret`` run writes (``--out DIR``), or
 an ``OUT.json`` this script wrote (its runs, in their order).
 Rows are merged in order (a later run's row of the same variant, players and seat replaces an
 earlier one) and written as ``OUT.json`` (every run's ``meta`` kept) and ``OUT.md``: per row
@@ -73,13 +73,19 @@ def parse_relabel(spec: str | None) -> tuple[str, str] | None:
     return old, new
 
 
+def full_command(command: str) -> str:
+    """A run's command as typed: runs recorded before the scripts moved name the script's path
+    without ``python``."""
+    return command if command.startswith("python") else f"PYTHONPATH=. python {command}"
+
+
 def render(runs: list[dict[str, Any]], title: str, relabel: tuple[str, str] | None = None) -> str:
     rows = merge(runs, relabel)
     lines = [f"# {title}", ""]
     for run in runs:
         m = run["meta"]
         lines += [
-            f"    PYTHONPATH=. python {m['command']} --jobs 2",
+            f"    {full_command(m['command'])} --jobs 2",
             f"    ({m['hands']} hands a row, {m['rollouts'][0]} + {m['rollouts'][1]} rollouts, "
             f"seed {m['seed']}; {m['seconds'] / 60:.0f} min; `--jobs` changes no figure)",
             "",

@@ -19,7 +19,7 @@ Two things are measured per strategy S:
 95% CIs treat the deal as the independent unit (mean ± 1.96 SE; an SD's SE by the delta
 method on the per-deal moments).
 
-    python experiments/strategy_matters.py [--games 20000] [--seed 0] [--variants ...]
+    python -m experiments.pipelines.strategy_matters [--games 20000] [--seed 0] [--variants ...]
         [--default max-ev] [--strategies greedy random-legal ...]
 
 Writes results/strategy/matters.json and matters.md.
@@ -46,7 +46,7 @@ from simkit.score import score
 from simkit.simulate import simulate
 from simkit.variants import Variant, has_banker, resolve_variant, variant_names
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = 4
 Z95 = 1.959964
 #: Strategies too slow for 20,000 games a variant (reference studies only).
@@ -228,7 +228,8 @@ def main(argv: list[str] | None = None) -> int:
                 flush=True,
             )
     seconds = time.perf_counter() - started
-    command = f"experiments/strategy_matters.py --games {args.games} --seed {args.seed}"
+    # without "python": the report shows it as `python {command}`
+    command = f"-m experiments.pipelines.strategy_matters --games {args.games} --seed {args.seed}"
     if args.variants:
         command += " --variants " + " ".join(names)
     if args.default:

@@ -10,19 +10,21 @@ from 5 players, a deck option's fifth suit or jokers).  Each file is written by 
 that trained it, as soon as it is done (atomically), so an interrupted run keeps what it
 finished; then ``simkit/data/README.md`` is regenerated from the metadata of every file there.
 
-    python experiments/train_tables.py                          # all files of both strategies
-    python experiments/train_tables.py --strategy expected-score --players 5 6 7 8
-    python experiments/train_tables.py --variant taiwan --players 4 --strategy max-ev
-    python experiments/train_tables.py --missing --strategy expected-score  # only absent files
-    python experiments/train_tables.py --readme                 # only the README tables
-    python experiments/train_tables.py --check                  # exit 1 unless all is current
-    python experiments/train_tables.py --check --retrain --variant western-2-4 --players 5
+    python -m experiments.pipelines.train_tables       # all files of both strategies
+    python -m experiments.pipelines.train_tables --strategy expected-score --players 5 6 7 8
+    python -m experiments.pipelines.train_tables --variant taiwan --players 4 --strategy max-ev
+    python -m experiments.pipelines.train_tables --missing --strategy expected-score  # absent
+    python -m experiments.pipelines.train_tables --readme      # only the README tables
+    python -m experiments.pipelines.train_tables --check       # exit 1 unless all is current
+    python -m experiments.pipelines.train_tables --check --retrain --variant western-2-4 --players 5
 
 ``--check`` trains nothing: it fails when a file of the selection is missing, was trained
 under other rules (its variant key), with other settings than the trainer's defaults and
 ``--seed`` (its ``meta``), holds another number of classes than the trainer makes today, or
 when the README is not what the files say.  ``--retrain`` adds the strict check: train the
-selection again and compare the arrays bit for bit.
+selection again and compare the arrays: integer arrays byte for byte, float arrays to within
+``FLOAT_TOLERANCE`` (1e-12) absolute, since the trainer's float64 sums may round in another
+order on another numpy build or CPU (a tie chance of zero stored as 2e-16 or 5e-16).
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ from simkit.arrange import table_name
 from simkit.arrange.wintables import HOME_RATE_KEY, WEIGHTS_KEY
 from simkit.variants import deck_option_names, load_variant, variant_names
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "simkit" / "data"
 README = DATA / "README.md"
 PLAYERS = tuple(range(2, 9))
@@ -50,7 +52,7 @@ PLAYERS = tuple(range(2, 9))
 #: the trainer): max-ev's coarse tables and expected-score's fine ones.
 STRATEGIES = ("max-ev", "expected-score")
 FINE = "expected-score"
-SCRIPT = "python experiments/train_tables.py"
+SCRIPT = "python -m experiments.pipelines.train_tables"
 COLUMNS = ("file", "players", "decks", "games per iteration", "games in all", "wall s",
            "scoop rate", "change per iteration")  # fmt: skip
 FINE_COLUMNS = ("file", "players", "pack", "classes", "games per iteration", "games in all",
@@ -74,13 +76,19 @@ def file_name(variant: str, players: int, strategy: str = "max-ev") -> str:
 
 
 def train_one(
-    variant: str, players: int, seed: int, out_dir: str, strategy: str = "max-ev"
+    variant: str,
+    players: int,
+    seed: int,
+    out_dir: str,
+    strategy: str = "max-ev",
+    trial: tuple[int, int] | None = None,
 ) -> dict[str, Any]:
-    """Train one table with :func:`simkit.train.train` and write it: its ``meta``."""
+    """Train one table with :func:`simkit.train.train` and write it: its ``meta``.  ``trial``:
+    (games per iteration, iterations) instead of the trainer's schedule."""
     from simkit.files import atomic_write
 
     trainer = importlib.import_module("simkit.train")  # the package's `train` is the function
-    tables = trainer.train(variant, players, seed=seed, strategy=strategy)
+    tables = trainer.train(variant, players, seed=seed, strategy=strategy, **_schedule(trial))
     path = Path(out_dir) / file_name(variant, players, strategy)
 
     def write(tmp: Path) -> None:
@@ -91,23 +99,57 @@ def train_one(
     return dict(tables.meta)
 
 
+def _schedule(trial: tuple[int, int] | None) -> dict[str, int]:
+    return {} if trial is None else {"n_games": trial[0], "iterations": trial[1]}
+
+
 def trained_arrays(
-    variant: str, players: int, seed: int, strategy: str = "max-ev"
+    variant: str,
+    players: int,
+    seed: int,
+    strategy: str = "max-ev",
+    trial: tuple[int, int] | None = None,
 ) -> dict[str, np.ndarray]:
     """The arrays a fresh training writes (``meta`` left out: it holds the wall time)."""
     import io
 
     trainer = importlib.import_module("simkit.train")
     buffer = io.BytesIO()
-    trainer.train(variant, players, seed=seed, strategy=strategy).save(buffer)
+    trainer.train(variant, players, seed=seed, strategy=strategy, **_schedule(trial)).save(buffer)
     buffer.seek(0)
     return _arrays(buffer)
 
 
 #: Arrays measured after training and stored with the tables (the removal shifts,
-#: ``experiments/fit_removal.py``): a fresh training does not make them, so the check leaves
-#: them out, as it does ``meta`` (which holds the wall time and the objective weights).
+#: ``experiments.pipelines.fit_removal``): a fresh training does not make them, so the check
+#: leaves them out, as it does ``meta`` (which holds the wall time and the objective weights).
 POST_TRAINING = ("meta", "removal")
+
+
+#: The largest absolute gap between a stored float array and a retrained one that ``--check
+#: --retrain`` accepts: the trainer's float64 sums may round in another order on another numpy
+#: build or CPU (3.3e-16 seen on a tie chance of zero), far under float32's resolution of a
+#: chance (6e-8 at 0.5), so any real change of the tables is still caught.
+FLOAT_TOLERANCE = 1e-12
+
+
+def differing_arrays(
+    stored: dict[str, np.ndarray], fresh: dict[str, np.ndarray], tolerance: float = FLOAT_TOLERANCE
+) -> list[str]:
+    """The names of the arrays that differ between ``stored`` and ``fresh`` (sorted): absent
+    from one, of another dtype or shape, integer arrays with any byte changed, float arrays
+    apart by more than ``tolerance`` anywhere (NaN only where the other is NaN)."""
+    out = []
+    for name in sorted(stored.keys() | fresh.keys()):
+        a, b = stored.get(name), fresh.get(name)
+        if a is None or b is None or a.dtype != b.dtype or a.shape != b.shape:
+            out.append(name)
+        elif np.issubdtype(a.dtype, np.floating):
+            if not np.allclose(a, b, rtol=0.0, atol=tolerance, equal_nan=True):
+                out.append(name)
+        elif a.tobytes() != b.tobytes():
+            out.append(name)
+    return out
 
 
 def _arrays(source: Any) -> dict[str, np.ndarray]:
@@ -139,16 +181,24 @@ def classes_trained(strategy: str) -> int:
 
 
 def _expected_settings(
-    variant: str, players: int, seed: int, strategy: str = "max-ev"
+    variant: str,
+    players: int,
+    seed: int,
+    strategy: str = "max-ev",
+    trial: tuple[int, int] | None = None,
 ) -> dict[str, Any]:
-    """What ``meta`` says when the trainer's defaults made the file with ``seed``."""
+    """What ``meta`` says when the trainer's defaults (or ``trial``'s games per iteration and
+    iterations) made the file with ``seed``."""
     trainer = importlib.import_module("simkit.train")
     hands, iterations, blend = trainer.schedule(strategy)
+    games = hands // players
+    if trial is not None:
+        games, iterations = trial
     settings = {
         "variant": variant,
         "n_players": players,
         "seed": seed,
-        "n_games_per_iteration": hands // players,
+        "n_games_per_iteration": games,
         "iterations": iterations,
         "blend": blend,
     }
@@ -202,8 +252,8 @@ def _weights_section(metas: Sequence[dict[str, Any]]) -> str:
     return f"""
 {len(weighted)} of these files also carry `meta["{WEIGHTS_KEY}"]`: the weights of the
 scoop and home-run terms of `expected-score`'s value, fitted to rollouts of the full rules by
-`python experiments/fit_objective.py --write` (`simkit.objective`; the table, with every row
-fitted, is `results/strategy/objective-weights.md`).  They are written after training (the
+`python -m experiments.pipelines.fit_objective --write` (`simkit.objective`; the table, with
+every row fitted, is `results/strategy/objective-weights.md`).  They are written after training (the
 training plays the unweighted model, so `--check --retrain` is unaffected) and only where the
 fitted weighting's held-out gain is positive beyond its 95% CI; a retrained file loses them
 until they are fitted again.
@@ -230,10 +280,10 @@ def _home_rate_section(metas: Sequence[dict[str, Any]]) -> str:
 {len(rated)} of these files also carry `meta["{HOME_RATE_KEY}"]`: the rate at which
 `expected-score-home` prices an opponent's home run against the hand (the chance that an
 opponent who scoops it scoops every player) and the scoop and home-run weights fitted with it,
-by `python experiments/fit_home_rate.py --write` (`simkit.objective.fit_home_rate`; the table is
-`results/strategy/home-rate-fit.md`).  Written after training, and only where the held-out gain
-of its picks over `expected-score`'s is positive beyond its 95% CI; `expected-score` does not
-read them.
+by `python -m experiments.pipelines.fit_home_rate --write` (`simkit.objective.fit_home_rate`; the
+table is `results/strategy/home-rate-fit.md`).  Written after training, and only where the
+held-out gain of its picks over `expected-score`'s is positive beyond its 95% CI;
+`expected-score` does not read them.
 
 | file | rate | scoop weight | home-run weight | held-out gain, points per hand |
 |---|---|---|---|---|
@@ -269,7 +319,7 @@ until they are measured again:
 
 
 #: The card-removal models of expected-score-hand shipped beside the fine tables
-#: (``experiments/fit_removal_model.py``; ``simkit.arrange.removal.RemovalModel``).
+#: (``experiments/pipelines/fit_removal_model.py``; ``simkit.arrange.removal.RemovalModel``).
 MODEL_PATTERN = "*-fine-removal-model.npz"
 
 
@@ -410,8 +460,8 @@ changes and its tables were not retrained).
 
 The key is derived from the rules without their citations.  When only its derivation changes
 (the rules do not: a rule moved to another table, a citation edited), the tables stay valid and
-`python experiments/restamp_tables.py` rewrites the stamp alone, copying the arrays unchanged
-(`--check` reports stale stamps).
+`python -m experiments.pipelines.restamp_tables` rewrites the stamp alone, copying the arrays
+unchanged (`--check` reports stale stamps).
 
 How they were made (`simkit/train.py`, fictitious play): a greedy start, then 5 iterations of
 max-ev with the current tables; each iteration deals 30,000 hands (the games per iteration
@@ -432,7 +482,8 @@ which trains each table with `simkit.train.train` as it is (its defaults, `--see
 `--jobs` processes, and rewrites this page from the files' metadata.  `--check` verifies that
 the files are current (present, trained under today's rules and the trainer's defaults, as
 many classes as the trainer makes, this page up to date); `--check --retrain` trains them
-again and compares the arrays bit for bit.
+again and compares the arrays: integer arrays byte for byte, float arrays to within
+{FLOAT_TOLERANCE:g} (float64 sums may round in another order on another numpy build or CPU).
 `wall s` is each file's training time as recorded (one process on a shared 2-core machine, so
 it varies with the load; {total_s / 60:.1f} minutes summed).
 
@@ -462,6 +513,7 @@ def check(
     retrain: bool,
     readme: bool = True,
     strategy: str = "max-ev",
+    trial: tuple[int, int] | None = None,
 ) -> list[str]:
     """What is not current in the selection of ``strategy``'s files (empty: all is)."""
     problems = []
@@ -474,7 +526,7 @@ def check(
         meta = read_meta(path)
         if meta.get("variant_key") != load_variant(variant).key:
             problems.append(f"{path.name}: trained under other rules (stale variant key)")
-        for name, want in _expected_settings(variant, players, seed, strategy).items():
+        for name, want in _expected_settings(variant, players, seed, strategy, trial).items():
             if meta.get(name) != want:
                 problems.append(f"{path.name}: {name} is {meta.get(name)!r}, expected {want!r}")
         if meta["classes"] != columns:
@@ -488,26 +540,22 @@ def check(
             )
         if retrain:
             stored = _arrays(path)
-            fresh = trained_arrays(variant, players, seed, strategy)
-            differ = [
-                k
-                for k in sorted(stored.keys() | fresh.keys())
-                if k not in stored
-                or k not in fresh
-                or stored[k].dtype != fresh[k].dtype
-                or stored[k].tobytes() != fresh[k].tobytes()
-            ]
+            fresh = trained_arrays(variant, players, seed, strategy, trial)
+            differ = differing_arrays(stored, fresh)
             if differ:
-                problems.append(f"{path.name}: retrained arrays differ ({_gaps(stored, fresh)})")
+                problems.append(
+                    f"{path.name}: retrained arrays differ beyond {FLOAT_TOLERANCE:g} "
+                    f"({_gaps(stored, fresh, differ)})"
+                )
     if readme and (not README.exists() or README.read_text(encoding="utf-8") != render_readme()):
-        problems.append(f"{README.relative_to(ROOT)}: not what the files say (run with --readme)")
+        problems.append(f"{_shown(README)}: not what the files say (run with --readme)")
     return problems
 
 
-def _gaps(stored: dict[str, np.ndarray], fresh: dict[str, np.ndarray]) -> str:
-    """Which arrays differ and by how much at most."""
+def _gaps(stored: dict[str, np.ndarray], fresh: dict[str, np.ndarray], names: list[str]) -> str:
+    """How far each of ``names`` differs at most (or that it is absent or of another shape)."""
     out = []
-    for name in sorted(stored.keys() | fresh.keys()):
+    for name in names:
         a, b = stored.get(name), fresh.get(name)
         if a is None or b is None or a.shape != b.shape:
             out.append(f"{name}: {'absent' if a is None or b is None else 'other shape'}")
@@ -544,6 +592,17 @@ def _serves(name: str, players: int) -> bool:
     return load_variant(name).deck.serves(players)
 
 
+def use_data(folder: Path) -> None:
+    """Read and write the table files and their README in ``folder`` from now on."""
+    global DATA, README
+    DATA = folder.resolve()
+    README = DATA / "README.md"
+
+
+def _shown(path: Path) -> str:
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--variant", nargs="+", default=None, help="default: every shipped one")
@@ -556,9 +615,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="processes training at once")
     parser.add_argument("--missing", action="store_true", help="train only absent files")
     parser.add_argument("--check", action="store_true", help="verify, write nothing")
-    parser.add_argument("--retrain", action="store_true", help="with --check: retrain, compare")
+    parser.add_argument(
+        "--retrain", action="store_true",
+        help="with --check: retrain and compare the arrays (integers byte for byte, floats "
+        f"within {FLOAT_TOLERANCE:g} absolute)",
+    )  # fmt: skip
     parser.add_argument("--readme", action="store_true", help="only regenerate the README")
+    parser.add_argument(
+        "--data", type=Path, default=DATA,
+        help="the folder of the table files and their README (default simkit/data)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--trial", type=int, nargs=2, metavar=("GAMES", "ITERATIONS"), default=None,
+        help="a quick trial: GAMES per iteration and ITERATIONS instead of the trainer's "
+        "schedule (--check then expects them; only with --data, never for the shipped files)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
+    if args.trial is not None and args.data.resolve() == DATA:
+        parser.error("--trial trains tables that do not ship: give --data another folder")
+    use_data(args.data)
     chosen = selected(args.variant, args.players)
     strategies = [s for s in STRATEGIES if s in args.strategy]
 
@@ -566,7 +641,7 @@ def main(argv: list[str] | None = None) -> int:
         problems = []
         for strategy in strategies:
             problems += check(chosen, args.seed, retrain=args.retrain, readme=False,
-                              strategy=strategy)  # fmt: skip
+                              strategy=strategy, trial=args.trial)  # fmt: skip
         problems += check([], args.seed, retrain=False)  # the README
         for p in problems:
             print(p)
@@ -575,14 +650,14 @@ def main(argv: list[str] | None = None) -> int:
         return 1 if problems else 0
     if args.readme:
         write_readme()
-        print(f"{README.relative_to(ROOT)} regenerated")
+        print(f"{_shown(README)} regenerated")
         return 0
 
     from simkit.parallel import run_ordered
 
     started = time.perf_counter()
     tasks = [
-        (v, p, args.seed, str(DATA), s)
+        (v, p, args.seed, str(DATA), s, args.trial)
         for s in strategies
         for v, p in chosen
         if not (args.missing and (DATA / file_name(v, p, s)).exists())

@@ -11,7 +11,7 @@ the baseline matches (max-ev, greedy, random-legal).
 Published anchor (Hankin 2015): his heads-up strategy loses 0.0068 points per hand to its
 best response.
 
-    .venv/bin/python experiments/best_response.py [--variant western-2-4] [--players 2]
+    python -m experiments.studies.best_response [--variant western-2-4] [--players 2]
 
 Writes results/strategy/best_response-<variant>-<players>p.json and .md.
 """
@@ -104,7 +104,7 @@ def main() -> None:
     out = {
         "variant": args.variant,
         "players": args.players,
-        "command": f"python experiments/best_response.py --variant {args.variant} "
+        "command": f"python -m experiments.studies.best_response --variant {args.variant} "
         f"--players {args.players} --seed {args.seed} --train-games {args.train_games} "
         f"--iterations {args.iterations} --match-games {args.match_games}",
         "best_response_change_per_iteration": changes,

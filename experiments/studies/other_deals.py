@@ -1,6 +1,6 @@
 """Regret of expected-score with fine tables counted within each game or against other deals.
 
-    PYTHONPATH=. python experiments/other_deals.py [--rows western-2-4:4:player ...] \
+    python -m experiments.studies.other_deals [--rows western-2-4:4:player ...] \
         [--other-deals 3] [--hands 1000] [--rollouts 200 200] [--seed 11]
 
 For each row (variant, players, seat) two fine tables are trained from seed 0 on the default
@@ -25,8 +25,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from training_schedule import parse_row  # experiments/ is on sys.path when run as a script
 
+from experiments.support import parse_seat_row as parse_row
 from simkit.arrange import ExpectedScore, default_fine_tables
 from simkit.arrange.wintables import WEIGHTS_KEY
 from simkit.files import atomic_write
@@ -34,7 +34,7 @@ from simkit.regret import Z95, regret
 from simkit.train import FINE_OTHER_DEALS, train
 from simkit.variants import resolve_variant
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "results" / "strategy"
 ROWS = ("western-2-4:2:player", "western-2-4:4:player", "fujian:4:player",
         "taiwan:4:banker", "wiki-points:4:player", "guangxi:4:player")  # fmt: skip
@@ -56,7 +56,7 @@ def render(rows: list[dict[str, Any]]) -> str:
         "other hands of its own game (`own game`, the tables before) or against the hands of "
         "the next games (`other deals`, today's `simkit.train.FINE_OTHER_DEALS`).  Both carry "
         "the shipped file's objective weights.  `paired` is other deals minus own game, per "
-        "hand on the same hands and rollout seeds.  Written by `experiments/other_deals.py` "
+        "hand on the same hands and rollout seeds.  Written by `experiments.studies.other_deals` "
         "(its docstring has the protocol).",
         "",
         "| variant | players | seat | hands | rollouts | seed | own game | other deals | paired "
@@ -83,7 +83,13 @@ def main() -> None:
     ap.add_argument("--rollouts", type=int, nargs=2, default=(200, 200))
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument(
+        "--trial", type=int, nargs=2, metavar=("GAMES", "ITERATIONS"), default=None,
+        help="train on GAMES per iteration and ITERATIONS, not the trainer's schedule (a quick "
+        "trial: its rows are not the study's)",
+    )  # fmt: skip
     args = ap.parse_args()
+    schedule = {} if args.trial is None else {"n_games": args.trial[0], "iterations": args.trial[1]}
     rows = [parse_row(r) for r in args.rows]  # bad input fails before any work
     if args.other_deals < 1:
         raise SystemExit(f"--other-deals must be at least 1, got {args.other_deals}")
@@ -96,7 +102,8 @@ def main() -> None:
         }  # fmt: skip
         per_hand, differs = [], []
         for other in (0, args.other_deals):
-            tables = train(name, players, seed=0, strategy=ExpectedScore.name, other_deals=other)
+            tables = train(name, players, seed=0, strategy=ExpectedScore.name, other_deals=other,
+                           **schedule)  # fmt: skip
             tables = replace(tables, meta={**tables.meta, **weights})
             r = regret(ExpectedScore(tables), name, players, seat=seat, hands=args.hands,
                        rollouts=tuple(args.rollouts), seed=args.seed)  # fmt: skip

@@ -15,7 +15,7 @@ strategy:
 Per row: the distribution of |figure - reference| over hands (mean, RMS, 90th percentile,
 max), the reference's mean SE, and the share of hands within max(0.2, 2 SE of the reference).
 
-    PYTHONPATH=. python experiments/setting_scores_error.py [--hands 12] [--reference 20000]
+    python -m experiments.studies.setting_scores_error [--hands 12] [--reference 20000]
 
 Writes results/arrange/setting-scores.md.  ``--cases`` instead prints the figures of the
 agreement test (``tests/test_setting_scores.py``, its hands, settings and seeds) as a table.
@@ -36,7 +36,7 @@ from simkit.regret import rollout_values
 from simkit.setting_scores import OPPONENTS, expected_scores
 from simkit.variants import resolve_variant
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 ROWS = (
     ("western-2-4", 2, "player"),
     ("guangxi", 4, "player"),
@@ -68,7 +68,7 @@ def main() -> None:
     lines = [
         "# Per-hand error of a set hand's expected score",
         "",
-        f"`PYTHONPATH=. python experiments/setting_scores_error.py --hands {args.hands} "
+        f"`python -m experiments.studies.setting_scores_error --hands {args.hands} "
         f"--reference {args.reference} --seed {args.seed}`: for each row, {args.hands} dealt "
         f"hands (seat 0 of `deal(n, p, rng={args.seed})`), set by {OPPONENTS}; |figure − "
         f"reference| over hands, the reference a rollout on {args.reference:,} deals of an "

@@ -14,7 +14,7 @@ alone.  Each row records what the trainer counted each hand against
 counted within each game), and a row is paired with the previous schedule's row of the same
 protocol and counting, or with today's where the previous was not run.
 
-    PYTHONPATH=. .venv/bin/python experiments/training_schedule.py \
+    python -m experiments.studies.training_schedule \
         [--rows taiwan:4:banker qiantang:4:player ...] \
         [--schedules 120000x5x0.5 60000x20xlinear ...] [--hands 400] [--rollouts 300 300]
 
@@ -34,15 +34,15 @@ from typing import Any
 
 import numpy as np
 
+from experiments.support import parse_seat_row as parse_row
 from simkit.arrange import ExpectedScore, default_fine_tables
 from simkit.arrange.wintables import WEIGHTS_KEY
-from simkit.errors import SimkitError
 from simkit.files import atomic_write
 from simkit.regret import Z95, regret
 from simkit.train import LINEAR, other_deals_of, schedule, train
 from simkit.variants import resolve_variant
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "results" / "strategy"
 ROWS = ("taiwan:4:banker", "taiwan:4:player", "qiantang:4:player", "guangxi:4:player",
         "fujian:4:player", "wiki-points:4:player")  # fmt: skip
@@ -62,17 +62,6 @@ def parse_schedule(text: str) -> tuple[int, int, float | str]:
 
 def schedule_name(hands: int, iterations: int, blend: float | str) -> str:
     return f"{hands}x{iterations}x{blend}"
-
-
-def parse_row(text: str) -> tuple[str, int, str]:
-    try:
-        name, players, seat = text.split(":")
-        resolve_variant(name)
-        return name, int(players), seat
-    except (ValueError, SimkitError) as err:
-        raise SystemExit(
-            f"a row is VARIANT:PLAYERS:SEAT (e.g. taiwan:4:banker): {text!r} ({err})"
-        ) from None
 
 
 def tables_for(name: str, players: int, plan: tuple[int, int, float | str]) -> tuple[Any, float]:
@@ -142,7 +131,7 @@ def commands(rows: list[dict[str, Any]]) -> list[str]:
         specs = sorted({f"{r['variant']}:{r['players']}:{r['seat']}" for r in group})
         plans = sorted({r["schedule"] for r in group})
         out.append(
-            f"PYTHONPATH=. .venv/bin/python experiments/training_schedule.py --rows "
+            f"python -m experiments.studies.training_schedule --rows "
             f"{' '.join(specs)} --schedules {' '.join(plans)} --hands {hands} "
             f"--rollouts {rollouts[0]} {rollouts[1]} --seed {seed}"
         )
