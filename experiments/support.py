@@ -6,7 +6,7 @@
 * **An earlier revision** (A/B benchmarks): :func:`simkit_at` imports the ``simkit`` package
   of a git revision beside the working tree's, so both run in one process.
 * **Table files** (pipelines that write ``simkit/data``): :func:`write_meta`, :func:`set_meta`
-  rewrite a file's ``meta`` and keep its arrays byte for byte.
+  rewrite a file's ``meta`` and keep its arrays byte for byte; :func:`forget_shipped_tables`.
 * **Command-line rows**: :func:`parse_row` (``VARIANT:PLAYERS``) and :func:`parse_seat_row`
   (``VARIANT:PLAYERS:SEAT``), refusing bad input before any work.
 * **Head to head** (pipelines that check a fit): :func:`head_to_head`, the gain of one strategy
@@ -195,12 +195,17 @@ def write_meta(path: Path, arrays: dict[str, np.ndarray], meta: dict) -> None:
                 raise AssertionError(f"{path.name}: array {name} changed")
 
 
+def forget_shipped_tables() -> None:
+    """Make simkit read the shipped table files again (after a script rewrote one)."""
+    from simkit.arrange.wintables import _load_shipped  # its cache: no public name clears it
+
+    _load_shipped.cache_clear()
+
+
 def set_meta(path: Path, update: dict[str, Any]) -> str:
     """Rewrite the table file ``path``'s ``meta`` with ``update`` (a None value removes the
     key), its arrays unchanged (:func:`write_meta`); returns what was done: ``"written"``,
     ``"removed"`` or ``"unchanged"`` (nothing to remove: the file is not rewritten)."""
-    from simkit.arrange.wintables import _load_shipped  # its cache: no public name clears it
-
     with np.load(path, allow_pickle=False) as z:
         arrays = {name: z[name] for name in z.files}
     meta = json.loads(str(arrays["meta"]))
@@ -212,7 +217,7 @@ def set_meta(path: Path, update: dict[str, Any]) -> str:
         else:
             meta[key] = value
     write_meta(path, arrays, meta)
-    _load_shipped.cache_clear()  # the next read sees the file as it is now
+    forget_shipped_tables()  # the next read sees the file as it is now
     return "removed" if all(value is None for value in update.values()) else "written"
 
 

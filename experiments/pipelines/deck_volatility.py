@@ -31,7 +31,6 @@ Writes results/decks/volatility.json and volatility.md.
 from __future__ import annotations
 
 import argparse
-import inspect
 import json
 import math
 import sys
@@ -42,6 +41,7 @@ from typing import Any
 
 import numpy as np
 
+from simkit.arrange import DEFAULT_STRATEGY
 from simkit.simulate import simulate
 from simkit.statistics import SCORE_HALF_WIDTH
 from simkit.summary import Z95
@@ -56,11 +56,6 @@ EXTRA_ROWS = (
     ("guangxi-five-suits", 5),
     ("guangxi-two-decks", 6),
 )
-
-
-def default_strategy() -> str:
-    """The strategy ``simulate`` sets hands with when none is named."""
-    return str(inspect.signature(simulate).parameters["strategy"].default)
 
 
 def runs() -> list[tuple[str, int]]:
@@ -107,7 +102,15 @@ def measure(name: str, players: int, seeds: list[int], batch_games: int) -> dict
     for seed in seeds:
         with warnings.catch_warnings(record=True) as seen:
             warnings.simplefilter("always")
-            result = simulate(variant, batch_games, players, seed=seed, n_jobs=1, progress=False)
+            result = simulate(
+                variant,
+                batch_games,
+                players,
+                strategy=DEFAULT_STRATEGY,
+                seed=seed,
+                n_jobs=1,
+                progress=False,
+            )
         caught += [str(w.message) for w in seen if "win tables" in str(w.message)]
         row = result["scores"].filter(seat="all").row(0, named=True)
         sds.append(row["sd"])
@@ -262,7 +265,7 @@ def main() -> None:
         "games": args.batches * args.batch_games,
         "seed": args.seed,
         "batch_seeds": seeds,
-        "strategy": default_strategy(),
+        "strategy": DEFAULT_STRATEGY,
         "paired": False,
         "command": command,
         "seconds": time.perf_counter() - start,

@@ -41,7 +41,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from experiments.support import head_to_head, set_meta
+from experiments.support import forget_shipped_tables, head_to_head, set_meta
 from simkit.arrange import (
     ExpectedScore,
     ExpectedScorePlaces,
@@ -50,7 +50,7 @@ from simkit.arrange import (
     plays_t_formula,
     shipped_table_path,
 )
-from simkit.arrange.wintables import PLACE_KEY, _load_shipped
+from simkit.arrange.wintables import PLACE_KEY
 from simkit.objective import (
     HANDS,
     PLACE_GAMES,
@@ -120,7 +120,7 @@ def fit_row(name: str, players: int, args: argparse.Namespace) -> dict[str, Any]
     finally:
         if not keep:
             shutil.copy2(backup, path)
-            _load_shipped.cache_clear()
+            forget_shipped_tables()
         shutil.rmtree(backup.parent)
     return {
         "variant": name, "players": players, "games": args.games, "seed": args.seed,

@@ -28,7 +28,6 @@ Writes results/strategy/matters.json and matters.md.
 from __future__ import annotations
 
 import argparse
-import inspect
 import json
 import math
 import sys
@@ -39,11 +38,10 @@ from typing import Any
 
 import numpy as np
 
-from simkit.arrange import arrange
+from simkit.arrange import DEFAULT_STRATEGY, arrange
 from simkit.arrange.strategies import strategy_names
 from simkit.deal import deal, pass_cards
 from simkit.score import score
-from simkit.simulate import simulate
 from simkit.variants import Variant, has_banker, resolve_variant, variant_names
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -51,11 +49,6 @@ PLAYERS = 4
 Z95 = 1.959964
 #: Strategies too slow for 20,000 games a variant (reference studies only).
 SLOW = ("rollout",)
-
-
-def default_strategy() -> str:
-    """The strategy ``simulate`` (and so the report) sets hands with when none is named."""
-    return str(inspect.signature(simulate).parameters["strategy"].default)
 
 
 def baseline_strategies(default: str) -> list[str]:
@@ -203,11 +196,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=20_000, help="deals per variant")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--variants", nargs="+", default=None, help="default: every shipped one")
-    parser.add_argument("--default", default=None, help="default: simulate's default strategy")
+    parser.add_argument("--default", default=None, help=f"default: {DEFAULT_STRATEGY}")
     parser.add_argument("--strategies", nargs="+", default=None, help="default: all the others")
     parser.add_argument("--out", type=Path, default=ROOT / "results" / "strategy")
     args = parser.parse_args(argv)
-    default = args.default or default_strategy()
+    default = args.default or DEFAULT_STRATEGY
     strategies = args.strategies or baseline_strategies(default)
     names = args.variants or variant_names()
     variants = [resolve_variant(n) for n in names]  # bad names fail before any work
