@@ -277,5 +277,5 @@ def test_regret_section_says_how_to_make_a_missing_measurement(
     readme = render_markdown(load_result(report_dir / "tables"))
     section = readme.split("### How much the strategy gives away")[1].split("## 1.")[0]
     assert "no regret measurement sits beside this copy of simkit" in section
-    assert "experiments/regret.py --strategy expected-score" in section
+    assert "python -m experiments.pipelines.regret --strategy expected-score" in section
     assert "simkit regret --variant NAME" in section
