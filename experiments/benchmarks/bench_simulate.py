@@ -30,7 +30,7 @@ import numpy as np
 
 import simkit
 from experiments.support import best_of
-from simkit.arrange import arrange, arrange_variants
+from simkit.arrange import arrangements
 from simkit.deal import deal
 from simkit.phases import before_setting
 from simkit.score import score
@@ -58,32 +58,24 @@ def stage_times(strategy: str) -> dict[str, float]:
     deal_seq, play_seq, phase_seq = np.random.SeedSequence(7, spawn_key=(1,)).spawn(3)
     t_deal, dealt = timed(lambda: deal(BLOCK_GAMES, 4, rng=np.random.default_rng(deal_seq)))
     hands_of = [before_setting(dealt, v, None, phase_seq)[0] for v in config.variants]
-    if strategy == "max-ev":
-        # as play_block does it: one search per group of variants that share cards and ranking
-        t_arrange, played = timed(lambda: arrange_variants(hands_of, config.variants))
-    else:
-        t_arrange, played = timed(
-            lambda: [
-                arrange(h, v, strategy, rng=np.random.default_rng(play_seq))
-                for h, v in zip(hands_of, config.variants, strict=True)
-            ]
-        )
+    # as play_block does it: one search per group of variants that share cards and ranking
+    t_arrange, plays = timed(
+        lambda: arrangements(hands_of, config.variants, strategy, n_players=4, rng=play_seq)
+    )
     t_score = 0.0
-    for variant, (arranged, declared) in zip(config.variants, played, strict=True):
-        dt, _ = timed(lambda v=variant, a=arranged, d=declared: score(a, v, declared=d))
+    for variant, play in zip(config.variants, plays, strict=True):
+        dt, _ = timed(lambda v=variant, p=play: score(p.cards, v, declared=p.declared))
         t_score += dt
     t_block, _ = timed(lambda: play_block(config, 1))
     # The same block with the arrangements served from the run above: what simkit adds around
     # the arrangement (scoring, the declare-or-play rescoring, special detection, summaries).
-    by_name = {v.name: found for v, found in zip(config.variants, played, strict=True)}
-    real = sim.arrange, sim.arrange_variants
-    sim.arrange = lambda hands, variant, *a, **k: by_name[variant.name]  # type: ignore[assignment]
-    sim.arrange_variants = lambda hands, variants, **k: [by_name[v.name] for v in variants]  # type: ignore[assignment]
+    real = sim.arrangements
+    sim.arrangements = lambda *a, **k: plays  # type: ignore[assignment]
     try:
         play_block(config, 1)
         t_rest, _ = timed(lambda: play_block(config, 1))
     finally:
-        sim.arrange, sim.arrange_variants = real  # type: ignore[assignment]
+        sim.arrangements = real  # type: ignore[assignment]
     return {
         "deal": t_deal,
         f"arrange ({strategy})": t_arrange,
