@@ -307,7 +307,7 @@ fine class, how much more often than the tables say a dun of that class beats an
 such a hand, measured from self-play on the pooled tables by `simkit.train.removal_shifts`
 and stored as float16.  Like the weights they are written after training (`--check
 --retrain` leaves them out) and only where they lower the regret measured on 2,000 hands at
-1,000 + 1,000 rollouts (`results/strategy/removal-buckets.md`); a retrained file loses them
+1,000 + 1,000 rollouts (`docs/studies.md`); a retrained file loses them
 until they are measured again:
 
 | file | self-play games | seed |
