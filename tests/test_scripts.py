@@ -112,7 +112,7 @@ SMOKE: dict[str, list[tuple[str, list[str]]]] = {
     "fit_removal": [("pipelines.fit_removal", ["--rows", "fujian:4", "--games", "200"])],
     "fit_removal_model": [
         ("pipelines.fit_removal_model", ["--rows", "guangxi:4", "--pool-hands", "1024",
-                                         "--hands", "50"]),
+                                         "--hands", "100"]),
     ],
     "setting_scores_error": [
         ("studies.setting_scores_error", ["--hands", "2", "--reference", "200", "--out", "{out}"]),

@@ -655,6 +655,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from simkit.parallel import run_ordered
 
+    DATA.mkdir(parents=True, exist_ok=True)  # a --data folder of one's own may not exist yet
     started = time.perf_counter()
     tasks = [
         (v, p, args.seed, str(DATA), s, args.trial)
