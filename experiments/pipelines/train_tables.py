@@ -378,7 +378,7 @@ def _fine_section() -> str:
     today = classes_trained(FINE)
     earlier = [m for m in metas if m["classes"] != today]
     own = sorted({m["variant"] for m in metas})
-    counts = sorted({m["n_players"] for m in metas})
+    counts = sorted({m["n_players"] for m in metas}) or [0]  # a --data folder may hold none
     total_s = sum(m["seconds"] for m in metas)
     last = [m["change_per_iteration"][-1] for m in metas]
     if earlier:
@@ -444,7 +444,7 @@ def render_readme() -> str:
             f"{m['scoop_rate']:.3f} | {_changes(m)} |"
         )
     total_s = sum(m["seconds"] for m in metas)
-    counts = sorted({m["n_players"] for m in metas})
+    counts = sorted({m["n_players"] for m in metas}) or [0]  # a --data folder may hold none
     variants = sorted({m["variant"] for m in metas})
     return f"""# Trained win tables of the max-ev strategy
 
