@@ -39,12 +39,11 @@ report: $(STAMP)
 	$(PY) -m simkit report --out results/report --overwrite
 
 bench: $(STAMP)
-	$(PY) experiments/bench_rank.py
-	$(PY) experiments/bench_specials.py
-	$(PY) experiments/bench_score.py
-	$(PY) experiments/bench_arrange.py
-	$(PY) experiments/bench_places.py
-	$(PY) experiments/bench_simulate.py
+	$(PY) -m experiments.benchmarks.bench_rank
+	$(PY) -m experiments.benchmarks.bench_specials
+	$(PY) -m experiments.benchmarks.bench_score
+	$(PY) -m experiments.benchmarks.bench_arrange
+	$(PY) -m experiments.benchmarks.bench_simulate
 
 # The site in site/, warnings as errors; docs/hooks.py regenerates docs/variants.md first.
 docs: $(DOCS_STAMP)

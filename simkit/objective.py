@@ -279,7 +279,8 @@ class WeightFit:
             "held_out_ci95": [round(x, 5) for x in self.held_out_ci],
             "seat": self.seat,
             "command": (
-                f"python experiments/fit_objective.py --rows {self.variant}:{self.n_players} "
+                f"python -m experiments.pipelines.fit_objective "
+                f"--rows {self.variant}:{self.n_players} "
                 f"--seat {self.seat} --hands {self.hands} --rollouts {self.rollouts} "
                 f"--top {self.top} --seed {self.seed} --write"
             ),
@@ -450,7 +451,8 @@ class HomeRateFit:
             "held_out_gain": round(self.held_out_gain, 5),
             "held_out_ci95": [round(x, 5) for x in self.held_out_ci],
             "command": (
-                f"python experiments/fit_home_rate.py --rows {self.variant}:{self.n_players} "
+                f"python -m experiments.pipelines.fit_home_rate "
+                f"--rows {self.variant}:{self.n_players} "
                 f"--hands {self.hands} --rollouts {self.rollouts} --top {self.top} "
                 f"--seed {self.seed} --write"
             ),
@@ -623,7 +625,8 @@ class PlaceFit:
             "curve_se": [round(x, 4) for x in self.curve_se],
             "hands": self.hands,
             "command": (
-                f"python experiments/fit_places.py --rows {self.variant}:{self.n_players} "
+                f"python -m experiments.pipelines.fit_places "
+                f"--rows {self.variant}:{self.n_players} "
                 f"--games {self.games} --seed {self.seed} --write"
             ),
         }

@@ -9,8 +9,8 @@ maps of :mod:`simkit.phases.expected` (fitted on 16,384 deals, by seat role) mis
 rollout means of single hands by 0.81 points on average at guangxi 4 players (RMS 1.01),
 0.69 for the taiwan banker, 5.2 in qiantang, 0.12 at western-2-4 heads-up, because hands of one
 value score differently (``results/arrange/setting-scores.md``,
-``experiments/setting_scores_error.py``; qiantang's maps are fitted on hands after 换牌, which
-the rollouts do not play).  This module's figure misses them by 0.03-0.09 on average, the
+``experiments/studies/setting_scores_error.py``; qiantang's maps are fitted on hands after 换牌,
+which the rollouts do not play).  This module's figure misses them by 0.03-0.09 on average, the
 reference's own noise included: it measures the expected score directly, by the protocol of
 :func:`simkit.regret.rollout_values`:
 

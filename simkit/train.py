@@ -14,7 +14,7 @@ isotonic regression), and the next iteration plays the strategy (``max-ev`` or
 ``expected-score``) with the new tables.  The change per iteration (count-weighted mean absolute
 change of the win chance) is recorded in the tables' ``meta``.  That loop is
 :func:`fictitious_play`; :func:`train` runs it from a greedy start, and a best response (one
-seat learning against frozen tables, ``experiments/best_response.py``) from frozen counts.
+seat learning against frozen tables, ``experiments/studies/best_response.py``) from frozen counts.
 
 >>> from simkit.train import train
 >>> t = train("western-2-4", 2, seed=1, n_games=2000, iterations=1)
@@ -459,7 +459,7 @@ def train(
 
 
 #: Self-play games and seed of the removal shifts the shipped fine tables carry
-#: (:func:`removal_shifts`; ``experiments/fit_removal.py``).
+#: (:func:`removal_shifts`; ``experiments/pipelines/fit_removal.py``).
 REMOVAL_GAMES = 240_000
 REMOVAL_SEED = 5
 #: Opponent duns seen in a bucket at which its measured shift gets half weight.

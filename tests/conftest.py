@@ -1,12 +1,8 @@
 """Shared test settings: hypothesis profiles sized for a 2-core CI machine, the number of
 shipped variants (a test asserts it, so that a variant cannot drop out silently), the
-clause tests' way of writing one game's hands, and the loading of an experiment script."""
+clause tests' way of writing one game's hands."""
 
-import importlib.util
 import os
-import sys
-from pathlib import Path
-from types import ModuleType
 
 import numpy as np
 import pytest
@@ -44,19 +40,3 @@ def table(*hands: str, decks: int = 1) -> np.ndarray:
     if decks == 1:
         assert len(np.unique(out)) == out.size, "a card is dealt twice"
     return out
-
-
-def experiment(name: str) -> ModuleType:
-    """The script ``experiments/<name>.py`` as a module (experiments are not a package), its
-    folder on ``sys.path`` as when it runs as a script (scripts import their siblings)."""
-    folder = Path(__file__).resolve().parents[1] / "experiments"
-    if str(folder) not in sys.path:
-        sys.path.append(str(folder))
-    path = folder / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    # registered first, as an import does: a dataclass looks its module up there
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module

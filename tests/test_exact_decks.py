@@ -263,7 +263,7 @@ def _dealt(key: str, n: int) -> np.ndarray:
 @pytest.mark.parametrize(("key", "n"), [("2d", 200_000), ("1d-5s", 200_000), ("1d-1j", 100_000)])
 def test_dealt_specials_match_the_published_probabilities(key, n):
     """Dealt hands, specials by the slow reference: every frequency fits its exact value
-    (the full 1M-hand check is experiments/exact_decks_mc.py, results/decks/mc.md)."""
+    (the full 1M-hand check is experiments/pipelines/exact_decks_mc.py, results/decks/mc.md)."""
     masks = _dealt(key, n)
     ids = load_variant("guangxi").specials.ids
     for i, special in enumerate(ids):

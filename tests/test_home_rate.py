@@ -5,12 +5,10 @@ carry none), its search stays exact, and the fit chooses its rate on the fitting
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 
 import numpy as np
 import pytest
-from conftest import experiment
 
 from simkit.arrange import (
     P_HOME_RATE,
@@ -150,7 +148,7 @@ def test_a_fit_chooses_its_rate_on_the_fitting_hands_and_refuses_bad_inputs():
     assert a.held_out_hands > 0
     meta = a.as_meta()
     assert meta["rate"] == a.rate and meta["command"].startswith(
-        "python experiments/fit_home_rate.py --rows guangxi:4 "
+        "python -m experiments.pipelines.fit_home_rate --rows guangxi:4 "
     )
     for bad in [{"hands": 1}, {"rollouts": 0}, {"top": 1}, {"rates": ()}, {"rates": (0.0,)},
                 {"rates": (1.5,)}]:  # fmt: skip
@@ -172,17 +170,3 @@ def test_a_rate_ships_only_where_the_held_out_gain_is_beyond_its_ci():
     )  # fmt: skip
     assert HomeRateFit(**base, held_out_gain=0.01, held_out_ci=(0.002, 0.02)).worth_shipping
     assert not HomeRateFit(**base, held_out_gain=0.01, held_out_ci=(-0.001, 0.02)).worth_shipping
-
-
-def test_the_fit_script_writes_its_table(tmp_path):
-    script = experiment("fit_home_rate")
-    args = ["--rows", "guangxi:4", "--hands", "24", "--rollouts", "8", "--top", "3", "--seed", "5"]
-    assert script.main([*args, "--out", str(tmp_path)]) == 0
-    fits = json.loads((tmp_path / "home-rate-fit.json").read_text())
-    assert [(f["variant"], f["n_players"]) for f in fits] == [("guangxi", 4)]
-    assert len(fits[0]["per_rate"]) > 1
-    text = (tmp_path / "home-rate-fit.md").read_text()
-    assert "experiments/fit_home_rate.py --rows guangxi:4 --hands 24" in text
-    for bad in ("guangxi", "taiwan:4", "western-2-4:4"):  # no count, a banker, no home run
-        with pytest.raises(SystemExit, match="--rows"):
-            script.main(["--rows", bad, "--out", str(tmp_path)])

@@ -188,16 +188,6 @@ def test_tables_keep_their_copula_on_disk(tmp_path):
     assert back.copula is not None and np.array_equal(back.copula, tables.copula)
 
 
-def test_the_copula_study_rejects_bad_input_before_any_work(monkeypatch):
-    from conftest import experiment
-
-    study = experiment("joint_copula")
-    for argv in (["--rows", "nope:4:player"], ["--hands", "1"], ["--population", "10"]):
-        monkeypatch.setattr("sys.argv", ["joint_copula.py", *argv])
-        with pytest.raises(SystemExit):
-            study.main()
-
-
 def test_the_triple_and_its_pairs_read_at_once_equal_cdf3_and_cdf2_to_the_last_bit():
     """The majority's chances read the triple and the three pairs from one lookup of the cells
     (cdf3_and_pairs): the same floats as cdf3 and the sum of cdf2's, grid points, edges and

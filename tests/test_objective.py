@@ -120,7 +120,7 @@ def test_a_fit_is_reproducible_and_its_bad_inputs_are_refused():
     assert a == b
     assert not a.trivial and a.held_out_hands > 0
     assert a.as_meta()["command"].startswith(
-        "python experiments/fit_objective.py --rows guangxi:4 "
+        "python -m experiments.pipelines.fit_objective --rows guangxi:4 "
     )
     for bad in [{"hands": 1}, {"rollouts": 0}, {"top": 1}, {"seat": "dealer"}]:
         with pytest.raises(SimkitError):

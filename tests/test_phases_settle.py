@@ -493,5 +493,5 @@ def test_report_section_says_how_to_make_missing_measurements(tmp_path) -> None:
     from simkit.report import phases_lines
 
     section = "\n".join(phases_lines(tmp_path / "absent"))
-    assert "experiments/phase_value_*.py" in section
+    assert "experiments/pipelines/phase_value_*.py" in section
     assert "no measurement in `absent/`" in section

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import experiment
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -214,18 +213,6 @@ def test_the_shipped_model_is_the_one_expected_score_places_plays():
     a = max_ev_ids(hands, ExpectedScore().solver(v, 3))
     b = max_ev_ids(hands, placed.solver(v, 3))
     assert (a[0] == b[0]).all() and (a[1] == b[1]).all()
-
-
-def test_the_fit_script_refuses_rows_without_the_t_formula_before_any_work():
-    script = experiment("fit_places")
-    with pytest.raises(SystemExit, match="does not play the t-formula"):
-        script._rows(["fujian:4"])
-    with pytest.raises(SystemExit, match="3-4 players"):
-        script._rows(["guangxi:2"])
-    assert script._rows(["guangxi:4", "guangxi-regional:3"]) == [
-        ("guangxi", 4),
-        ("guangxi-regional", 3),
-    ]
 
 
 def test_the_shipped_table_matches_the_file():

@@ -30,7 +30,7 @@ from simkit.deal import deal
 from simkit.train import removal_shifts
 from simkit.variants import resolve_variant
 
-#: The rows whose shipped fine tables carry removal shifts (experiments/fit_removal.py).
+#: The rows whose shipped fine tables carry removal shifts (experiments/pipelines/fit_removal.py).
 SHIPPED = [("fujian", 4), ("wiki-points", 4), ("qiantang", 4)]
 
 

@@ -278,7 +278,7 @@ def test_regret_section_says_how_to_make_a_missing_measurement(
     readme = render_markdown(load_result(report_dir / "tables"), studies=tmp_path / "absent")
     section = _section(readme, "How much the strategy gives away")
     assert "no `regret.json` in the study folder" in section
-    assert "experiments/regret.py --strategy expected-score" in section
+    assert "python -m experiments.pipelines.regret --strategy expected-score" in section
     assert "simkit regret --variant NAME" in section
 
 

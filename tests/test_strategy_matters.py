@@ -4,20 +4,12 @@ shows them (read from a tiny fake results file)."""
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 
-import numpy as np
 import pytest
-from conftest import experiment
 
 from simkit.report import SECTIONS, Page, regret_section, strategy_matters_section
 from simkit.simulate import SimulationResult
-from simkit.variants import load_variant
-
-
-def _script():
-    return experiment("strategy_matters")
 
 
 def _page(strategy: str = "max-ev", players: int = 4) -> Page:
@@ -95,7 +87,7 @@ def test_a_strategy_that_sets_every_hand_as_the_default_reads_same_splits(
 def test_section_says_how_to_make_a_missing_or_broken_measurement(tmp_path: Path) -> None:
     text = "\n".join(strategy_matters_section(_page(), tmp_path / "matters.json"))
     assert "no `matters.json` in the study folder" in text
-    assert "experiments/strategy_matters.py --games 20000" in text
+    assert "python -m experiments.pipelines.strategy_matters --games 20000" in text
     broken = tmp_path / "broken.json"
     broken.write_text("{", encoding="utf-8")
     assert "could not be read" in "\n".join(strategy_matters_section(_page(), broken))
@@ -105,42 +97,3 @@ def test_section_follows_the_regret_section_and_reads_the_repository_file() -> N
     assert SECTIONS[SECTIONS.index(regret_section) + 1] is strategy_matters_section
     text = "\n".join(strategy_matters_section(_page()))  # the package's matters.json
     assert "## How much strategy matters" in text
-
-
-def test_sd_estimate_and_its_interval() -> None:
-    """One value per deal: the SD is numpy's (ddof 0), and its 95% interval covers the true
-    SD about 95% of the time (200 seeded samples of 400 normal draws)."""
-    script = _script()
-    rng = np.random.default_rng(0)
-    x = rng.normal(1.0, 3.0, 500)
-    got = script.sd_ci(x, x * x)
-    assert got["sd"] == pytest.approx(x.std(), rel=1e-12)
-    assert script.mean_ci(x)["mean"] == pytest.approx(x.mean())
-    covered = 0
-    for _ in range(200):
-        y = rng.normal(1.0, 3.0, 400)
-        r = script.sd_ci(y, y * y)
-        covered += r["sd_ci_low"] <= 3.0 <= r["sd_ci_high"]
-    assert 0.88 <= covered / 200 <= 0.99
-    assert math.isfinite(got["sd_se"]) and got["sd_se"] > 0
-
-
-def test_paired_rows_on_the_same_deals() -> None:
-    """The default's own row differs from itself by exactly 0; in an all-pairs game its seat
-    averages exactly 0 (scores sum to zero); random-legal loses points to the default."""
-    script = _script()
-    dealt = script.deal(300, 4, rng=5)
-    rows = script.measure_variant(
-        load_variant("guangxi"), dealt, "max-ev", ["random-legal"], play_seed=1
-    )
-    assert [(r["seat"], r["strategy"]) for r in rows] == [
-        ("any", "max-ev"),
-        ("any", "random-legal"),
-    ]
-    base, weak = rows
-    assert base["diff"] == 0.0 and base["diff_se"] == 0.0
-    assert base["mean"] == pytest.approx(0.0, abs=1e-9)
-    assert base["sd"] == pytest.approx(base["table_sd"])
-    assert weak["diff_ci_high"] < 0
-    banker = script.measure_variant(load_variant("taiwan"), dealt, "max-ev", [], play_seed=1)
-    assert [r["seat"] for r in banker] == ["banker", "player"]

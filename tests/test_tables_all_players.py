@@ -4,15 +4,12 @@ tables' classes, the pruned search still exact, the card pass across the table."
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import warnings
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import N_VARIANTS, experiment, table
+from conftest import N_VARIANTS, table
 
 from simkit.arrange import (
     WinTables,
@@ -34,10 +31,6 @@ from simkit.variants import deck_option_names, load_variant, variant_names, with
 
 ROOT = Path(__file__).resolve().parents[1]
 PLAYERS = range(2, 9)
-
-
-def _train_tables_script():
-    return experiment("train_tables")
 
 
 def test_tables_ship_for_two_to_eight_players():
@@ -64,7 +57,13 @@ def test_fine_tables_ship_beside_every_coarse_file():
 
 def _served():
     """Every (variant or deck option, players) tables are trained for."""
-    return _train_tables_script().selected(None, None)
+    shipped = variant_names()
+    return [
+        (name, players)
+        for players in PLAYERS
+        for name in [*shipped, *deck_option_names()]
+        if name in shipped or load_variant(name).deck.serves(players)
+    ]
 
 
 @pytest.mark.parametrize(("variant", "players"), _served())
@@ -171,97 +170,6 @@ def test_across_exchanges_with_the_seat_opposite(players):
 def test_across_is_refused_at_a_table_with_no_seat_opposite(players):
     with pytest.raises(SimkitError, match="seat opposite"):
         pass_cards(deal(2, players, rng=1), 1, "across")
-
-
-def test_train_tables_selection_and_check(monkeypatch):
-    script = _train_tables_script()
-    assert script.selected(["taiwan"], [5, 8]) == [("taiwan", 5), ("taiwan", 8)]
-    served = sum(len(load_variant(name).deck.players) for name in deck_option_names())
-    assert len(script.selected(None, None)) == N_VARIANTS * len(PLAYERS) + served
-    # a deck option is trained at the player counts its pack serves only
-    assert script.selected(["guangxi-jokers"], [4, 5]) == [("guangxi-jokers", 4)]
-    with pytest.raises(SystemExit):
-        script.selected(["nope"], None)
-    with pytest.raises(SystemExit):
-        script.selected(None, [9])
-    # the stored files are current: trained under today's rules and the trainer's defaults,
-    # max-ev's coarse ones and expected-score's fine ones
-    assert script.check(script.selected(None, None), 0, retrain=False) == []
-    everything = script.selected(None, None)
-    assert script.check(everything, 0, retrain=False, strategy="expected-score") == []
-    assert script.check([("taiwan", 5)], 1, retrain=False)  # another seed: not these files
-    monkeypatch.setattr(script, "DATA", ROOT / "nowhere")
-    assert script.check([("taiwan", 5)], 0, retrain=False, readme=False) == [
-        "taiwan-5p.npz: missing"
-    ]
-    assert script.check(
-        [("guangxi-jokers", 3)], 0, retrain=False, readme=False, strategy="expected-score"
-    ) == ["guangxi-jokers-3p-fine.npz: missing"]
-
-
-def test_train_tables_flags_a_fine_file_of_another_class_numbering(tmp_path, monkeypatch):
-    """A fine file whose columns are not the trainer's classes cannot be reproduced."""
-    script = _train_tables_script()
-    source = shipped_table_path("guangxi-jokers", 2, fine=True)
-    tables = WinTables.load(source)
-    short = WinTables(
-        win=tables.win[:, :3396],
-        tie=tables.tie[:, :3396],
-        lose_pay=tables.lose_pay[:, :3396],
-        count=tables.count[:, :3396],
-        scoop_rate=tables.scoop_rate,
-        meta=tables.meta,
-        copula=tables.copula,
-    )
-    short.save(tmp_path / "guangxi-jokers-2p-fine.npz")
-    monkeypatch.setattr(script, "DATA", tmp_path)
-    problems = script.check(
-        [("guangxi-jokers", 2)], 0, retrain=False, readme=False, strategy="expected-score"
-    )
-    assert problems == [
-        f"guangxi-jokers-2p-fine.npz: 3,396 classes, the trainer makes {n_fine_classes():,} "
-        "(an earlier class numbering: retrain it)"
-    ]
-
-
-def test_train_tables_flags_a_fine_file_without_a_copula(tmp_path, monkeypatch):
-    """The trainer stores the copula of the duns with fine tables: a file without it is old."""
-    script = _train_tables_script()
-    tables = WinTables.load(shipped_table_path("fujian", 3, fine=True))
-    replace(tables, copula=None).save(tmp_path / "fujian-3p-fine.npz")
-    monkeypatch.setattr(script, "DATA", tmp_path)
-    problems = script.check(
-        [("fujian", 3)], 0, retrain=False, readme=False, strategy="expected-score"
-    )
-    assert problems == [
-        "fujian-3p-fine.npz: holds no copula of the duns (the trainer stores one: retrain it)"
-    ]
-
-
-@pytest.mark.parametrize(
-    ("variant", "strategy", "name"),
-    [
-        ("western-2-4", "max-ev", "western-2-4-5p.npz"),
-        ("guangxi-five-suits", "expected-score", "guangxi-five-suits-5p-fine.npz"),
-    ],
-)
-def test_train_tables_reproduces_a_file_exactly(tmp_path, monkeypatch, variant, strategy, name):
-    """A table written by the script equals, array for array, a fresh training of it."""
-    trainer = importlib.import_module("simkit.train")  # the package's `train` is the function
-    script = _train_tables_script()
-    small = trainer.train
-
-    def quick(variant, players, *, seed, strategy):
-        return small(variant, players, seed=seed, n_games=300, iterations=1, strategy=strategy)
-
-    monkeypatch.setattr(trainer, "train", quick)
-    meta = script.train_one(variant, 5, 3, str(tmp_path), strategy)
-    assert meta["file"] == name and meta["seed"] == 3 and meta["strategy"] == strategy
-    stored = script._arrays(tmp_path / name)
-    fresh = script.trained_arrays(variant, 5, 3, strategy)
-    assert stored.keys() == fresh.keys()
-    for name in stored:
-        assert stored[name].tobytes() == fresh[name].tobytes(), name
 
 
 @pytest.mark.parametrize("players", [5, 8])

@@ -1,8 +1,8 @@
 """The section "Decks": what two decks, a fifth suit and jokers change in the default variant.
 
 Reads the study folder's ``decks/exact-<deck>.csv`` (exact probabilities per deck,
-``experiments/exact_decks.py``) and ``decks/volatility.json`` (the score's SD per deck,
-``experiments/deck_volatility.py``).  Shown only on a page that holds the default variant.
+``experiments/pipelines/exact_decks.py``) and ``decks/volatility.json`` (the score's SD per deck,
+``experiments/pipelines/deck_volatility.py``).  Shown only on a page that holds the default variant.
 """
 
 from __future__ import annotations
@@ -25,9 +25,9 @@ DECK_LABELS = {
     "1d-1j": "one deck + 1 joker",
     "1d-2j": "one deck + 2 jokers",
 }
-DECKS_EXACT_COMMAND = "python experiments/exact_decks.py --variant guangxi"
+DECKS_EXACT_COMMAND = "python -m experiments.pipelines.exact_decks --variant guangxi"
 DECKS_VOLATILITY_COMMAND = (
-    "python experiments/deck_volatility.py --batches 20 --batch-games 2048 --seed 0"
+    "python -m experiments.pipelines.deck_volatility --batches 20 --batch-games 2048 --seed 0"
 )
 
 

@@ -1,9 +1,10 @@
 """The section "What the phases are worth": the decision phases priced on paired deals.
 
-Rows come from the study folder's ``phases/*.json`` (``experiments/phase_value_*.py``), one per
-phase, variant, player count and seat; the section shows one line per phase, variant and
-player count with a column per seat, and leaves out (naming them) the phases that changed
-nothing in any seat: a row that compares the game with itself.
+Rows come from the study folder's ``phases/*.json``
+(``experiments/pipelines/phase_value_*.py``), one per phase, variant, player count and seat;
+the section shows one line per phase, variant and player count with a column per seat, and
+leaves out (naming them) the phases that changed nothing in any seat: a row that compares the
+game with itself.
 """
 
 from __future__ import annotations
@@ -107,7 +108,7 @@ def phases_lines(folder: Path, variants: list[str] | None = None) -> list[str]:
             heading,
             "The decision phases of the variant files (passing and 换牌 before the hands are "
             "set; 抢庄, 谈判 and 抛牌 around the comparison) are priced by the scripts "
-            f"`experiments/phase_value_*.py` into `results/phases/*.json`: {why}.\n",
+            f"`experiments/pipelines/phase_value_*.py` into `results/phases/*.json`: {why}.\n",
         ]
     groups: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
     for r in rows:

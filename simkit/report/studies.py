@@ -17,15 +17,15 @@ from simkit.report.page import Page
 
 REGRET_NAME = "regret.json"
 REGRET_COMMAND = (
-    "python experiments/regret.py --strategy expected-score-rerank --hands 200 --rollouts 300 "
-    "300 --seed 0"
+    "python -m experiments.pipelines.regret --strategy expected-score-rerank --hands 200 "
+    "--rollouts 300 300 --seed 0"
 )
 #: Rows measured on more hands and rollouts beside :data:`REGRET_NAME` (the 4-player rows on
-#: issue 11's protocol, ``experiments/regret_targets.py``): where a row of the same variant,
-#: players and seat is in both, the report shows this one.
+#: issue 11's protocol, ``experiments/pipelines/regret_targets.py``): where a row of the same
+#: variant, players and seat is in both, the report shows this one.
 REGRET_PRECISE_NAME = "regret-4p-2000-default.json"
 MATTERS_NAME = "matters.json"
-MATTERS_COMMAND = "python experiments/strategy_matters.py --games 20000 --seed 0"
+MATTERS_COMMAND = "python -m experiments.pipelines.strategy_matters --games 20000 --seed 0"
 
 
 def read_rows(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]] | str:
@@ -167,7 +167,8 @@ def regret_section(page: Page) -> list[str]:
     if relabelled and any("measured_as" in r for rs in by_variant.values() for r in rs):
         lines.append(
             f"† measured as `{'`, `'.join(relabelled)}`, whose settings `{meta['strategy']}` "
-            "plays in that row to the last bit (`experiments/regret_targets.py --relabel`).\n"
+            "plays in that row to the last bit "
+            "(`python -m experiments.pipelines.regret_targets --relabel`).\n"
         )
     if meta["strategy"] != strategy:
         lines.append(
@@ -209,8 +210,8 @@ def _versus(r: dict[str, Any]) -> str:
 
 def strategy_matters_section(page: Page, path: Path | None = None) -> list[str]:
     """What setting the hands well is worth: the default strategy against weaker ones on the
-    same deals (``experiments/strategy_matters.py``; ``path`` defaults to the study folder's
-    :data:`MATTERS_NAME`).  One row per variant and seat, one column per strategy: no row
+    same deals (``experiments/pipelines/strategy_matters.py``; ``path`` defaults to the study
+    folder's :data:`MATTERS_NAME`).  One row per variant and seat, one column per strategy: no row
     compares the default with itself."""
     heading = "## How much strategy matters\n"
     path = page.studies / MATTERS_NAME if path is None else path

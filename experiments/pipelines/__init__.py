@@ -1,0 +1,1 @@
+"""Pipelines: see :mod:`experiments`."""

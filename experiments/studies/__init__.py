@@ -1,0 +1,1 @@
+"""Studies: see :mod:`experiments`."""
