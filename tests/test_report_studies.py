@@ -38,7 +38,7 @@ def test_every_study_file_is_listed_with_its_command() -> None:
             assert f"`{name}`" in readme, name
     for line in readme.splitlines():
         if line.startswith("| `"):
-            assert "`results/" in line and "experiments/" in line, line  # source and command
+            assert "`results/" in line and "experiments." in line, line  # source and command
     for path in STUDIES_DIR.rglob("*.json"):
         data = json.loads(path.read_text(encoding="utf-8"))
         rows = data["rows"] if isinstance(data, dict) else data

@@ -107,6 +107,23 @@ def build_report(
     return write_report(result, out, studies=studies)
 
 
+#: The tables the report reads; every run writes all of them (:func:`simkit.tables.build_tables`).
+REPORT_TABLES = (
+    "scores",
+    "paired",
+    "components",
+    "dun_categories",
+    "specials",
+    "events",
+    "t_distribution",
+    "declare_value",
+    "score_distribution",
+    "convergence",
+    "banker_edge",
+    "payouts",
+)
+
+
 def write_report(
     result: SimulationResult | str | Path, out: str | Path, *, studies: str | Path | None = None
 ) -> Path:
@@ -115,6 +132,8 @@ def write_report(
     :data:`~simkit.report.page.STUDIES_DIR`); returns the README's path."""
     if not isinstance(result, SimulationResult):
         result = load_result(result)
+    for name in REPORT_TABLES:  # a saved run missing one raises MissingTableError naming it
+        result.tables[name]
     out = Path(out)
     check_output_dir(out)
     page = Page(result, STUDIES_DIR if studies is None else Path(studies))
