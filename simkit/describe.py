@@ -255,7 +255,7 @@ def describe_splits(
     that many random deals of the ``seed`` stream, against the same opponents: the mean and
     its 95% CI (:func:`simkit.regret.rollout_values`), independent of ``score``'s deals.
     """
-    from simkit.arrange import ExpectedScoreHand, as_strategy
+    from simkit.arrange import ExpectedScore, as_strategy
     from simkit.cards import format_cards
     from simkit.evaluate import describe_rank
     from simkit.setting_scores import OPPONENTS, phases_not_played
@@ -325,7 +325,7 @@ def describe_splits(
         lines.append(f"score: not measured at {n_players} players (rollouts deal one deck)")
     # the default values a hand by its own tables and the places where a removal model fits
     strategy = as_strategy(OPPONENTS)
-    own_tables = isinstance(strategy, ExpectedScoreHand) and (
+    own_tables = isinstance(strategy, ExpectedScore) and (
         strategy.removal_model(v, n_players) is not None
     )
     basis = (

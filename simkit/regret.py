@@ -133,14 +133,14 @@ def _strategy_name(strategy: Any) -> str:
     return getattr(strategy, "__name__", type(strategy).__name__)
 
 
-def _candidates(hand: np.ndarray, variant: Variant) -> np.ndarray:
+def front_candidates(hand: np.ndarray, variant: Variant) -> np.ndarray:
     """The Pareto front of a hand's legal splits, as arranged cards ``int8 (n, 13)``."""
     ids, ranks = legal_splits(hand, variant)
     front = ids[pareto_front(ranks)]
     return hand[split_positions(front).astype(np.int64)].astype(np.int8)
 
 
-def _rollout_hands(
+def rollout_hands(
     hand: np.ndarray, n_players: int, n_rollouts: int, gen: np.random.Generator
 ) -> np.ndarray:
     """Random deals of the cards not in ``hand`` to the opponents: ``int8 (R, p - 1, 13)``."""
@@ -153,7 +153,7 @@ def _rollout_hands(
     return np.sort(dealt, axis=2)
 
 
-def _banker_seat(v: Variant, seat: str) -> int:
+def banker_seat(v: Variant, seat: str) -> int:
     """The banker's seat in games whose measured hand sits at seat 0: seat 0 itself for the
     banker (or where nobody banks), else seat 1, so that seat 0 faces the banker."""
     if seat not in SEATS:
@@ -161,7 +161,7 @@ def _banker_seat(v: Variant, seat: str) -> int:
     return 0 if (seat == "banker" or v.scoring.topology != "banker") else 1
 
 
-def _points_on_rollouts(
+def points_on_rollouts(
     settings: Sequence[tuple[np.ndarray, np.ndarray]],
     opponent_hands: np.ndarray,
     v: Variant,
@@ -254,7 +254,7 @@ def regret(
     check_players(n_players)
     if n_players > 4:
         raise SimkitError(f"regret is measured with one deck (2-4 players), got {n_players}")
-    _banker_seat(v, seat)  # checks the seat
+    banker_seat(v, seat)  # checks the seat
     given = None if isinstance(hands, int | np.integer) else np.asarray(hands)
     if given is not None:
         if given.ndim != 2 or given.shape[1] != HAND or given.shape[0] < 1:
@@ -285,7 +285,7 @@ def regret(
     n_roll = r_sel + r_eval
     opponents = strategy if opponents is None else opponents
     banker_topology = v.scoring.topology == "banker"
-    banker = _banker_seat(v, seat)
+    banker = banker_seat(v, seat)
     specials = len(v.specials.rules) > 0
 
     root = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
@@ -308,21 +308,21 @@ def regret(
         idx = range(lo, min(lo + batch, n_hands))
         opp = np.stack(
             [
-                _rollout_hands(dealt[h], n_players, n_roll, np.random.default_rng(roll_seeds[h]))
+                rollout_hands(dealt[h], n_players, n_roll, np.random.default_rng(roll_seeds[h]))
                 for h in idx
             ]
         )  # (b, R, p-1, 13)
         settings = []
         for h in idx:
             # candidate 0 is the strategy's own choice (declaring if it declares)
-            cand = np.concatenate([own_cards[h][None], _candidates(dealt[h], v)])
+            cand = np.concatenate([own_cards[h][None], front_candidates(dealt[h], v)])
             cand_decl = np.concatenate([[own_decl[h]], np.full(len(cand) - 1, -1)])
             if best_spec[h] >= 0 and own_decl[h] < 0:
                 cand = np.concatenate([cand, own_cards[h][None]])
                 cand_decl = np.concatenate([cand_decl, [best_spec[h]]])
             settings.append((cand, cand_decl))
         for h, values in zip(
-            idx, _points_on_rollouts(settings, opp, v, opponents, n_players, banker), strict=True
+            idx, points_on_rollouts(settings, opp, v, opponents, n_players, banker), strict=True
         ):
             pick = int(np.argmax(values[:, :r_sel].mean(axis=1)))
             evaluation = values[:, r_sel:].mean(axis=1)
@@ -394,7 +394,7 @@ def rollout_values(
     rollouts: int = 1000,
     seed: int | np.random.SeedSequence | None = 0,
     seat: str = "player",
-    opponents: Any = "max-ev",
+    opponents: Any = DEFAULT_STRATEGY,
     declared: npt.ArrayLike | None = None,
     chunk: int = 2000,
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -426,7 +426,7 @@ def rollout_values(
     check_players(n_players)
     if n_players > 4:
         raise SimkitError(f"rollouts deal one deck (2-4 players), got {n_players}")
-    banker = _banker_seat(v, seat)
+    banker = banker_seat(v, seat)
     for what, value in (("rollouts", rollouts), ("chunk", chunk)):
         if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
             raise SimkitError(f"{what} must be an integer ≥ 1, got {value!r}")
@@ -458,10 +458,10 @@ def rollout_values(
             raise SimkitError(f"declared names a special the hand does not qualify for: {bad}")
         decl = decl.astype(np.int8)
     root = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
-    opp = _rollout_hands(cards, n_players, int(rollouts), np.random.default_rng(root))
+    opp = rollout_hands(cards, n_players, int(rollouts), np.random.default_rng(root))
     points = np.concatenate(
         [
-            _points_on_rollouts(
+            points_on_rollouts(
                 [(cand, decl)], opp[lo : lo + chunk][None], v, opponents, n_players, banker
             )[0]
             for lo in range(0, int(rollouts), int(chunk))
@@ -474,3 +474,11 @@ def rollout_values(
         else np.full(len(cand), math.nan)
     )
     return points.mean(axis=1), se
+
+
+# The former private spellings, kept for the scripts in experiments/ until they use the names
+# above (deprecated).
+_candidates = front_candidates
+_rollout_hands = rollout_hands
+_banker_seat = banker_seat
+_points_on_rollouts = points_on_rollouts

@@ -20,7 +20,7 @@ from simkit.arrange.value import (
     points_of_chances,
 )
 from simkit.evaluate import dun_ranks
-from simkit.regret import _candidates, _rollout_hands
+from simkit.regret import front_candidates, rollout_hands
 from simkit.score import score
 from simkit.variants import resolve_variant
 
@@ -74,11 +74,11 @@ def test_the_pair_oracle_is_the_scorers_mean_on_its_deals(variant: str, players:
     strat = ExpectedScore()
     solver = strat.solver(v, players)
     hand = np.sort(np.random.default_rng(3).permutation(52)[:13]).astype(np.int8)
-    deals = _rollout_hands(hand, players, 60, np.random.default_rng(4))
+    deals = rollout_hands(hand, players, 60, np.random.default_rng(4))
     opp, _ = arrange(deals.reshape(-1, 13), v, strat, n_players=players, rng=0)
     opp = opp.reshape(60, players - 1, 13)
     nobody = np.full((60, players - 1), -1)
-    cand = _candidates(hand, v)[:12]
+    cand = front_candidates(hand, v)[:12]
     opp_ranks = dun_ranks(opp, v)
     values = oracle.oracle_values(cand, opp_ranks, nobody, solver, opp_ranks.reshape(-1, 3))
     games = np.empty((len(cand), 60, players, 13), dtype=np.int8)
