@@ -216,6 +216,63 @@ def points_on_rollouts(
     return out
 
 
+def _checked_run(
+    v: Variant,
+    n_players: int,
+    seat: str,
+    hands: int | np.ndarray,
+    batch: int,
+    rollouts: tuple[int, int],
+) -> tuple[np.ndarray | None, int, int, int]:
+    """:func:`regret`'s arguments checked before any work: ``(given, n_hands, r_sel,
+    r_eval)``, ``given`` the hands passed (None where a count is).  Raises
+    :class:`~simkit.errors.SimkitError` naming the first bad one."""
+    check_players(n_players)
+    if n_players > 4:
+        raise SimkitError(f"regret is measured with one deck (2-4 players), got {n_players}")
+    banker_seat(v, seat)  # checks the seat
+    given = None if isinstance(hands, int | np.integer) else np.asarray(hands)
+    if given is not None:
+        if given.ndim != 2 or given.shape[1] != HAND or given.shape[0] < 1:
+            raise SimkitError(
+                f"hands must be a count or card ints of shape (n, 13), got {given.shape}"
+            )
+        if (
+            given.min() < 0
+            or given.max() >= DECK_SIZE
+            or any(np.unique(row).size != HAND for row in given)
+        ):
+            raise SimkitError("hands must hold 13 different cards (0..51) each")
+    n_hands: Any = given.shape[0] if given is not None else hands
+    for what, value, least in (("hands", n_hands, 1), ("batch", batch, 1)):
+        if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < least:
+            raise SimkitError(f"{what} must be an integer ≥ {least}, got {value!r}")
+    if (
+        not isinstance(rollouts, tuple | list)
+        or len(rollouts) != 2
+        or any(isinstance(r, bool) or not isinstance(r, int) or r < 1 for r in rollouts)
+    ):
+        raise SimkitError(
+            f"rollouts must be two integers ≥ 1 (selection, evaluation), got {rollouts!r}"
+        )
+    return given, int(n_hands), int(rollouts[0]), int(rollouts[1])
+
+
+def _hand_settings(
+    hand: np.ndarray, own: np.ndarray, own_decl: int, best: int, v: Variant
+) -> tuple[np.ndarray, np.ndarray]:
+    """The settings one hand is measured over: arranged cards ``int8 (c, 13)`` and the
+    special each declares ``(c,)``: the strategy's own choice first (declaring if it
+    declares), then the Pareto front's splits, then its own split declaring its best special
+    where it qualifies and does not declare."""
+    cand = np.concatenate([own[None], front_candidates(hand, v)])
+    cand_decl = np.concatenate([[own_decl], np.full(len(cand) - 1, -1)])
+    if best >= 0 and own_decl < 0:
+        cand = np.concatenate([cand, own[None]])
+        cand_decl = np.concatenate([cand_decl, [best]])
+    return cand, cand_decl
+
+
 def regret(
     strategy: Any = DEFAULT_STRATEGY,
     variant: str | Variant | None = None,
@@ -251,37 +308,8 @@ def regret(
     (2, (20, 20))
     """
     v = resolve_variant(variant)
-    check_players(n_players)
-    if n_players > 4:
-        raise SimkitError(f"regret is measured with one deck (2-4 players), got {n_players}")
-    banker_seat(v, seat)  # checks the seat
-    given = None if isinstance(hands, int | np.integer) else np.asarray(hands)
-    if given is not None:
-        if given.ndim != 2 or given.shape[1] != HAND or given.shape[0] < 1:
-            raise SimkitError(
-                f"hands must be a count or card ints of shape (n, 13), got {given.shape}"
-            )
-        if (
-            given.min() < 0
-            or given.max() >= DECK_SIZE
-            or any(np.unique(row).size != HAND for row in given)
-        ):
-            raise SimkitError("hands must hold 13 different cards (0..51) each")
-    n_hands: Any = given.shape[0] if given is not None else hands
-    for what, value, least in (("hands", n_hands, 1), ("batch", batch, 1)):
-        if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < least:
-            raise SimkitError(f"{what} must be an integer ≥ {least}, got {value!r}")
-    n_hands = int(n_hands)
+    given, n_hands, r_sel, r_eval = _checked_run(v, n_players, seat, hands, batch, rollouts)
     first, last = _part_range(part, n_hands)
-    if (
-        not isinstance(rollouts, tuple | list)
-        or len(rollouts) != 2
-        or any(isinstance(r, bool) or not isinstance(r, int) or r < 1 for r in rollouts)
-    ):
-        raise SimkitError(
-            f"rollouts must be two integers ≥ 1 (selection, evaluation), got {rollouts!r}"
-        )
-    r_sel, r_eval = int(rollouts[0]), int(rollouts[1])
     n_roll = r_sel + r_eval
     opponents = strategy if opponents is None else opponents
     banker_topology = v.scoring.topology == "banker"
@@ -312,15 +340,10 @@ def regret(
                 for h in idx
             ]
         )  # (b, R, p-1, 13)
-        settings = []
-        for h in idx:
-            # candidate 0 is the strategy's own choice (declaring if it declares)
-            cand = np.concatenate([own_cards[h][None], front_candidates(dealt[h], v)])
-            cand_decl = np.concatenate([[own_decl[h]], np.full(len(cand) - 1, -1)])
-            if best_spec[h] >= 0 and own_decl[h] < 0:
-                cand = np.concatenate([cand, own_cards[h][None]])
-                cand_decl = np.concatenate([cand_decl, [best_spec[h]]])
-            settings.append((cand, cand_decl))
+        settings = [
+            _hand_settings(dealt[h], own_cards[h], int(own_decl[h]), int(best_spec[h]), v)
+            for h in idx
+        ]
         for h, values in zip(
             idx, points_on_rollouts(settings, opp, v, opponents, n_players, banker), strict=True
         ):
