@@ -110,6 +110,11 @@ class Rollout(Strategy):
         check_players(n_players)
         if n_players > 4:
             raise SimkitError(f"rollout deals one deck (2-4 players), got {n_players}")
+        if not variant.deck_for(n_players).is_one_deck:
+            raise SimkitError(
+                f"rollout deals one plain deck of 52 cards; {variant.name} plays "
+                f"{variant.deck_for(n_players).describe()}"
+            )
         banker = banker_seat(variant, self.seat)
         n = rows.shape[0]
         own, _ = self.model.choose_splits(rows, variant, n_players=n_players)

@@ -8,7 +8,8 @@
   draws are per batch, are checked on the batch's first hand only);
 - declares only what it holds: a declared special is one the hand's cards qualify for.
 
-The slow ``rollout`` strategy runs with tiny options and is marked slow.
+The slow ``rollout`` strategy runs with tiny options and is marked slow; it plays one plain
+deck, and refuses the others with a clear error before any work.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import pytest
 from simkit.arrange import Arrangement, arrangements, foul_strict, legal_splits
 from simkit.arrange.strategies import strategy_from_name, strategy_names
 from simkit.deal import deal
+from simkit.errors import SimkitError
 from simkit.evaluate import order_holds
 from simkit.variants import deck_option_names, load_variant, variant_names
 
@@ -29,6 +31,8 @@ SMALL = {"rollout": "rollout:top=2,rollouts=8"}
 #: Strategies whose choices draw from the generator (one draw sequence per batch).
 DRAWS = ("random-legal", "rollout")
 SLOW = ("rollout",)
+#: Strategies that play one plain deck only: elsewhere they refuse before any work.
+ONE_DECK = ("rollout",)
 VARIANTS = (*variant_names(), *deck_option_names())
 
 
@@ -57,6 +61,10 @@ def test_strategy_contract(name: str, variant: str) -> None:
     spec = SMALL.get(name, name)
     v = load_variant(variant)
     hands = _hands(variant, 2 if name in SLOW else 6)
+    if name in ONE_DECK and not v.deck_for(PLAYERS).is_one_deck:
+        with pytest.raises(SimkitError, match="one plain deck"):
+            _play(spec, variant, hands)
+        return
     found = _play(spec, variant, hands)
     # legal: the hand's cards, no foul where a legal split exists
     assert (np.sort(found.cards, axis=1) == np.sort(hands, axis=1)).all()
