@@ -282,7 +282,7 @@ def head_to_head(
     from simkit.deal import as_generator, deal
 
     # the regret protocol's rollout scoring has no public name yet
-    from simkit.regret import Z95, _banker_seat, _points_on_rollouts, _rollout_hands
+    from simkit.regret import Z95, banker_seat, points_on_rollouts, rollout_hands
 
     def strategy(spec: Any) -> Any:
         return strategy_from_name(spec) if isinstance(spec, str) else as_strategy(spec)
@@ -299,19 +299,19 @@ def head_to_head(
         | (da != db)
     )
     seeds = roll_seed.spawn(hands)
-    banker = _banker_seat(v, seat)
+    banker = banker_seat(v, seat)
     gain = np.zeros(hands)
     for lo in range(0, differ.size, batch):
         idx = differ[lo : lo + batch]
         deals = np.stack(
             [
-                _rollout_hands(dealt[h], n_players, rollouts, np.random.default_rng(seeds[h]))
+                rollout_hands(dealt[h], n_players, rollouts, np.random.default_rng(seeds[h]))
                 for h in idx
             ]
         )
         settings = [(np.stack([ca[h], cb[h]]), np.array([da[h], db[h]])) for h in idx]
         for h, pts in zip(
-            idx, _points_on_rollouts(settings, deals, v, opp, n_players, banker), strict=True
+            idx, points_on_rollouts(settings, deals, v, opp, n_players, banker), strict=True
         ):
             gain[h] = pts[1].mean() - pts[0].mean()
     se = gain.std(ddof=1) / math.sqrt(hands)

@@ -115,6 +115,12 @@ class _Package(types.ModuleType):
 
 sys.modules[__name__].__class__ = _Package
 
+# numba's cache of every kernel keyed by the simkit modules it imports, not its own file alone
+# (installed when numba's caching loads: importing simkit imports no numba).
+from simkit.kernel_source import install_when_numba_loads  # noqa: E402
+
+install_when_numba_loads()
+
 
 if TYPE_CHECKING:  # the same names, eagerly, for type checkers and editors
     __version__: str

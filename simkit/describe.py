@@ -250,6 +250,76 @@ def _rollout_text(mean: float, se: float) -> str:
     return f"rollouts {mean:+.3f} (95% CI {mean - Z95 * se:+.3f} to {mean + Z95 * se:+.3f})"
 
 
+def _rollout_lines(
+    b: BestSplits, v: Any, n_players: int, rollouts: int, seed: int, seat: str
+) -> list[str]:
+    """Each shown split's (and declaring's, where the hand qualifies) rollout mean and 95%
+    CI against the default's opponents, as :func:`describe_splits` prints it."""
+    from simkit.regret import rollout_values
+    from simkit.setting_scores import OPPONENTS
+
+    declaring = [b.own[None]] if b.declaring >= 0 else []
+    mean, se = rollout_values(
+        b.cards,
+        np.concatenate([b.settings, *declaring]),
+        v,
+        n_players,
+        rollouts=rollouts,
+        seed=seed,
+        seat=seat,
+        opponents=OPPONENTS,
+        declared=[-1] * len(b.settings) + ([b.declaring] if b.declaring >= 0 else []),
+    )
+    return [_rollout_text(float(m), float(s)) for m, s in zip(mean, se, strict=True)]
+
+
+def _split_lines(b: BestSplits, measured: list[str]) -> list[str]:
+    """:func:`describe_splits`' lines of each split shown: its scores, then its three duns."""
+    from simkit.cards import format_cards
+    from simkit.evaluate import describe_rank
+
+    lines: list[str] = []
+    for k, setting in enumerate(b.settings):
+        head = f"{k + 1:>2}. "
+        if b.score is not None and b.score_se is not None:
+            head += f"score {b.score[k]:+7.3f} ± {b.score_se[k]:.3f}   "
+        head += f"model {b.model[k]:+7.3f}"
+        lines.append(head + (f"   {measured[k]}" if measured else ""))
+        duns = [setting[:3], setting[3:8], setting[8:]]
+        for label, dun, rank in zip(("front ", "middle", "back  "), duns, b.ranks[k], strict=True):
+            lines.append(f"      {label} {format_cards(dun):<16} {describe_rank(int(rank))}")
+    return lines
+
+
+def _special_lines(b: BestSplits, specials: Any, measured: list[str]) -> list[str]:
+    """:func:`describe_splits`' lines of the special hands the hand qualifies for, what the
+    default declares and what declaring scores."""
+    from simkit.setting_scores import OPPONENTS
+
+    lines: list[str] = []
+    if b.qualifies:
+        names = ", ".join(
+            f"{specials[i].name} ({specials[i].id}, pays {specials[i].payout:g} a player)"
+            for i in b.qualifies
+        )
+        lines.append(f"special hands: {names}")
+        lines.append(
+            f"{OPPONENTS} declares "
+            + (specials[b.declares].name if b.declares >= 0 else "nothing")
+            + f" (best normal model {b.best_model:+.3f})"
+        )
+        text = f"declaring {specials[b.declaring].name}:"
+        if b.declaring_score is not None and b.declaring_se is not None:
+            text += f" score {b.declaring_score:+7.3f} ± {b.declaring_se:.3f}"
+        if measured:
+            text += f"   {measured[-1]}"
+        if b.declaring_score is not None or measured:
+            lines.append(text)
+    else:
+        lines.append("special hands: none")
+    return lines
+
+
 def describe_splits(
     hand: str | Iterable[str] | npt.ArrayLike,
     variant: Any = None,
@@ -282,9 +352,8 @@ def describe_splits(
     that many random deals of the ``seed`` stream, against the same opponents: the mean and
     its 95% CI (:func:`simkit.regret.rollout_values`), independent of ``score``'s deals.
     """
-    from simkit.arrange import ExpectedScoreHand, as_strategy
+    from simkit.arrange import ExpectedScore, as_strategy
     from simkit.cards import format_cards
-    from simkit.evaluate import describe_rank
     from simkit.setting_scores import OPPONENTS, phases_not_played
 
     if rollouts is not None and (isinstance(rollouts, bool) or rollouts < 2):
@@ -305,23 +374,7 @@ def describe_splits(
     v = b.variant
     banker_variant = v.scoring.topology == "banker"
     specials = v.specials.rules
-    measured: list[str] = []
-    if rollouts is not None:
-        from simkit.regret import rollout_values
-
-        declaring = [b.own[None]] if b.declaring >= 0 else []
-        mean, se = rollout_values(
-            b.cards,
-            np.concatenate([b.settings, *declaring]),
-            v,
-            n_players,
-            rollouts=rollouts,
-            seed=seed,
-            seat=seat,
-            opponents=OPPONENTS,
-            declared=[-1] * len(b.settings) + ([b.declaring] if b.declaring >= 0 else []),
-        )
-        measured = [_rollout_text(float(m), float(s)) for m, s in zip(mean, se, strict=True)]
+    measured = [] if rollouts is None else _rollout_lines(b, v, n_players, rollouts, seed, seat)
     opp = n_players - 1
     skipped = phases_not_played(v)
     lines = [
@@ -352,7 +405,7 @@ def describe_splits(
         lines.append(f"score: not measured at {n_players} players (rollouts deal one deck)")
     # the default values a hand by its own tables and the places where a removal model fits
     strategy = as_strategy(OPPONENTS)
-    own_tables = isinstance(strategy, ExpectedScoreHand) and (
+    own_tables = isinstance(strategy, ExpectedScore) and (
         strategy.removal_model(v, n_players) is not None
     )
     basis = (
@@ -366,35 +419,8 @@ def describe_splits(
         92,
         subsequent_indent=" " * 7,
     )
-    for k, setting in enumerate(b.settings):
-        head = f"{k + 1:>2}. "
-        if b.score is not None and b.score_se is not None:
-            head += f"score {b.score[k]:+7.3f} ± {b.score_se[k]:.3f}   "
-        head += f"model {b.model[k]:+7.3f}"
-        lines.append(head + (f"   {measured[k]}" if measured else ""))
-        duns = [setting[:3], setting[3:8], setting[8:]]
-        for label, dun, rank in zip(("front ", "middle", "back  "), duns, b.ranks[k], strict=True):
-            lines.append(f"      {label} {format_cards(dun):<16} {describe_rank(int(rank))}")
-    if b.qualifies:
-        names = ", ".join(
-            f"{specials[i].name} ({specials[i].id}, pays {specials[i].payout:g} a player)"
-            for i in b.qualifies
-        )
-        lines.append(f"special hands: {names}")
-        lines.append(
-            f"{OPPONENTS} declares "
-            + (specials[b.declares].name if b.declares >= 0 else "nothing")
-            + f" (best normal model {b.best_model:+.3f})"
-        )
-        text = f"declaring {specials[b.declaring].name}:"
-        if b.declaring_score is not None and b.declaring_se is not None:
-            text += f" score {b.declaring_score:+7.3f} ± {b.declaring_se:.3f}"
-        if measured:
-            text += f"   {measured[-1]}"
-        if b.declaring_score is not None or measured:
-            lines.append(text)
-    else:
-        lines.append("special hands: none")
+    lines += _split_lines(b, measured)
+    lines += _special_lines(b, specials, measured)
     if measured:
         lines += [
             f"rollouts: mean points per game against the same opponents on {rollouts:,} other",

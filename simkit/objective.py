@@ -30,7 +30,7 @@ its place among the hands compared normally times the round's biggest worth.
 :func:`fit_place_model` measures what the model then prices instead of ``B``
 (:class:`~simkit.arrange.value.PlaceModel`): on ``games`` tables set by the default, the place
 payment (before t) of every hand against its ``B``, fitted by ``A·tanh((B − c)/s)``, and the
-chances of ``T``, the biggest worth among the other hands.  ``expected-score-places`` reads it
+chances of ``T``, the biggest worth among the other hands.  ``ExpectedScore(places=True)`` reads it
 from the fine table file's ``meta`` (``"place_model"``) with weights fitted over it
 (``fit_weights(places=True)``, ``B`` standing for the placed points); the default does not.
 """
@@ -67,7 +67,7 @@ from simkit.arrange.value import N_T_LEVELS, P_HOME_RATE
 from simkit.deal import as_generator, check_players, deal
 from simkit.errors import SimkitError
 from simkit.evaluate import category_of, dun_ranks
-from simkit.regret import Z95, _banker_seat, _candidates, _points_on_rollouts, _rollout_hands
+from simkit.regret import Z95, banker_seat, front_candidates, points_on_rollouts, rollout_hands
 from simkit.score import fouled, score
 from simkit.variants import Variant, resolve_variant
 from simkit.variants.compiled import compile_rules
@@ -188,23 +188,23 @@ def _collect(
     dealt = deal(hands, n_players, rng=as_generator(deal_seed))[:, 0]
     _own, declared = arrange(dealt, v, default, n_players=n_players, rng=0)
     seeds = roll_seed.spawn(hands)
-    banker = _banker_seat(v, seat)
+    banker = banker_seat(v, seat)
     played = np.flatnonzero(declared < 0)
     out: list[Sample] = []
     for lo in range(0, played.size, batch):
         idx = played[lo : lo + batch]
         settings, feats = [], []
         for h in idx:
-            cand, f = pick(_candidates(dealt[h], v))
+            cand, f = pick(front_candidates(dealt[h], v))
             settings.append((cand, np.full(len(cand), -1)))
             feats.append(f)
         deals = np.stack(
             [
-                _rollout_hands(dealt[h], n_players, rollouts, np.random.default_rng(seeds[h]))
+                rollout_hands(dealt[h], n_players, rollouts, np.random.default_rng(seeds[h]))
                 for h in idx
             ]
         )
-        points = _points_on_rollouts(settings, deals, v, default, n_players, banker)
+        points = points_on_rollouts(settings, deals, v, default, n_players, banker)
         out.extend(Sample(f, pts) for f, pts in zip(feats, points, strict=True))
         if progress is not None:
             progress(min(lo + batch, played.size), played.size)
@@ -333,14 +333,14 @@ def fit_weights(
     places: bool = False,
 ) -> WeightFit:
     """Fit ``(w_S, w_H)`` for ``variant`` at ``n_players`` by the protocol of this module
-    (``places``: over the place model of the t-formula, :class:`ExpectedScorePlaces`)."""
+    (``places``: over the place model of the t-formula, ``ExpectedScore(places=True)``)."""
     v = resolve_variant(variant)
     check_players(n_players)
     if n_players > 4:
         raise SimkitError(f"rollouts deal one deck (2-4 players), got {n_players}")
     _check_counts(hands, rollouts, top)
     if seat != TABLE:
-        _banker_seat(v, seat)
+        banker_seat(v, seat)
     samples = _seat_samples(v, n_players, seat, hands, rollouts, top, seed, progress, places)
     coef = within_hand_fit(samples)
     if coef[S] == 0.0 and coef[H] == 0.0:  # nothing to weigh: no scoop, no home run
@@ -509,7 +509,7 @@ def fit_home_rate(
     rates: Sequence[float] = HOME_RATES,
     progress: Callable[[int, int], None] | None = None,
 ) -> HomeRateFit:
-    """The home rate of :class:`~simkit.arrange.ExpectedScoreHome` for ``variant`` at
+    """The home rate of the retired expected-score-home for ``variant`` at
     ``n_players``, and the weights fitted with it.
 
     ``hands`` hands (every seat: the variant must have no banker) are set by expected-score;

@@ -133,14 +133,14 @@ def _strategy_name(strategy: Any) -> str:
     return getattr(strategy, "__name__", type(strategy).__name__)
 
 
-def _candidates(hand: np.ndarray, variant: Variant) -> np.ndarray:
+def front_candidates(hand: np.ndarray, variant: Variant) -> np.ndarray:
     """The Pareto front of a hand's legal splits, as arranged cards ``int8 (n, 13)``."""
     ids, ranks = legal_splits(hand, variant)
     front = ids[pareto_front(ranks)]
     return hand[split_positions(front).astype(np.int64)].astype(np.int8)
 
 
-def _rollout_hands(
+def rollout_hands(
     hand: np.ndarray, n_players: int, n_rollouts: int, gen: np.random.Generator
 ) -> np.ndarray:
     """Random deals of the cards not in ``hand`` to the opponents: ``int8 (R, p - 1, 13)``."""
@@ -153,7 +153,7 @@ def _rollout_hands(
     return np.sort(dealt, axis=2)
 
 
-def _banker_seat(v: Variant, seat: str) -> int:
+def banker_seat(v: Variant, seat: str) -> int:
     """The banker's seat in games whose measured hand sits at seat 0: seat 0 itself for the
     banker (or where nobody banks), else seat 1, so that seat 0 faces the banker."""
     if seat not in SEATS:
@@ -161,7 +161,7 @@ def _banker_seat(v: Variant, seat: str) -> int:
     return 0 if (seat == "banker" or v.scoring.topology != "banker") else 1
 
 
-def _points_on_rollouts(
+def points_on_rollouts(
     settings: Sequence[tuple[np.ndarray, np.ndarray]],
     opponent_hands: np.ndarray,
     v: Variant,
@@ -216,6 +216,63 @@ def _points_on_rollouts(
     return out
 
 
+def _checked_run(
+    v: Variant,
+    n_players: int,
+    seat: str,
+    hands: int | np.ndarray,
+    batch: int,
+    rollouts: tuple[int, int],
+) -> tuple[np.ndarray | None, int, int, int]:
+    """:func:`regret`'s arguments checked before any work: ``(given, n_hands, r_sel,
+    r_eval)``, ``given`` the hands passed (None where a count is).  Raises
+    :class:`~simkit.errors.SimkitError` naming the first bad one."""
+    check_players(n_players)
+    if n_players > 4:
+        raise SimkitError(f"regret is measured with one deck (2-4 players), got {n_players}")
+    banker_seat(v, seat)  # checks the seat
+    given = None if isinstance(hands, int | np.integer) else np.asarray(hands)
+    if given is not None:
+        if given.ndim != 2 or given.shape[1] != HAND or given.shape[0] < 1:
+            raise SimkitError(
+                f"hands must be a count or card ints of shape (n, 13), got {given.shape}"
+            )
+        if (
+            given.min() < 0
+            or given.max() >= DECK_SIZE
+            or any(np.unique(row).size != HAND for row in given)
+        ):
+            raise SimkitError("hands must hold 13 different cards (0..51) each")
+    n_hands: Any = given.shape[0] if given is not None else hands
+    for what, value, least in (("hands", n_hands, 1), ("batch", batch, 1)):
+        if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < least:
+            raise SimkitError(f"{what} must be an integer ≥ {least}, got {value!r}")
+    if (
+        not isinstance(rollouts, tuple | list)
+        or len(rollouts) != 2
+        or any(isinstance(r, bool) or not isinstance(r, int) or r < 1 for r in rollouts)
+    ):
+        raise SimkitError(
+            f"rollouts must be two integers ≥ 1 (selection, evaluation), got {rollouts!r}"
+        )
+    return given, int(n_hands), int(rollouts[0]), int(rollouts[1])
+
+
+def _hand_settings(
+    hand: np.ndarray, own: np.ndarray, own_decl: int, best: int, v: Variant
+) -> tuple[np.ndarray, np.ndarray]:
+    """The settings one hand is measured over: arranged cards ``int8 (c, 13)`` and the
+    special each declares ``(c,)``: the strategy's own choice first (declaring if it
+    declares), then the Pareto front's splits, then its own split declaring its best special
+    where it qualifies and does not declare."""
+    cand = np.concatenate([own[None], front_candidates(hand, v)])
+    cand_decl = np.concatenate([[own_decl], np.full(len(cand) - 1, -1)])
+    if best >= 0 and own_decl < 0:
+        cand = np.concatenate([cand, own[None]])
+        cand_decl = np.concatenate([cand_decl, [best]])
+    return cand, cand_decl
+
+
 def regret(
     strategy: Any = DEFAULT_STRATEGY,
     variant: str | Variant | None = None,
@@ -251,41 +308,12 @@ def regret(
     (2, (20, 20))
     """
     v = resolve_variant(variant)
-    check_players(n_players)
-    if n_players > 4:
-        raise SimkitError(f"regret is measured with one deck (2-4 players), got {n_players}")
-    _banker_seat(v, seat)  # checks the seat
-    given = None if isinstance(hands, int | np.integer) else np.asarray(hands)
-    if given is not None:
-        if given.ndim != 2 or given.shape[1] != HAND or given.shape[0] < 1:
-            raise SimkitError(
-                f"hands must be a count or card ints of shape (n, 13), got {given.shape}"
-            )
-        if (
-            given.min() < 0
-            or given.max() >= DECK_SIZE
-            or any(np.unique(row).size != HAND for row in given)
-        ):
-            raise SimkitError("hands must hold 13 different cards (0..51) each")
-    n_hands: Any = given.shape[0] if given is not None else hands
-    for what, value, least in (("hands", n_hands, 1), ("batch", batch, 1)):
-        if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < least:
-            raise SimkitError(f"{what} must be an integer ≥ {least}, got {value!r}")
-    n_hands = int(n_hands)
+    given, n_hands, r_sel, r_eval = _checked_run(v, n_players, seat, hands, batch, rollouts)
     first, last = _part_range(part, n_hands)
-    if (
-        not isinstance(rollouts, tuple | list)
-        or len(rollouts) != 2
-        or any(isinstance(r, bool) or not isinstance(r, int) or r < 1 for r in rollouts)
-    ):
-        raise SimkitError(
-            f"rollouts must be two integers ≥ 1 (selection, evaluation), got {rollouts!r}"
-        )
-    r_sel, r_eval = int(rollouts[0]), int(rollouts[1])
     n_roll = r_sel + r_eval
     opponents = strategy if opponents is None else opponents
     banker_topology = v.scoring.topology == "banker"
-    banker = _banker_seat(v, seat)
+    banker = banker_seat(v, seat)
     specials = len(v.specials.rules) > 0
 
     root = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
@@ -308,21 +336,16 @@ def regret(
         idx = range(lo, min(lo + batch, n_hands))
         opp = np.stack(
             [
-                _rollout_hands(dealt[h], n_players, n_roll, np.random.default_rng(roll_seeds[h]))
+                rollout_hands(dealt[h], n_players, n_roll, np.random.default_rng(roll_seeds[h]))
                 for h in idx
             ]
         )  # (b, R, p-1, 13)
-        settings = []
-        for h in idx:
-            # candidate 0 is the strategy's own choice (declaring if it declares)
-            cand = np.concatenate([own_cards[h][None], _candidates(dealt[h], v)])
-            cand_decl = np.concatenate([[own_decl[h]], np.full(len(cand) - 1, -1)])
-            if best_spec[h] >= 0 and own_decl[h] < 0:
-                cand = np.concatenate([cand, own_cards[h][None]])
-                cand_decl = np.concatenate([cand_decl, [best_spec[h]]])
-            settings.append((cand, cand_decl))
+        settings = [
+            _hand_settings(dealt[h], own_cards[h], int(own_decl[h]), int(best_spec[h]), v)
+            for h in idx
+        ]
         for h, values in zip(
-            idx, _points_on_rollouts(settings, opp, v, opponents, n_players, banker), strict=True
+            idx, points_on_rollouts(settings, opp, v, opponents, n_players, banker), strict=True
         ):
             pick = int(np.argmax(values[:, :r_sel].mean(axis=1)))
             evaluation = values[:, r_sel:].mean(axis=1)
@@ -394,7 +417,7 @@ def rollout_values(
     rollouts: int = 1000,
     seed: int | np.random.SeedSequence | None = 0,
     seat: str = "player",
-    opponents: Any = "max-ev",
+    opponents: Any = DEFAULT_STRATEGY,
     declared: npt.ArrayLike | None = None,
     chunk: int = 2000,
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -426,7 +449,7 @@ def rollout_values(
     check_players(n_players)
     if n_players > 4:
         raise SimkitError(f"rollouts deal one deck (2-4 players), got {n_players}")
-    banker = _banker_seat(v, seat)
+    banker = banker_seat(v, seat)
     for what, value in (("rollouts", rollouts), ("chunk", chunk)):
         if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
             raise SimkitError(f"{what} must be an integer ≥ 1, got {value!r}")
@@ -458,10 +481,10 @@ def rollout_values(
             raise SimkitError(f"declared names a special the hand does not qualify for: {bad}")
         decl = decl.astype(np.int8)
     root = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
-    opp = _rollout_hands(cards, n_players, int(rollouts), np.random.default_rng(root))
+    opp = rollout_hands(cards, n_players, int(rollouts), np.random.default_rng(root))
     points = np.concatenate(
         [
-            _points_on_rollouts(
+            points_on_rollouts(
                 [(cand, decl)], opp[lo : lo + chunk][None], v, opponents, n_players, banker
             )[0]
             for lo in range(0, int(rollouts), int(chunk))
@@ -474,3 +497,11 @@ def rollout_values(
         else np.full(len(cand), math.nan)
     )
     return points.mean(axis=1), se
+
+
+# The former private spellings, kept for the scripts in experiments/ until they use the names
+# above (deprecated).
+_candidates = front_candidates
+_rollout_hands = rollout_hands
+_banker_seat = banker_seat
+_points_on_rollouts = points_on_rollouts

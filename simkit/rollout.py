@@ -34,7 +34,7 @@ strategy under test, and rollout opponents would nest rollouts.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 
@@ -48,7 +48,7 @@ from simkit.arrange.strategies import (
 )
 from simkit.deal import RngLike, as_generator, check_players
 from simkit.errors import SimkitError
-from simkit.regret import SEATS, _banker_seat, _points_on_rollouts, _rollout_hands
+from simkit.regret import SEATS, banker_seat, points_on_rollouts, rollout_hands
 from simkit.splits import split_positions
 from simkit.variants import Variant
 
@@ -81,7 +81,7 @@ class Rollout(Strategy):
     model: MaxEV = field(default_factory=ExpectedScore)
     seat: str = "player"
     batch: int = 8
-    name: ClassVar[str] = "rollout"
+    name: str = field(default="rollout", init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         for what, value in (("top", self.top), ("rollouts", self.rollouts), ("batch", self.batch)):
@@ -110,7 +110,12 @@ class Rollout(Strategy):
         check_players(n_players)
         if n_players > 4:
             raise SimkitError(f"rollout deals one deck (2-4 players), got {n_players}")
-        banker = _banker_seat(variant, self.seat)
+        if not variant.deck_for(n_players).is_one_deck:
+            raise SimkitError(
+                f"rollout deals one plain deck of 52 cards; {variant.name} plays "
+                f"{variant.deck_for(n_players).describe()}"
+            )
+        banker = banker_seat(variant, self.seat)
         n = rows.shape[0]
         own, _ = self.model.choose_splits(rows, variant, n_players=n_players)
         seeds = hand_seeds(rng, n)
@@ -134,14 +139,14 @@ class Rollout(Strategy):
             # the deals of rollout_values(rows[h], ..., seed=seeds[h]): the same rollouts
             opp = np.stack(
                 [
-                    _rollout_hands(
+                    rollout_hands(
                         rows[h].astype(np.int8), n_players, self.rollouts,
                         np.random.default_rng(seeds[h]),
                     )
                     for h in idx
                 ]
             )  # fmt: skip
-            points = _points_on_rollouts(settings, opp, variant, self.opponents, n_players, banker)
+            points = points_on_rollouts(settings, opp, variant, self.opponents, n_players, banker)
             for h, c, p in zip(idx, cand_ids, points, strict=True):
                 mean = p.mean(axis=1)
                 pick = int(np.argmax(mean))  # the first best: the model's choice on a tie

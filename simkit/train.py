@@ -17,7 +17,7 @@ change of the win chance) is recorded in the tables' ``meta``.  That loop is
 seat learning against frozen tables, ``experiments/studies/best_response.py``) from frozen counts.
 
 >>> from simkit.train import train
->>> t = train("western-2-4", 2, seed=1, n_games=2000, iterations=1)
+>>> t = train("western-2-4", 2, seed=1, n_games=2000, iterations=1, strategy="max-ev")
 >>> t.win.shape
 (3, 1960)
 """
@@ -32,9 +32,11 @@ import numpy as np
 from scipy.optimize import isotonic_regression
 
 from simkit.arrange import (
+    DEFAULT_STRATEGY,
     N_CLASSES,
     N_DUNS,
     P_SCOOP_TIES,
+    PRESETS,
     ExpectedScore,
     Greedy,
     MaxEV,
@@ -76,8 +78,14 @@ FINE_BLEND = LINEAR
 #: play it; counted against independent deals they are the dun's own.  The regret falls by
 #: 0.006-0.009 a hand at 4 players (``results/strategy/other-deals.md``).
 FINE_OTHER_DEALS = 3
-#: The strategies whose tables :func:`train` makes.
-TRAINED_STRATEGIES = ("max-ev", "expected-score")
+#: The strategies whose tables :func:`train` makes: max-ev's coarse tables, and the fine
+#: tables every expected-score preset plays (trained by expected-score's self-play).
+TRAINED_STRATEGIES = ("max-ev", *PRESETS)
+
+
+def _fine(strategy: str) -> bool:
+    """Whether ``strategy``'s tables are fine-class ones (an expected-score preset's)."""
+    return strategy in PRESETS
 
 
 def tabulate(
@@ -349,17 +357,17 @@ def fictitious_play(
     return tables, changes
 
 
-def other_deals_of(strategy: str = "max-ev") -> int:
+def other_deals_of(strategy: str = DEFAULT_STRATEGY) -> int:
     """The :func:`tabulate` ``other_deals`` that :func:`train` uses by default for
     ``strategy``'s tables: ``FINE_OTHER_DEALS`` for expected-score's, 0 (own game) for
     max-ev's."""
-    return FINE_OTHER_DEALS if strategy == ExpectedScore.name else 0
+    return FINE_OTHER_DEALS if _fine(strategy) else 0
 
 
-def schedule(strategy: str = "max-ev") -> tuple[int, int, float | str]:
+def schedule(strategy: str = DEFAULT_STRATEGY) -> tuple[int, int, float | str]:
     """``(hands per iteration, iterations, blend)`` that :func:`train` uses by default for
     ``strategy``'s tables (the shipped files were made with them and seed 0)."""
-    if strategy == ExpectedScore.name:
+    if _fine(strategy):
         return FINE_GAMES, FINE_ITERATIONS, FINE_BLEND
     return DEFAULT_GAMES, DEFAULT_ITERATIONS, DEFAULT_BLEND
 
@@ -372,26 +380,27 @@ def train(
     n_games: int | None = None,
     iterations: int | None = None,
     blend: float | str | None = None,
-    strategy: str = "max-ev",
+    strategy: str = DEFAULT_STRATEGY,
     other_deals: int | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> WinTables:
     """Win tables for ``variant`` at ``n_players`` by fictitious play (module docstring).
 
-    ``strategy``: ``"max-ev"`` (coarse classes) or ``"expected-score"`` (fine classes, the
-    strategy playing its own tables).  The defaults are each strategy's schedule (see
-    :func:`schedule`): max-ev ``DEFAULT_ITERATIONS`` iterations of ``DEFAULT_GAMES`` hands
-    blended by ``DEFAULT_BLEND``; expected-score ``FINE_ITERATIONS`` of ``FINE_GAMES`` hands,
-    linearly averaged.  ``n_games`` is games per iteration (default: the hands // n_players,
-    the same number of hands at every table size); ``blend`` a share in (0, 1] or
-    ``"linear"``; ``other_deals`` what each hand is counted against (:func:`tabulate`;
+    ``strategy``: ``"max-ev"`` (coarse classes) or an expected-score preset (fine classes,
+    expected-score playing its own tables: the tables :data:`DEFAULT_STRATEGY` reads).  The
+    defaults are each strategy's schedule (see :func:`schedule`): max-ev
+    ``DEFAULT_ITERATIONS`` iterations of ``DEFAULT_GAMES`` hands blended by ``DEFAULT_BLEND``;
+    expected-score ``FINE_ITERATIONS`` of ``FINE_GAMES`` hands, linearly averaged.
+    ``n_games`` is games per iteration (default: the hands // n_players, the same number of
+    hands at every table size); ``blend`` a share in (0, 1] or ``"linear"``; ``other_deals``
+    what each hand is counted against (:func:`tabulate`;
     default :func:`other_deals_of` the strategy).  Same arguments → the same tables.
     """
     if strategy not in TRAINED_STRATEGIES:
         raise SimkitError(
             f"train: strategy must be one of {', '.join(TRAINED_STRATEGIES)}, got {strategy!r}"
         )
-    fine = strategy == ExpectedScore.name
+    fine = _fine(strategy)
     v = resolve_variant(variant)
     check_players(n_players)
     hands_per_iteration, default_iterations, default_blend = schedule(strategy)

@@ -1,5 +1,7 @@
 """The pipeline's one dependency direction, checked on the source: no module imports a later
-stage (imports inside functions included), and no two modules import each other."""
+stage (imports inside functions included), no two modules import each other, inside a
+package as between stages, and no module imports another's private names where that rule is
+kept."""
 
 import ast
 from pathlib import Path
@@ -11,7 +13,7 @@ PACKAGE = Path(simkit.__file__).parent
 # The stages in pipeline order (docs/architecture.md); a module may import its own stage or an
 # earlier one.  Packages (arrange, variants, commands) count as one unit each.
 STAGES = [
-    {"errors", "cards", "splits", "summary", "files", "borrow"},
+    {"errors", "cards", "splits", "summary", "files", "borrow", "kernel_source"},
     {"variants"},
     {"deal"},
     {"evaluate"},
@@ -77,3 +79,66 @@ def test_no_import_cycles():
         return seen
 
     assert [u for u in graph if u in reachable(u)] == []
+
+
+def _module_name(path: Path) -> str:
+    rel = path.relative_to(PACKAGE).with_suffix("")
+    parts = rel.parts[:-1] if rel.parts[-1] == "__init__" else rel.parts
+    return ".".join(("simkit", *parts))
+
+
+def _module_imports() -> dict[str, set[str]]:
+    """Module → the simkit modules it imports (a package's ``__init__`` is the package)."""
+    modules = {_module_name(p) for p in PACKAGE.rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for path in PACKAGE.rglob("*.py"):
+        name = _module_name(path)
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                targets = [
+                    f"{node.module}.{a.name}" if f"{node.module}.{a.name}" in modules
+                    else node.module
+                    for a in node.names
+                ]  # fmt: skip
+            elif isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            else:
+                continue
+            graph.setdefault(name, set()).update(t for t in targets if t in modules and t != name)
+    return graph
+
+
+def test_no_import_cycles_inside_a_package():
+    """Inside ``simkit.arrange`` (and every package), no module reaches itself through the
+    modules it imports; the package's ``__init__``, which re-exports, is left out."""
+    graph = _module_imports()
+    packages = {n for n in graph if (PACKAGE / Path(*n.split(".")[1:]) / "__init__.py").exists()}
+
+    def reachable(start: str) -> set[str]:
+        seen, todo = set(), [start]
+        while todo:
+            for nxt in graph.get(todo.pop(), ()):
+                if nxt not in seen and nxt not in packages:
+                    seen.add(nxt)
+                    todo.append(nxt)
+        return seen
+
+    inside = [n for n in graph if n.startswith("simkit.arrange.")]
+    assert inside, "the graph sees no module inside simkit.arrange"
+    assert [n for n in graph if n not in packages and n in reachable(n)] == []
+
+
+#: Modules that import no private name of another simkit module (the arrange kernels'
+#: helpers still do: issue 50, item 5).
+NO_PRIVATE_IMPORTS = ("simkit.regret", "simkit.rollout", "simkit.objective", "simkit.train")
+
+
+def test_no_private_name_is_imported_across_modules():
+    bad = []
+    for path in PACKAGE.rglob("*.py"):
+        if _module_name(path) not in NO_PRIVATE_IMPORTS:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("simkit"):
+                bad += [(path.name, a.name) for a in node.names if a.name.startswith("_")]
+    assert bad == []

@@ -10,9 +10,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from simkit.arrange import (
+    DEFAULT_STRATEGY,
     N_CLASSES,
     STRATEGIES,
-    STRATEGY_TYPES,
     Greedy,
     MaxEV,
     Objective,
@@ -121,7 +121,7 @@ def test_arrange_variants_equals_arrange_per_variant():
     hands = [passed if i % 3 == 0 else dealt for i in range(len(names))]
     borrowed = make_solver("fujian", 4).tables
     tables = [borrowed if name == "guangxi-regional" else None for name in names]
-    found = arrange_variants(hands, names, n_players=4, tables=tables)
+    found = arrange_variants(hands, names, "max-ev", n_players=4, tables=tables)
     for name, h, t, (arranged, declared) in zip(names, hands, tables, found, strict=True):
         want_arranged, want_declared = arrange(h, name, "max-ev", n_players=4, tables=t)
         assert (arranged == want_arranged).all(), name
@@ -391,7 +391,9 @@ def test_model_with_certain_outcomes_is_pair_points(variant):
 # No strategy ever fouls
 
 
-@pytest.mark.parametrize("strategy", ["max-ev", "greedy", "random-legal"])
+@pytest.mark.parametrize(
+    "strategy", ["max-ev", "greedy", "random-legal", "expected-score", DEFAULT_STRATEGY]
+)
 @pytest.mark.parametrize("variant", ["guangxi", "taiwan", "western-2-4"])
 def test_no_strategy_fouls(strategy, variant):
     hands = deal(1000, 4, rng=17)
@@ -548,11 +550,17 @@ def test_strategy_objects_set_hands_as_their_names_do():
 
 
 def test_strategies_are_registered_by_name():
-    assert STRATEGIES == ("max-ev", "greedy", "random-legal", "expected-score")
+    assert STRATEGIES == (
+        "max-ev",
+        "greedy",
+        "random-legal",
+        "expected-score",
+        "expected-score-rerank",
+    )
     for name in STRATEGIES:
         strategy = strategy_from_name(name)
-        assert strategy.name == name and isinstance(strategy, STRATEGY_TYPES[name])
-        assert as_strategy(name).name == name
+        assert strategy.name == name and as_strategy(name).name == name
+        assert repr(strategy_from_name(name)) == repr(as_strategy(name))
     greedy = Greedy()
     assert as_strategy(greedy) is greedy
     with pytest.raises(ValueError, match="unknown strategy 'best'"):

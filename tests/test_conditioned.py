@@ -1,9 +1,11 @@
-"""Card removal by the hand's own cards (simkit.arrange.conditioned, expected-score-hand): the
+"""Card removal by the hand's own cards counted over a pool (simkit.arrange.conditioned): the
 pool's bit sets, the hand's shift against a count spelled out, the kernel's quantities against
 the numpy reference to the last bit, the search against the exhaustive scan under each hand's
 own objective, and what the conditioning changes."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass, field
 
 import numpy as np
 import pytest
@@ -11,19 +13,14 @@ import pytest
 from simkit.arrange import (
     P_PLACE,
     ExpectedScore,
-    ExpectedScoreHand,
-    ExpectedScorePlaces,
     arrange,
-    arrangements,
-    as_strategy,
     exhaustive_ids,
     fine_classes,
     max_ev_ids,
-    strategy_from_name,
+    removal_pool,
 )
 from simkit.arrange.conditioned import (
     SHRINK_PRIOR,
-    _class_counts,
     _condition,
     _count_below,
     _lowest_bit,
@@ -35,10 +32,10 @@ from simkit.arrange.conditioned import (
     make_pool,
 )
 from simkit.arrange.removal import mid_cdf
+from simkit.arrange.strategies import Strategy
 from simkit.arrange.value import ev_quantities, favourable_quantities, payout_model
 from simkit.cards import format_cards, parse_cards
 from simkit.deal import deal
-from simkit.errors import SimkitError
 from simkit.evaluate import dun_ranks
 from simkit.splits import SPLIT_IDS, split_positions
 from simkit.variants import resolve_variant
@@ -46,12 +43,48 @@ from simkit.variants import resolve_variant
 GUANGXI = resolve_variant("guangxi")
 
 
+@dataclass(frozen=True)
+class PoolConditioned(Strategy):
+    """Each hand's own tables counted over the pool (:func:`~simkit.arrange.removal_pool`,
+    set by expected-score with the places as given): the exact shifts a card-removal model
+    is fitted to, played as a strategy here to check the kernel against its reference."""
+
+    places: bool = True
+    prior: float = SHRINK_PRIOR
+    name: str = field(default="pool-conditioned", init=False, repr=False, compare=False)
+
+    def value(self) -> ExpectedScore:
+        return ExpectedScore(places=self.places)
+
+    def solver(self, v, n_players):
+        return self.value().solver(v, n_players)
+
+    def pool(self, v, n_players):
+        key = (v.name, n_players, self.places)
+        if key not in _POOLS:
+            _POOLS[key] = removal_pool(self.value(), v, n_players)
+        return _POOLS[key]
+
+    def hand_solver(self, row, v, n_players):
+        value = self.value()
+        tables = value._tables(v, n_players)
+        own = hand_tables(tables, np.asarray(row), self.pool(v, n_players), self.prior)
+        return value._make(v, n_players, own, value._weights(tables))
+
+    def choose_splits(self, rows, v, *, n_players, rng=None):
+        ids, values, _, _ = conditioned_ids(
+            rows, self.solver(v, n_players), self.pool(v, n_players), self.prior
+        )
+        return ids, values
+
+
+_POOLS: dict = {}
+
+
 @pytest.fixture(scope="module")
-def strategy() -> ExpectedScoreHand:
-    """The default: one round, its pool set by expected-score (the places on), the shifts
-    counted over the pool (``conditioning=pool``, spelled out: a card-removal model is read
-    on request, tests/test_removal_model.py)."""
-    return ExpectedScoreHand(conditioning="pool")
+def strategy() -> PoolConditioned:
+    """One round's pool set by expected-score with the places on, the shifts counted over it."""
+    return PoolConditioned()
 
 
 @pytest.fixture(scope="module")
@@ -162,7 +195,7 @@ def test_a_hand_holding_the_aces_and_kings_faces_weaker_fronts(strategy, pool):
     either, so every pair front of theirs sits lower: its own K-K front wins more often than
     the tables say."""
     row = np.sort(parse_cards("Kc Kd Kh 5h 6h 9h Th Ah 7d 7s Ac Ad As"))
-    base = strategy._tables(GUANGXI, 4)
+    base = strategy.value()._tables(GUANGXI, 4)
     own = hand_tables(base, row, pool)
     kk7 = dun_ranks(parse_cards("7s Kc Kd 2c 3c 4c 5d 6d 8d 9h Jh Qh Qs"), GUANGXI)[0]
     c = int(fine_classes(np.array([kk7]))[0])
@@ -181,35 +214,6 @@ def test_the_issue_hand_moves_its_kings_out_of_the_front(strategy):
     assert format_cards(plain[:3]) == "K♣ K♦ K♥"
     assert format_cards(own[:3]) == "7♠ K♣ K♦"
     assert format_cards(own[8:]) == "7♦ A♣ A♦ A♥ A♠"
-
-
-def test_a_later_rounds_pool_is_fresh_deals_set_by_the_round_before():
-    """rounds = 2: the pool's hands are dealt afresh and set by the strategy of one round (whose
-    pool expected-score set, with the places on as the strategy has them); a pool of the same
-    size and seed otherwise."""
-    from simkit.arrange.conditioned import POOL_SEED
-    from simkit.arrange.strategies import build_pool
-
-    two = ExpectedScoreHand(rounds=2, pool_hands=4096)
-    one = ExpectedScoreHand(rounds=1, pool_hands=4096)
-    pool_two, pool_one = two.pool(GUANGXI, 4), one.pool(GUANGXI, 4)
-    hands = deal(1024, 4, rng=np.random.default_rng((POOL_SEED, 2))).reshape(-1, 13)
-    (found,) = arrangements([hands], [GUANGXI], one, n_players=4)
-    normal = found.declared < 0
-    assert (pool_two.masks == card_masks(found.cards[normal])).all()
-    assert (pool_two.classes == fine_classes(found.ranks[normal])).all()
-    assert not np.isin(pool_two.masks, pool_one.masks).all()  # other deals
-    first = build_pool(ExpectedScore(places=True), GUANGXI, 4, 4096)
-    assert (first.masks == pool_one.masks).all() and (first.classes == pool_one.classes).all()
-    # the shift is measured from the first round's duns (what the tables were fitted against),
-    # or from the round's own pool
-    assert np.array_equal(pool_two.pooled, pool_one.pooled)
-    own = ExpectedScoreHand(rounds=2, pool_hands=4096, shift_from="own-pool").pool(GUANGXI, 4)
-    assert (own.masks == pool_two.masks).all()
-    assert np.array_equal(own.pooled, mid_cdf(_class_counts(own.classes)))
-    assert not np.array_equal(own.pooled, pool_one.pooled)
-    with pytest.raises(SimkitError, match="shift_from must be one of first-round, own-pool"):
-        ExpectedScoreHand(rounds=2, shift_from="nowhere")
 
 
 def test_kernel_quantities_equal_the_reference_to_the_last_bit(strategy, pool):
@@ -281,9 +285,12 @@ def test_search_equals_the_exhaustive_scan_under_each_hands_own_objective(
     ``places`` the objective prices the t-formula's places (its tables carry a place model);
     ``conditioning``: the shift counted over the pool or read from the card-removal model."""
     v = resolve_variant(variant)
-    strategy = ExpectedScoreHand(places=places, conditioning=conditioning)
+    strategy = (
+        ExpectedScore(places=places, conditioning="model")
+        if conditioning == "model"
+        else PoolConditioned(places=places)
+    )
     assert (strategy.solver(v, 4).model.params[P_PLACE] > 0) == places
-    assert (strategy.removal_model(v, 4) is not None) == (conditioning == "model")
     hands = _hands(60, 11)
     ids, values = strategy.choose_splits(hands, v, n_players=4)
     for h in range(len(hands)):
@@ -307,7 +314,7 @@ def test_choices_depend_on_the_hand_alone(strategy):
 def test_conditioning_changes_some_choices_and_a_huge_prior_none(pool):
     hands = _hands(400, 17)
     plain, _ = ExpectedScore().choose_splits(hands, GUANGXI, n_players=4)
-    own, _ = ExpectedScoreHand().choose_splits(hands, GUANGXI, n_players=4)
+    own, _ = PoolConditioned().choose_splits(hands, GUANGXI, n_players=4)
     assert 0.02 < (plain != own).any(axis=1).mean() < 0.5
     solver = ExpectedScore().solver(GUANGXI, 4)
     none, _, _, compatible = conditioned_ids(hands, solver, pool, prior=1e300)
@@ -315,113 +322,28 @@ def test_conditioning_changes_some_choices_and_a_huge_prior_none(pool):
     assert compatible.min() > 0
 
 
-def test_with_places_and_no_shift_it_is_expected_score_places():
-    """``places=true`` conditions expected-score-places' objective: with a prior that zeroes
-    every shift its choices are expected-score-places' own, and the hands' own tables change
-    some of them."""
+def test_with_places_and_no_shift_it_is_expected_score_with_the_places():
+    """The places condition expected-score's objective with them: with a prior that zeroes
+    every shift the choices are ``expected-score:places=true``'s own, and the hands' own
+    tables change some of them."""
     hands = _hands(300, 19)
-    want, _ = ExpectedScorePlaces().choose_splits(hands, GUANGXI, n_players=4)
+    want, _ = ExpectedScore(places=True).choose_splits(hands, GUANGXI, n_players=4)
     assert (want != ExpectedScore().choose_splits(hands, GUANGXI, n_players=4)[0]).any()
-    unshifted, _ = ExpectedScoreHand(places=True, prior=1e300, conditioning="pool").choose_splits(
-        hands, GUANGXI, n_players=4
-    )
+    unshifted, _ = PoolConditioned(prior=1e300).choose_splits(hands, GUANGXI, n_players=4)
     assert (unshifted == want).all()
-    own, _ = strategy_from_name("expected-score-hand:places=true").choose_splits(
-        hands, GUANGXI, n_players=4
-    )
+    own, _ = PoolConditioned().choose_splits(hands, GUANGXI, n_players=4)
     assert 0.02 < (own != want).any(axis=1).mean() < 0.5
-
-
-def test_every_entry_point_plays_it(strategy):
-    """arrange, arrangements (what simulations, rollout opponents and the regret protocol's
-    opponents call) and choose_splits set a hand alike: none falls back to the pooled search."""
-    hand = parse_cards("Kc Kd Kh 5h 6h 9h Th Ah 7d 7s Ac Ad As")
-    hands = np.concatenate([np.sort(hand)[None], _hands(30, 19)])
-    ids, values = strategy.choose_splits(hands, GUANGXI, n_players=4)
-    for who in (strategy,):
-        (found,) = arrangements([hands], [GUANGXI], who, n_players=4)
-        cards, _ = arrange(hands, GUANGXI, who, n_players=4)
-        assert (found.cards == cards).all()
-        assert (found.split_ids == ids).all() and (found.value == values).all()
-    assert format_cards(found.cards[0, :3]) == "7♠ K♣ K♦"
 
 
 def test_two_decks_play_as_expected_score():
     """Six players deal two decks: no bit says which copy of a card a hand holds, so the
-    strategy plays as expected-score."""
-    strategy = ExpectedScoreHand()
-    assert strategy.pool(GUANGXI, 6) is None
+    hand's own card removal is not read: it plays as expected-score."""
+    strategy = ExpectedScore(places=True, conditioning="auto")
+    assert strategy.removal_model(GUANGXI, 6) is None
     hands = np.sort(deal(20, 6, rng=3, deck=GUANGXI.deck_for(6)).reshape(-1, 13), axis=1)
     a, _ = strategy.choose_splits(hands, GUANGXI, n_players=6)
     b, _ = ExpectedScore().choose_splits(hands, GUANGXI, n_players=6)
     assert (a == b).all()
-
-
-def test_named_and_built_once(strategy):
-    assert isinstance(as_strategy("expected-score-hand"), ExpectedScoreHand)
-    assert isinstance(strategy_from_name("expected-score-hand"), ExpectedScoreHand)
-    assert strategy.pool(GUANGXI, 4) is strategy.pool(GUANGXI, 4)
-    assert repr(ExpectedScoreHand()) == "ExpectedScoreHand()"
-    assert repr(ExpectedScoreHand(prior=50.0)) == "ExpectedScoreHand(prior=50.0)"
-    assert repr(ExpectedScoreHand(rounds=2)) == "ExpectedScoreHand(rounds=2)"
-    for bad in ({"rounds": 0}, {"rounds": True}, {"prior": -1.0}, {"pool_hands": 10}):
-        with pytest.raises(SimkitError, match=next(iter(bad))):
-            ExpectedScoreHand(**bad)
-
-
-def test_options_on_the_command_line():
-    """``name:key=value,...`` sets a strategy's plain options, each checked before use."""
-    spec = "expected-score-hand:pool_hands=4096,prior=50,joint=false"
-    made = strategy_from_name(spec)
-    assert repr(made) == "ExpectedScoreHand(joint=False, prior=50.0, pool_hands=4096)"
-    assert (made.prior, made.pool_hands, made.joint) == (50.0, 4096, False)
-    assert repr(as_strategy(spec)) == repr(made)
-    assert strategy_from_name("expected-score-hand:pool-hands=4096").pool_hands == 4096
-    for bad, match in (
-        ("expected-score-hand:pool=3", "no option 'pool'.*prior, rounds, pool_hands"),
-        ("expected-score-hand:prior", "not key=value"),
-        ("expected-score-hand:rounds=two", "takes an integer"),
-        ("expected-score-hand:prior=x", "takes a number"),
-        ("expected-score-hand:joint=maybe", "takes true or false"),
-        ("expected-score-hand:rounds=1,rounds=2", "given twice"),
-        ("expected-score-hand:rounds=0", "rounds must be"),
-        ("greedy:top=1", "has no option 'top'.*none"),
-        ("telepathy:top=1", "unknown strategy 'telepathy'"),
-    ):
-        with pytest.raises(SimkitError, match=match):
-            strategy_from_name(bad)
-
-
-def test_a_simulation_plays_it_by_name_with_options():
-    """simulate plays the named strategy with its options: with a prior that leaves every
-    shift at zero it scores as expected-score-places, game for game (as expected-score with
-    the places off); with the shipped prior not."""
-    from simkit.simulate import simulate
-
-    def scores(strategy: str):
-        run = simulate("guangxi", 256, strategy=strategy, seed=4, n_jobs=1, progress=False)
-        return run["scores"].sort(["variant", "seat"])
-
-    placed = scores("expected-score-places")
-    assert scores("expected-score-hand:pool_hands=8192,prior=1e300").equals(placed)
-    assert not scores("expected-score-hand:pool_hands=8192").equals(placed)
-    plain = scores("expected-score")
-    assert not placed.equals(plain)
-    assert scores("expected-score-hand:pool_hands=8192,prior=1e300,places=false").equals(plain)
-
-
-def test_a_match_plays_the_options_it_is_given(capsys):
-    """simkit match keeps a strategy's options: conditioned on nothing (a prior that leaves
-    every shift at zero) and the places off it sets every hand as expected-score, so it wins
-    exactly nothing."""
-    from simkit.cli import main
-
-    none = "expected-score-hand:pool_hands=8192,prior=1e300,places=false"
-    for a, zero in ((none, True), ("expected-score-hand:pool_hands=8192,places=false", False)):
-        args = ["match", a, "expected-score", "--variant", "guangxi", "--players", "4"]
-        assert main([*args, "--games", "150", "--seed", "2"]) == 0
-        wins = capsys.readouterr().out.split(" wins ")[1].split()[0]
-        assert (float(wins) == 0.0) == zero, wins
 
 
 def test_a_pool_needs_cards_and_ranks_of_one_shape():

@@ -1,4 +1,4 @@
-"""expected-score-home (:class:`~simkit.arrange.ExpectedScoreHome`) and its fit
+"""The home rate of expected-score's value (``home_rate``) and its fit
 (:func:`simkit.objective.fit_home_rate`): the home run against enters the value linearly in the
 rate, the strategy plays the rate and weights its tables carry (and expected-score's where they
 carry none), its search stays exact, and the fit chooses its rate on the fitting hands only."""
@@ -15,9 +15,7 @@ from simkit.arrange import (
     P_W_HOME,
     P_W_SCOOP,
     ExpectedScore,
-    ExpectedScoreHome,
     WinTables,
-    arrange,
     exhaustive_ids,
     home_rate_entry,
     horse_copies,
@@ -41,7 +39,7 @@ from simkit.objective import (
     home_components,
     home_value,
 )
-from simkit.regret import _candidates
+from simkit.regret import front_candidates
 from simkit.variants import load_variant
 
 # an added scoop, the t-formula and an even home run (guangxi); a doubling home run of the
@@ -52,7 +50,7 @@ FAMILIES = [("guangxi", 4), ("fujian", 4), ("qiantang", 4)]
 def _splits(variant: str, players: int, n_hands: int = 6) -> np.ndarray:
     hands = deal(n_hands, players, rng=7)[:, 0]
     v = load_variant(variant)
-    return np.concatenate([_candidates(h, v) for h in hands])
+    return np.concatenate([front_candidates(h, v) for h in hands])
 
 
 def _with_rate(variant: str, players: int, rate: float, weights: tuple[float, float]) -> WinTables:
@@ -87,25 +85,17 @@ def test_the_home_run_against_is_linear_in_the_rate(variant, players):
     assert not np.allclose(f[:, H_FOR], f[:, H_SCOOP_RATE])
 
 
-def test_expected_score_home_plays_the_rate_and_weights_its_tables_carry():
+def test_the_home_rate_option_is_the_rate_the_value_plays():
+    """``home_rate`` is written where the value reads it; a rate fitted into the tables'
+    meta is not read by any strategy (expected-score-home, which played it, is retired)."""
     tables = _with_rate("guangxi", 4, 0.35, (0.06, 0.4))
     assert home_rate_entry(tables) == (0.35, 0.06, 0.4)
-    params = ExpectedScoreHome(tables).solver("guangxi", 4).model.params
-    assert (params[P_HOME_RATE], params[P_W_SCOOP], params[P_W_HOME]) == (0.35, 0.06, 0.4)
-    # weights given replace the fitted ones; the rate stays the tables'
-    params = ExpectedScoreHome(tables, weights=(0.5, 0.5)).solver("guangxi", 4).model.params
-    assert (params[P_HOME_RATE], params[P_W_SCOOP], params[P_W_HOME]) == (0.35, 0.5, 0.5)
-    # expected-score itself never reads the entry
-    params = ExpectedScore(tables).solver("guangxi", 4).model.params
-    assert params[P_HOME_RATE] == 0.0
-    # tables without an entry: expected-score's choices, hand for hand
-    plain = default_fine_tables(load_variant("fujian"), 4)
-    assert home_rate_entry(replace(plain, meta={})) is None
-    hands = deal(200, 4, rng=3)
-    v = load_variant("fujian")
-    got = arrange(hands, v, ExpectedScoreHome(replace(plain, meta={**plain.meta})), rng=0)
-    want = arrange(hands, v, ExpectedScore(replace(plain, meta={**plain.meta})), rng=0)
-    assert (got[0] == want[0]).all() and (got[1] == want[1]).all()
+    params = ExpectedScore(tables, weights=(0.06, 0.4), home_rate=0.35).solver("guangxi", 4)
+    p = params.model.params
+    assert (p[P_HOME_RATE], p[P_W_SCOOP], p[P_W_HOME]) == (0.35, 0.06, 0.4)
+    assert ExpectedScore(tables).solver("guangxi", 4).model.params[P_HOME_RATE] == 0.0
+    with pytest.raises(ValueError, match="home_rate"):
+        ExpectedScore(home_rate=-0.1)
 
 
 def test_its_search_equals_the_exhaustive_scan():
@@ -113,7 +103,8 @@ def test_its_search_equals_the_exhaustive_scan():
     hold (the value falls with the chance of being scooped), so its splits and values are the
     scan's of all 72,072 splits."""
     for rate, weights in [(0.35, (0.06, 0.4)), (1.0, (0.0, 1.0))]:
-        solver = ExpectedScoreHome(_with_rate("guangxi", 4, rate, weights)).solver("guangxi", 4)
+        tables = _with_rate("guangxi", 4, rate, weights)
+        solver = ExpectedScore(tables, weights, home_rate=rate).solver("guangxi", 4)
         assert solver.model.params[P_HOME_RATE] == rate
         hands = deal(200, 4, rng=12).reshape(-1, 13)[:600]
         ids, values, _ = max_ev_ids(hands, solver)
@@ -122,19 +113,14 @@ def test_its_search_equals_the_exhaustive_scan():
         assert (ids == want_ids).all()
 
 
-def test_the_shipped_rates_are_the_ones_played():
-    """Every shipped fine file of the guangxi rows that carries a rate: expected-score-home
-    plays it with its weights, and it shipped only where its held-out gain is beyond its CI."""
+def test_the_shipped_rates_are_beyond_their_ci():
+    """Every shipped fine file of the guangxi rows that carries a fitted rate shipped it only
+    where its held-out gain is beyond its CI."""
     for variant in ("guangxi", "guangxi-regional"):
         for players in (2, 3, 4):
             tables = WinTables.load(shipped_table_path(variant, players, fine=True))
-            entry = home_rate_entry(tables)
-            params = ExpectedScoreHome().solver(variant, players).model.params
-            if entry is None:
-                assert params[P_HOME_RATE] == 0.0
-                continue
-            assert (params[P_HOME_RATE], params[P_W_SCOOP], params[P_W_HOME]) == entry
-            assert tables.meta[HOME_RATE_KEY]["held_out_ci95"][0] > 0
+            if home_rate_entry(tables) is not None:
+                assert tables.meta[HOME_RATE_KEY]["held_out_ci95"][0] > 0
 
 
 def test_a_fit_chooses_its_rate_on_the_fitting_hands_and_refuses_bad_inputs():

@@ -175,7 +175,7 @@ def test_training_stores_the_copula_of_the_play():
         np.testing.assert_allclose(share.sum(axis=axes), 1.0 / JOINT_CELLS, atol=0.03)
     cop = joint_cdfs(tables.copula)
     assert cdf3(cop[0], 1.0, 1.0, 1.0) == pytest.approx(1.0)
-    coarse = train("western-2-4", 2, seed=1, n_games=300, iterations=1)
+    coarse = train("western-2-4", 2, seed=1, n_games=300, iterations=1, strategy="max-ev")
     assert coarse.copula is None
     solver = make_solver("western-2-4", 2, coarse, joint=True)
     assert solver.model.params[P_JOINT] == 0.0

@@ -38,7 +38,7 @@ from simkit.objective import (
     within_hand_fit,
     worth_shipping,
 )
-from simkit.regret import _candidates
+from simkit.regret import front_candidates
 from simkit.variants import load_variant
 
 # an added scoop and the t-formula's home run; a doubling scoop with the 马牌; a doubling
@@ -49,7 +49,7 @@ FAMILIES = [("guangxi", 4), ("qiantang", 4), ("taiwan", 4), ("wiki-points", 3)]
 def _splits(variant: str, players: int, n_hands: int = 6) -> np.ndarray:
     hands = deal(n_hands, players, rng=7)[:, 0]
     v = load_variant(variant)
-    return np.concatenate([_candidates(h, v) for h in hands])
+    return np.concatenate([front_candidates(h, v) for h in hands])
 
 
 @pytest.mark.parametrize(("variant", "players"), FAMILIES)

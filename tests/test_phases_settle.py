@@ -124,7 +124,7 @@ def test_004_bidding_winner_pays_its_bid_shared_equally_remainder_back() -> None
 
 def test_bidding_is_played_with_the_file_bid_or_the_fair_bid_rounded_down() -> None:
     fixed = with_phases(bidding=Bidding(enabled=True, bid=7))
-    assert seat_bid(fixed, 4) == 7.0
+    assert seat_bid(fixed, 4, "max-ev") == 7.0
     # all-pairs scoring: the banker's seat has no edge of its own without 换牌 ...
     no_exchange = dataclasses.replace(
         QIANTANG,
@@ -132,12 +132,12 @@ def test_bidding_is_played_with_the_file_bid_or_the_fair_bid_rounded_down() -> N
             QIANTANG.deal, exchange=dataclasses.replace(QIANTANG.deal.exchange, play=False)
         ),
     )
-    edge, se = fair_bid(no_exchange, 4)
+    edge, se = fair_bid(no_exchange, 4, "max-ev")
     assert abs(edge) < 4 * se + 0.2
     # ... and with it the banker, who chooses first, has one: the seat is worth bidding for
-    edge, se = fair_bid(QIANTANG, 4)
+    edge, se = fair_bid(QIANTANG, 4, "max-ev")
     assert edge > 4 * se
-    assert seat_bid(QIANTANG, 4) == float(np.floor(max(edge, 0.0)))
+    assert seat_bid(QIANTANG, 4, "max-ev") == float(np.floor(max(edge, 0.0)))
 
 
 # --- 谈判 ---------------------------------------------------------------------------------------
@@ -246,7 +246,7 @@ def test_payments_and_scores_stay_zero_sum_and_settled_pairs_get_x(seed, n_playe
     total, pairs = pair_results(play, variant)
     np.testing.assert_allclose(pairs, -pairs.transpose(0, 2, 1))
     np.testing.assert_allclose(pairs.sum(axis=2), total)  # qiantang has no per-player parts
-    found = settle(play, variant, pairs, expected_score(variant, n_players), bid=3.0)
+    found = settle(play, variant, pairs, expected_score(variant, n_players, "max-ev"), bid=3.0)
     assert set(found.payments) == {
         name for name in ("bidding", "negotiation", "surrender") if getattr(phases, name).enabled
     }
@@ -337,9 +337,9 @@ def test_binned_map_recovers_a_monotone_truth_and_its_mean() -> None:
 
 
 def test_qiantang_expected_scores_are_monotone_calibrated_and_keep_the_mean() -> None:
-    found = expected_score(QIANTANG, 4)
-    assert found is expected_score(QIANTANG, 4)  # cached: fitted once
-    assert found is expected_score(with_phases(), 4)  # the phases do not enter it
+    found = expected_score(QIANTANG, 4, "max-ev")
+    assert found is expected_score(QIANTANG, 4, "max-ev")  # cached: fitted once
+    assert found is expected_score(with_phases(), 4, "max-ev")  # the phases do not enter it
     for fitted in (found.banker, found.player, found.table):
         assert np.all(np.diff(fitted.means) >= 0)
         assert fitted.means[-1] - fitted.means[0] > 5  # it separates strong from weak hands

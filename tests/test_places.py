@@ -20,7 +20,6 @@ from simkit.arrange import (
     P_W_HOME,
     P_W_SCOOP,
     ExpectedScore,
-    ExpectedScorePlaces,
     PlaceModel,
     default_fine_tables,
     exhaustive_ids,
@@ -39,7 +38,7 @@ from simkit.deal import deal
 from simkit.errors import SimkitError
 from simkit.evaluate import dun_ranks
 from simkit.objective import biggest_worths, dun_points, fit_place_model
-from simkit.regret import _candidates
+from simkit.regret import front_candidates
 from simkit.variants import load_variant
 
 RESULTS = Path(__file__).resolve().parents[1] / "results" / "strategy"
@@ -114,7 +113,7 @@ def test_the_value_is_tau_times_h_plus_the_terms_priced_before():
     read from the quantities of each split's own classes."""
     v = load_variant("guangxi")
     hands = deal(5, 4, rng=7)[:, 0]
-    cand = np.concatenate([_candidates(h, v) for h in hands])
+    cand = np.concatenate([front_candidates(h, v) for h in hands])
     with_places, without = _solver(model=MODEL), _solver(model=None)
     ranks = dun_ranks(cand, v)
     got = split_values(ranks, with_places)
@@ -139,9 +138,9 @@ def test_the_search_equals_the_exhaustive_scan_under_a_place_model():
 
 
 @pytest.mark.slow
-def test_expected_score_places_equals_the_exhaustive_scan_on_10000_hands():
+def test_expected_score_with_the_places_equals_the_exhaustive_scan_on_10000_hands():
     """The shipped guangxi place model and its weights: the same answers as the scan."""
-    solver = ExpectedScorePlaces().solver("guangxi", 4)
+    solver = ExpectedScore(places=True).solver("guangxi", 4)
     assert solver.model.params[P_PLACE] > 0
     hands = deal(2501, 4, rng=2026).reshape(-1, 13)[:10_000]
     ids, values, _ = max_ev_ids(hands, solver)
@@ -189,15 +188,15 @@ def test_the_fit_reads_the_place_payments_the_scorer_pays():
     assert 0 < fit.model.amplitude <= 3.0  # at most the first place's ±3 at 4 players
 
 
-def test_the_shipped_model_is_the_one_expected_score_places_plays():
+def test_the_shipped_model_is_the_one_the_places_option_plays():
     """guangxi's fine tables carry a place model and weights fitted over it, which
-    ``expected-score-places`` plays; the default, expected-score, plays the tables without it
+    ``expected-score:places=true`` plays; expected-score's preset plays the tables without it
     and with its own weights; where no model ships the two are the same search."""
     v = load_variant("guangxi")
     tables = default_fine_tables(v, 4)
     entry = tables.meta[PLACE_KEY]
-    placed = strategy_from_name("expected-score-places")
-    assert isinstance(placed, ExpectedScorePlaces)
+    placed = strategy_from_name("expected-score:places=true")
+    assert isinstance(placed, ExpectedScore) and placed.places
     solver = placed.solver(v, 4)
     want = np.zeros(N_PARAMS)
     PlaceModel.from_meta(entry).write(want)

@@ -165,8 +165,9 @@ def test_rollout_values_agree_with_a_direct_computation(variant, n_players, seat
         ]
     )
     mean, se = rollout_values(
-        hand, settings, variant, n_players, rollouts=1500, seed=2, seat=seat, chunk=700
-    )
+        hand, settings, variant, n_players, rollouts=1500, seed=2, seat=seat, chunk=700,
+        opponents="max-ev",
+    )  # fmt: skip
     rng = np.random.default_rng(99)
     rest = np.setdiff1d(np.arange(52), hand)
     need = (n_players - 1) * 13

@@ -222,6 +222,6 @@ def test_the_rollout_cache_tells_removal_on_from_off():
 
     v = resolve_variant("fujian")
     on, off = ExpectedScore(), ExpectedScore(removal=False)
-    assert repr(off) == "ExpectedScore(removal=False)" and repr(on) == "ExpectedScore()"
+    assert repr(off) == "expected-score:removal=False" and repr(on) == "expected-score"
     assert strategy_digest(on, v, 4) != strategy_digest(off, v, 4)
     assert strategy_digest(on, v, 4) == strategy_digest(ExpectedScore(), v, 4)

@@ -1,7 +1,8 @@
-"""expected-score-hand's card-removal model (simkit.arrange.removal.RemovalModel): the hand's
-features against a count spelled out, the fit against a known linear model, the kernel's
-quantities against the numpy reference to the last bit, which strategies read the shipped
-models, and that a model reads close to the exact shifts it was fitted to."""
+"""The card-removal model (simkit.arrange.removal.RemovalModel) expected-score's
+``conditioning`` reads: the hand's features against a count spelled out, the fit against a
+known linear model, the kernel's quantities against the numpy reference to the last bit,
+which strategies read the shipped models, and that a model reads close to the exact shifts
+it was fitted to."""
 
 from __future__ import annotations
 
@@ -13,13 +14,15 @@ import pytest
 
 from simkit.arrange import (
     ExpectedScore,
-    ExpectedScoreHand,
     arrangements,
     fine_classes,
+    removal_pool,
     strategy_from_name,
 )
 from simkit.arrange.conditioned import (
+    SHRINK_PRIOR,
     _model_condition,
+    conditioned_ids,
     fit_linear_shifts,
     hand_shift,
     model_ids,
@@ -45,7 +48,7 @@ from simkit.variants import resolve_variant
 
 GUANGXI = resolve_variant("guangxi")
 SHIPPED = ("guangxi", "guangxi-regional")
-MODEL = ExpectedScoreHand(conditioning="model")
+MODEL = ExpectedScore(places=True, conditioning="model")
 
 
 def _hands(n: int, seed: int) -> np.ndarray:
@@ -156,48 +159,46 @@ def test_the_shipped_models_fit_the_shipped_tables_and_read_close_to_the_exact_s
     shipped ones; on hands it was not fitted on it reads a third or less of the exact
     shifts' spread away from the shifts the (smaller, shipped) pool counts."""
     v = resolve_variant(variant)
-    strategy = ExpectedScoreHand()
+    strategy = ExpectedScore(places=True)
     model = shipped_removal_model(variant, 4)
     assert model is not None and removal_model_path(variant, 4).exists()
     tables = strategy._tables(v, 4)
     assert model.meta["fitted_on"] == model_key(tables, strategy.setter_name())
     assert model.meta["fitted_on"]["tables"] == tables_fingerprint(tables)
-    pool = ExpectedScoreHand(conditioning="pool").pool(v, 4)
+    pool = removal_pool(strategy, v, 4)
     exact = np.stack([hand_shift(row, pool, 0.0) for row in _hands(200, 23)])
     read = np.stack([model.shift(row) for row in _hands(200, 23)])
     assert np.sqrt(((exact - read) ** 2).mean()) < 0.7 * np.sqrt((exact**2).mean())
 
 
 def test_which_strategies_read_a_model():
-    """Asked for the model (or ``auto``), expected-score-hand reads the shipped one where it
-    fits (guangxi and guangxi-regional at 4 players); the pool by default, elsewhere, with
-    other tables or options; asked for a model where none fits, it says so before any
-    work."""
-    auto = ExpectedScoreHand(conditioning="auto")
+    """Asked for the model (or ``auto``), expected-score reads the shipped one where it fits
+    (guangxi and guangxi-regional at 4 players, the places on); none elsewhere, with other
+    tables or options; asked for a model where none fits, it says so before any work."""
+    auto = ExpectedScore(places=True, conditioning="auto")
     assert auto.removal_model(GUANGXI, 4) is MODEL.removal_model(GUANGXI, 4) is not None
-    assert ExpectedScoreHand().removal_model(GUANGXI, 4) is None  # the pool by default
+    assert ExpectedScore(places=True).removal_model(GUANGXI, 4) is None  # none by default
     fujian = resolve_variant("fujian")
     assert auto.removal_model(fujian, 4) is None
     assert auto.removal_model(GUANGXI, 3) is None
-    for other in ({"places": False}, {"prior": 50.0}, {"pool_hands": 4096}, {"rounds": 2}):
-        made = ExpectedScoreHand(conditioning="auto", **other)
+    for other in ({"places": False}, {"joint": False}):
+        made = ExpectedScore(**{"places": True, "conditioning": "auto", **other})
         assert made.removal_model(GUANGXI, 4) is None, other
     tables = auto._tables(GUANGXI, 4)
     moved = replace(tables, win=tables.win * 0.99)
-    assert ExpectedScoreHand(moved, conditioning="auto").removal_model(GUANGXI, 4) is None
+    assert ExpectedScore(moved, places=True, conditioning="auto").removal_model(GUANGXI, 4) is None
     with pytest.raises(SimkitError, match="no card-removal model fits fujian at 4"):
         MODEL.removal_model(fujian, 4)
     with pytest.raises(SimkitError, match="no card-removal model fits guangxi at 4"):
-        ExpectedScoreHand(conditioning="model", places=False).choose_splits(
+        ExpectedScore(conditioning="model", places=False).choose_splits(
             _hands(4, 1), GUANGXI, n_players=4
         )
     for bad, match in (
-        ({"conditioning": "guess"}, "conditioning must be one of auto, model, pool"),
-        ({"conditioning": "model", "rounds": 2}, "fitted for the first round"),
-        ({"conditioning": "model", "prior": 5.0}, "reads none"),
+        ({"conditioning": "guess"}, "conditioning must be one of none, auto, model"),
+        ({"conditioning": "none", "search": "rerank"}, "conditioning is auto or model"),
     ):
         with pytest.raises(SimkitError, match=match):
-            ExpectedScoreHand(**bad)
+            ExpectedScore(**bad)
 
 
 def test_the_model_and_the_pool_mostly_agree_and_both_move_off_expected_score():
@@ -205,7 +206,8 @@ def test_the_model_and_the_pool_mostly_agree_and_both_move_off_expected_score():
     expected-score's on some, and the model's search gives the strategy's answers."""
     hands = _hands(400, 29)
     model, _ = MODEL.choose_splits(hands, GUANGXI, n_players=4)
-    pool, _ = ExpectedScoreHand().choose_splits(hands, GUANGXI, n_players=4)
+    exact = removal_pool(MODEL, GUANGXI, 4)
+    pool, _, _, _ = conditioned_ids(hands, MODEL.solver(GUANGXI, 4), exact, SHRINK_PRIOR)
     plain, _ = ExpectedScore().choose_splits(hands, GUANGXI, n_players=4)
     assert (model == pool).all(axis=1).mean() > 0.8
     assert 0.05 < (model != plain).any(axis=1).mean() < 0.5
@@ -214,6 +216,6 @@ def test_the_model_and_the_pool_mostly_agree_and_both_move_off_expected_score():
     # by name with the option, through what simulations and the regret protocol call
     with pytest.raises(ValueError, match="one plain deck"):
         model_ids(hands[:1] + 52, MODEL.solver(GUANGXI, 4), MODEL.removal_model(GUANGXI, 4))
-    named = strategy_from_name("expected-score-hand:conditioning=model")
+    named = strategy_from_name("expected-score:places=true,conditioning=model")
     (played,) = arrangements([hands], [GUANGXI], named, n_players=4)
     assert (played.split_ids == model).all()

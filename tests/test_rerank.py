@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib
 import warnings
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -13,11 +14,10 @@ import pytest
 from simkit.arrange import (
     DEFAULT_STRATEGY,
     ExpectedScore,
-    ExpectedScoreHand,
-    ExpectedScoreRerank,
     arrange,
     arrangements,
     default_fine_tables,
+    default_strategy,
     fine_classes,
     split_values,
     strategy_from_name,
@@ -60,12 +60,19 @@ from simkit.arrange.value import (
 from simkit.cards import parse_cards
 from simkit.deal import deal
 from simkit.errors import SimkitError
-from simkit.regret import _points_on_rollouts, _rollout_hands
+from simkit.regret import points_on_rollouts, rollout_hands
 from simkit.splits import split_positions
 from simkit.variants import resolve_variant, with_compare
 
 SHIPPED = ("guangxi", "guangxi-regional")
-RERANK = ExpectedScoreRerank()
+RERANK = default_strategy()
+
+
+def rerank(**options: object) -> ExpectedScore:
+    """The default strategy with ``options`` changed."""
+    return replace(RERANK, **options)  # type: ignore[arg-type]
+
+
 INF = float("inf")
 #: the strategy's list: its top, window and cap, and its wide list's top and window
 DEFAULT_LIST = (6, RERANK_WINDOW, RERANK_CAP, RERANK_WIDE_TOP, RERANK_WIDE_WINDOW)
@@ -240,8 +247,8 @@ def test_the_kept_list_is_ordered_distinct_and_starts_with_expected_score(varian
 @pytest.mark.parametrize("variant", SHIPPED)
 def test_the_re_ranked_value_never_beats_the_full_search_and_reaches_it_with_all_kept(variant):
     """The re-ranking searches a subset of the splits the full search of the same objective
-    (expected-score-hand with the model) searches: never above its value, and equal once the
-    list holds every split the full search could choose."""
+    (``expected-score:places=true,conditioning=model``) searches: never above its value, and
+    equal once the list holds every split the full search could choose."""
     _, first, own, model = _searches(variant)
     rows = _hands(300, 21)
     _, full, _ = model_ids(rows, own, model)
@@ -275,13 +282,13 @@ def test_the_strategy_plays_the_kernel_by_name_and_expected_score_where_no_model
     # the list and objective before the home rate, by name
     before = strategy_from_name("expected-score-rerank:home_rate=0,wide_pairs=6")
     got, got_v = before.choose_splits(rows, v, n_players=4)
-    own_before = ExpectedScoreRerank(home_rate=0.0).solver(v, 4)
+    own_before = rerank(home_rate=0.0).solver(v, 4)
     lists = (*DEFAULT_LIST, MAX_WIDE_PAIRS)
     want, want_v, _, _ = rerank_ids(rows, first, own_before, model, *lists)
     assert (got == want).all() and (got_v == want_v).all()
     assert (got != ids).any(axis=1).sum() >= 3  # the home rate and the list move some hands
     # top=1 with wide_top=1: expected-score's own split
-    one, _ = ExpectedScoreRerank(top=1, wide_top=1).choose_splits(rows, v, n_players=4)
+    one, _ = rerank(top=1, wide_top=1).choose_splits(rows, v, n_players=4)
     plain, _ = ExpectedScore().choose_splits(rows, v, n_players=4)
     assert (one == plain).all()
     # no model ships for fujian, nor for guangxi at 3 players: expected-score
@@ -295,45 +302,48 @@ def test_the_strategy_plays_the_kernel_by_name_and_expected_score_where_no_model
 
 def test_bad_options_fail_before_any_work():
     with pytest.raises(SimkitError, match="top must lie in"):
-        ExpectedScoreRerank(top=0)
+        rerank(top=0)
     with pytest.raises(SimkitError, match="top must lie in"):
         strategy_from_name(f"expected-score-rerank:top={MAX_TOP + 1}")
     with pytest.raises(SimkitError, match="top must be an integer"):
-        ExpectedScoreRerank(top=True)
+        rerank(top=True)
     with pytest.raises(SimkitError, match="wide_top must lie in"):
         strategy_from_name("expected-score-rerank:wide_top=0")
     with pytest.raises(SimkitError, match=r"wide_pairs must lie in 0\.\.6"):
         strategy_from_name("expected-score-rerank:wide_pairs=7")
     with pytest.raises(SimkitError, match=r"wide_pairs must lie in 0\.\.6"):
-        ExpectedScoreRerank(wide_pairs=-1)
+        rerank(wide_pairs=-1)
     with pytest.raises(SimkitError, match="wide_pairs must be an integer"):
-        ExpectedScoreRerank(wide_pairs=True)
+        rerank(wide_pairs=True)
     with pytest.raises(SimkitError, match="home_rate must be a chance in"):
         strategy_from_name("expected-score-rerank:home_rate=1.5")
     with pytest.raises(SimkitError, match="home_rate must be a chance in"):
-        ExpectedScoreRerank(home_rate=float("nan"))
+        rerank(home_rate=float("nan"))
     with pytest.raises(SimkitError, match="home_rate must be a number"):
-        ExpectedScoreRerank(home_rate="high")  # type: ignore[arg-type]
+        rerank(home_rate="high")  # type: ignore[arg-type]
     with pytest.raises(SimkitError, match="wide_top must be an integer"):
-        ExpectedScoreRerank(wide_top=2.5)  # type: ignore[arg-type]
+        rerank(wide_top=2.5)  # type: ignore[arg-type]
     with pytest.raises(SimkitError, match="wide_window must be a number of points >= 0"):
         strategy_from_name("expected-score-rerank:wide_window=-1")
     with pytest.raises(SimkitError, match="window must be a number of points >= 0"):
         strategy_from_name("expected-score-rerank:window=-0.5")
     with pytest.raises(SimkitError, match="window must be a number of points >= 0"):
-        ExpectedScoreRerank(window=float("nan"))
+        rerank(window=float("nan"))
     with pytest.raises(SimkitError, match="cap must be a number of points"):
         strategy_from_name("expected-score-rerank:cap=-inf")
     with pytest.raises(SimkitError, match="window must be a number"):
-        ExpectedScoreRerank(window=True)
-    with pytest.raises(SimkitError, match="conditioning is auto or model"):
+        rerank(window=True)
+    with pytest.raises(SimkitError, match="conditioning must be one of none, auto, model"):
         strategy_from_name("expected-score-rerank:conditioning=pool")
-    with pytest.raises(SimkitError, match="one round"):
-        ExpectedScoreRerank(rounds=2)
-    with pytest.raises(SimkitError, match="one round"):
-        ExpectedScoreRerank(pool_hands=4096)
+    with pytest.raises(SimkitError, match="conditioning is auto or model"):
+        strategy_from_name("expected-score-rerank:conditioning=none")
+    # an option the preset does not take is refused, naming the ones it does
+    with pytest.raises(SimkitError, match=r"no option 'shift_from'.*it has: joint, removal"):
+        strategy_from_name("expected-score-rerank:shift_from=own-pool")
+    with pytest.raises(SimkitError, match="no option 'pool_hands'"):
+        strategy_from_name("expected-score-rerank:pool_hands=4096")
     with pytest.raises(SimkitError, match="no card-removal model fits fujian"):
-        ExpectedScoreRerank(conditioning="model").choose_splits(
+        rerank(conditioning="model").choose_splits(
             _hands(4, 1), resolve_variant("fujian"), n_players=4
         )
     _, first, own, model = _searches("guangxi")
@@ -355,7 +365,6 @@ def test_bad_options_fail_before_any_work():
         rerank_ids(_hands(4, 1), own, own, model, 6)
     with pytest.raises(ValueError, match="one variant's"):
         rerank_ids(_hands(4, 1), first, RERANK.solver("guangxi-regional", 4), model, 6)
-    assert isinstance(RERANK, ExpectedScoreHand)
 
 
 def test_the_home_rate_prices_the_home_run_against_in_place_of_the_table_s_scoop_rate():
@@ -410,7 +419,7 @@ def test_the_home_rate_moves_the_aces_to_the_front_where_the_rollouts_score_more
     v = resolve_variant("guangxi-regional")
     rows = np.sort(np.stack([parse_cards(t) for t in TRIPS_AND_PAIRS]), axis=1)
     ids, _ = RERANK.choose_splits(rows, v, n_players=4)
-    old, _ = ExpectedScoreRerank(home_rate=0.0).choose_splits(rows, v, n_players=4)
+    old, _ = rerank(home_rate=0.0).choose_splits(rows, v, n_players=4)
     for row, new_ids, old_ids in zip(rows, ids, old, strict=True):
         assert keeps_wide(row) and rank_groups(row) == (1, 3)
         new_split = row[split_positions(new_ids[None].astype(np.int64))[0]]
@@ -425,8 +434,8 @@ def _paired_rollouts(row: np.ndarray, splits: np.ndarray, v) -> tuple[float, flo
     """The second split's mean gain over the first on the same 4,000 rollouts against
     expected-score opponents, and its standard error."""
     gen = np.random.default_rng(7)
-    opponents = _rollout_hands(row, 4, 4000, gen)
-    points = _points_on_rollouts(
+    opponents = rollout_hands(row, 4, 4000, gen)
+    points = points_on_rollouts(
         [(splits, np.full(2, -1))], opponents[None], v, "expected-score", 4, 0
     )[0]
     d = points[1] - points[0]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simkit.arrange import DEFAULT_STRATEGY, ExpectedScoreRerank, max_ev_ids, strategy_from_name
+from simkit.arrange import DEFAULT_STRATEGY, ExpectedScore, max_ev_ids, strategy_from_name
 from simkit.arrange.rerank import keeps_wide
 from simkit.deal import deal
 from simkit.variants import resolve_variant
@@ -20,13 +20,13 @@ from simkit.variants import resolve_variant
 def test_the_default_equals_the_scan_of_every_split_on_10000_hands(variant):
     """Each hand's split and value as the default plays them (its list of expected-score's
     best splits, re-ranked under the hand's own tables and the places) are those of
-    :meth:`~simkit.arrange.strategies.ExpectedScoreRerank.reference_splits`
+    :meth:`~simkit.arrange.strategies.ExpectedScore.reference_splits`
     (:func:`~simkit.arrange.rerank.reference_rerank`), which values all 72,072 splits in
     numpy, orders them by the tie-break and re-values the kept ones under a solver built for
     the hand alone.  The hands are a plain deal; the counts at the end make sure it holds hands
     of both lists and hands the re-ranking moves off expected-score's split."""
     strategy = strategy_from_name(DEFAULT_STRATEGY)
-    assert isinstance(strategy, ExpectedScoreRerank)
+    assert isinstance(strategy, ExpectedScore) and strategy.search == "rerank"
     v = resolve_variant(variant)
     rows = np.sort(deal(2_500, 4, rng=2026).reshape(-1, 13), axis=1)
     ids, values = strategy.choose_splits(rows, v, n_players=4)

@@ -41,7 +41,7 @@ from simkit.evaluate import (
     rank5_reference,
     top_three,
 )
-from simkit.regret import _candidates
+from simkit.regret import front_candidates
 from simkit.score import fouled, fouled_ranks, score
 from simkit.splits import FIVE_SUBSETS, SPLIT_IDS, THREE_SUBSETS
 from simkit.variants import Variant, load_variant
@@ -319,7 +319,7 @@ def test_no_strategy_fouls_under_the_top_three_reading(strategy):
 
 @given(few_ranks_hands)
 def test_regret_candidates_are_legal_under_the_reading(hand):
-    candidates = _candidates(hand, HK_TOP3)
+    candidates = front_candidates(hand, HK_TOP3)
     assert len(candidates) > 0
     assert not fouled(candidates, HK_TOP3).any()
 

@@ -41,7 +41,6 @@ from simkit.arrange import (
     P_W_HOME,
     P_W_SCOOP,
     ExpectedScore,
-    ExpectedScoreRerank,
     arrange,
     as_strategy,
     exhaustive_ids,
@@ -92,7 +91,9 @@ def bench(variant: str, players: int, n_hands: int, n_exhaustive: int, n_counts:
         and (es_ids[:n_exhaustive] == es_ids_all).all()
     )
     default, v = as_strategy(DEFAULT_STRATEGY), resolve_variant(variant)
-    assert isinstance(default, ExpectedScoreRerank), "this benchmark checks a re-ranking default"
+    assert isinstance(default, ExpectedScore) and default.search == "rerank", (
+        "this benchmark checks a re-ranking default"
+    )
     reranks = default.removal_model(v, players) is not None
     default_ids, default_values = default.choose_splits(hands, v, n_players=players)
     if reranks:

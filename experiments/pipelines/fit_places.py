@@ -44,7 +44,6 @@ from typing import Any
 from experiments.support import forget_shipped_tables, head_to_head, set_meta
 from simkit.arrange import (
     ExpectedScore,
-    ExpectedScorePlaces,
     default_fine_tables,
     objective_weights,
     plays_t_formula,
@@ -107,7 +106,7 @@ def fit_row(name: str, players: int, args: argparse.Namespace) -> dict[str, Any]
         set_meta(path, {PLACE_KEY: {**meta, "weights": entry}})
         default = ExpectedScore()
         check = head_to_head(
-            default, ExpectedScorePlaces(), v, players, hands=args.check[0],
+            default, ExpectedScore(places=True), v, players, hands=args.check[0],
             rollouts=args.check[1], seed=CHECK_SEED, opponents=default,
         )  # fmt: skip
         keep = args.write and (args.always or check["gain"] - check["ci95"] > 0.0)

@@ -5,7 +5,7 @@
 
 For each row, a pool of ``--pool-hands`` hands is dealt from
 :data:`~simkit.arrange.conditioned.POOL_SEED` and set as expected-score-hand's first round sets
-its own (:meth:`~simkit.arrange.ExpectedScoreHand.pool`: expected-score with the places, on the
+its own (:func:`~simkit.arrange.removal_pool`: expected-score with the places, on the
 shipped tables); ``--hands`` hands dealt from ``--seed`` get their exact shifts from it (the
 compatible pool hands' mid-CDF minus the pool's, no shrinkage), and
 :func:`~simkit.arrange.conditioned.fit_removal_model` fits the linear model of those shifts on
@@ -25,7 +25,7 @@ import sys
 import time
 
 from experiments.support import parse_row
-from simkit.arrange import ExpectedScoreHand
+from simkit.arrange import ExpectedScore, removal_pool
 from simkit.arrange.conditioned import (
     FIT_HANDS,
     FIT_RIDGE,
@@ -54,8 +54,8 @@ def main(argv: list[str] | None = None) -> int:
     for name, players in rows:
         started = time.perf_counter()
         v = resolve_variant(name)
-        strategy = ExpectedScoreHand(pool_hands=args.pool_hands)
-        pool = strategy.pool(v, players)
+        strategy = ExpectedScore(places=True)
+        pool = removal_pool(strategy, v, players, args.pool_hands)
         if pool is None:
             raise SystemExit(f"{name} at {players} players has no pool (not one plain deck?)")
         model, figures = fit_removal_model(pool, n_hands=args.hands, seed=args.seed)

@@ -15,35 +15,18 @@ Strategies (:mod:`~simkit.arrange.strategies`; each also named by a string)
     table lookups of the win probability of each of its duns (:mod:`~simkit.arrange.value`).
     The search is exact for that objective: it returns the same value as scoring every one of
     the 72,072 splits, pruning whole backs by upper bounds (:mod:`~simkit.arrange.search`).
-``ExpectedScore(tables)``, ``"expected-score"``
+``ExpectedScore(tables, ...)``, ``"expected-score"``, ``"expected-score-rerank"``
     Max-ev's search with the variant's score as the scorer applies it, closer: fine dun classes
     (every front rank its own class, three kicker digits in the middle and back:
     :func:`~simkit.arrange.classes.fine_classes`), the 马牌 of a winning dun priced
-    (:func:`~simkit.arrange.value.horse_model`), and equal values going to the stronger front;
-    fine-class tables trained by fictitious play against itself
-    (``simkit train --strategy expected-score``; None takes the shipped ``*-fine.npz``, or
-    the coarse tables where none ship), shifted by the hand's card-removal bucket where the
-    tables carry removal shifts (:mod:`~simkit.arrange.removal`).  Measured by
-    :mod:`simkit.regret`, it gives away a third to a fifth of what max-ev does
-    (``results/strategy/objective.md``).
-``ExpectedScoreHand(tables)``, ``"expected-score-hand"``
-    expected-score on each hand's own tables: the fine tables conditioned on the 13 cards the
-    hand holds, by the duns of a pool of hands set by expected-score that share none of them
-    (:mod:`~simkit.arrange.conditioned`), with the t-formula's places priced where the
-    tables carry a place model.  About 0.4× expected-score's speed
-    (``results/bench/conditioned-places.md``).  In guangxi, with every seat playing it, it
-    gives away 0.017 points a hand where expected-score gives away 0.029 (guangxi-regional
-    0.019 against 0.032) (``results/strategy/regret-hand-4p-2000.md``).  With
-    ``conditioning="model"`` it reads each hand's shift from the card-removal model shipped
-    for those two variants (:class:`~simkit.arrange.removal.RemovalModel`) instead of
-    counting it over a pool: 1.2× faster, 0.016 and 0.022 on the same protocol.
-``ExpectedScoreRerank(tables)``, ``"expected-score-rerank"``
-    expected-score-hand's objective with the card-removal model, and the opponents' home runs
-    priced by their own rate, over expected-score's best six splits within half a point of its
-    best only, its best ten for a hand holding two trips or trips and three pairs
-    (:mod:`~simkit.arrange.rerank`): 1.5–1.7× the speed of the full search, 0.7–0.8× the
-    default's; 0.013 in guangxi and 0.017 in guangxi-regional on the same protocol.
-    Elsewhere it plays as expected-score.
+    (:func:`~simkit.arrange.value.horse_model`), equal values going to the stronger front,
+    on fine-class tables trained by fictitious play against itself
+    (``simkit train --strategy expected-score``).  Named options add the t-formula's places,
+    the home rate, the hand's own card removal (:mod:`~simkit.arrange.removal`) and a
+    re-ranked search (:mod:`~simkit.arrange.rerank`); :data:`PRESETS` names the combinations
+    a command line chooses by name.  ``"expected-score-rerank"``, the default
+    (:func:`default_strategy`), re-ranks expected-score's best splits by the hand's own card
+    removal where a card-removal model fits, and plays expected-score elsewhere.
 ``Greedy()``, ``"greedy"``
     The strongest back, then the strongest middle of the other 8 cards, front = the rest
     (lexicographic maximum of (back, middle, front) over legal splits).
@@ -71,6 +54,7 @@ from simkit.arrange.api import (
     arrangements,
     legal_splits,
     pareto_front,
+    removal_pool,
 )
 from simkit.arrange.classes import (
     CLASS_BITS,
@@ -95,13 +79,10 @@ from simkit.arrange.search import (
 )
 from simkit.arrange.strategies import (
     DEFAULT_STRATEGY,
+    PRESET_OPTIONS,
+    PRESETS,
     STRATEGIES,
-    STRATEGY_TYPES,
     ExpectedScore,
-    ExpectedScoreHand,
-    ExpectedScoreHome,
-    ExpectedScorePlaces,
-    ExpectedScoreRerank,
     Greedy,
     MaxEV,
     Objective,
@@ -109,7 +90,10 @@ from simkit.arrange.strategies import (
     Strategy,
     StrategyLike,
     as_strategy,
+    default_strategy,
+    register_strategy,
     strategy_from_name,
+    strategy_names,
 )
 from simkit.arrange.subsets import rank_tables_of
 from simkit.arrange.value import (
@@ -171,6 +155,8 @@ __all__ = [
     "N_PARAMS",
     "N_REMOVAL_BUCKETS",
     "N_THREE",
+    "PRESETS",
+    "PRESET_OPTIONS",
     "P_HOME",
     "P_HOME_ADD",
     "P_HOME_BASE",
@@ -192,14 +178,9 @@ __all__ = [
     "Q_VW",
     "Q_WIN",
     "STRATEGIES",
-    "STRATEGY_TYPES",
     "Arrangement",
     "Declare",
     "ExpectedScore",
-    "ExpectedScoreHand",
-    "ExpectedScoreHome",
-    "ExpectedScorePlaces",
-    "ExpectedScoreRerank",
     "Greedy",
     "MaxEV",
     "Objective",
@@ -215,6 +196,7 @@ __all__ = [
     "arrangements",
     "as_strategy",
     "default_fine_tables",
+    "default_strategy",
     "default_tables",
     "dun_class",
     "dun_classes",
@@ -239,11 +221,14 @@ __all__ = [
     "placed_points",
     "plays_t_formula",
     "rank_tables_of",
+    "register_strategy",
     "removal_buckets",
+    "removal_pool",
     "shifted_tables",
     "shipped_table_path",
     "split_values",
     "strategy_from_name",
+    "strategy_names",
     "t_expected",
     "table_name",
     "uniform_tables",

@@ -9,14 +9,21 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
+from simkit.arrange.conditioned import POOL_HANDS, POOL_SEED, Pool, make_pool
 from simkit.arrange.removal import removal_buckets
 from simkit.arrange.search import _legal_ranks_kernel, _pareto_kernel, max_ev_ids_many
-from simkit.arrange.strategies import DEFAULT_STRATEGY, MaxEV, StrategyLike, as_strategy
+from simkit.arrange.strategies import (
+    DEFAULT_STRATEGY,
+    ExpectedScore,
+    MaxEV,
+    StrategyLike,
+    as_strategy,
+)
 from simkit.arrange.subsets import rank_tables_of
 from simkit.arrange.value import foul_strict
 from simkit.arrange.wintables import WinTables
 from simkit.cards import HAND_SIZE, JOKER_CARDS, as_card_rows, format_cards
-from simkit.deal import RngLike, check_players, decks_needed
+from simkit.deal import RngLike, check_players, deal, decks_needed
 from simkit.errors import SimkitError
 from simkit.evaluate import dun_ranks
 from simkit.specials import best_special, detect_specials
@@ -236,21 +243,22 @@ def arrange(
 def arrange_variants(
     hands: Sequence[npt.ArrayLike],
     variants: Sequence[str | Variant],
+    strategy: StrategyLike = DEFAULT_STRATEGY,
     *,
     n_players: int = 4,
     declare: Declare = "auto",
     tables: Sequence[WinTables | None] | None = None,
 ) -> list[tuple[np.ndarray, np.ndarray]]:
-    """:func:`arrange` with ``strategy="max-ev"`` of ``hands[i]`` under ``variants[i]``, for all i.
+    """:func:`arrange` of ``hands[i]`` under ``variants[i]`` by ``strategy``, for all i:
+    ``(arranged int8 (..., 13), declared int8 (...))`` per variant.
 
-    The answers are those of one :func:`arrange` call per variant.  Variants given equal hands
-    whose duns order alike are searched in one pass over the hands, which shares the work
-    that depends only on the cards: a simulation plays each deal under every variant, and for
-    the shipped variants this is about twice as fast as one search per variant.
-    ``tables[i]`` overrides the shipped win tables of ``variants[i]``.
+    The answers are those of one :func:`arrange` call per variant; :func:`arrangements`
+    (which this calls) searches variants given equal hands whose duns order alike in one pass
+    over the hands.  ``tables[i]`` overrides the shipped win tables of ``variants[i]``.
+    Raises :class:`~simkit.errors.SimkitError` where the lists' lengths differ.
     """
     found = arrangements(
-        hands, variants, "max-ev", n_players=n_players, declare=declare, tables=tables
+        hands, variants, strategy, n_players=n_players, declare=declare, tables=tables
     )
     return [(a.cards, a.declared) for a in found]
 
@@ -336,3 +344,22 @@ def arrangements(
                 rows, prepared[i][1], resolved[i], ids, values, declare, n_players
             )
     return [by_index[i] for i in range(len(variants))]
+
+
+def removal_pool(
+    strategy: ExpectedScore, variant: Variant, n_players: int, n_hands: int = POOL_HANDS
+) -> Pool:
+    """The pool a card-removal model for ``strategy``'s value is fitted over
+    (:mod:`simkit.arrange.conditioned`): ``n_hands`` hands dealt from
+    :data:`~simkit.arrange.conditioned.POOL_SEED`, set by ``strategy``'s value without
+    removal buckets or the hand's own card removal (expected-score with its tables, weights,
+    joint chances and places); those that declare no special make the pool."""
+    setter = ExpectedScore(
+        strategy.tables, strategy.weights, strategy.joint, False, strategy.places
+    )
+    games = -(-n_hands // n_players)
+    gen = np.random.default_rng(POOL_SEED)
+    hands = deal(games, n_players, rng=gen, deck=variant.deck_for(n_players)).reshape(-1, 13)
+    (found,) = arrangements([hands[:n_hands]], [variant], setter, n_players=n_players)
+    normal = found.declared < 0
+    return make_pool(found.cards[normal], found.ranks[normal])

@@ -9,7 +9,7 @@ neither gains (``results/strategy/removal-buckets.md``): the hands a bucket pool
 cards that matter.  Here every hand gets its own.
 
 A **pool** of hands set by the strategy and played normally (about 130,000, dealt from a fixed
-seed: :func:`~simkit.arrange.strategies.build_pool`) stands for the opponents.  For one hand,
+seed: :func:`~simkit.arrange.api.removal_pool`) stands for the opponents.  For one hand,
 the pool hands that share no card with it are the opponents it can meet (C(39,13)/C(52,13),
 1.3% of them: some 1,650); per
 dun, their fine classes' mid-CDF (the share below each class plus half the share at it;
@@ -22,7 +22,7 @@ near-equal splits), raises the win chance of every class and lowers its lose cha
 exact search on the hand's own tables.
 
 :func:`hand_tables` builds those tables with numpy (the reference, and what
-:meth:`~simkit.arrange.strategies.ExpectedScoreHand.hand_solver` returns); the kernel
+a card-removal model is fitted against); the kernel
 :func:`_conditioned_kernel` builds the same quantities to the last bit in buffers, one hand at a
 time, and runs :func:`~simkit.arrange.search._max_ev_kernel` on them.  It builds them only at
 the classes the search reads (the hand's own fronts and 5-card duns: some 150 of each, of
@@ -39,7 +39,8 @@ guangxi and guangxi-regional at 4 players.  The kernel then sums the weights of 
 features a hand sets at each class (:func:`_model_condition`) instead of ORing the pool's bit
 sets, needs no pool, and averages the pool's sampling noise out over the fit's hands (no
 shrinkage); :func:`model_ids` and :func:`model_tables` are its search and its numpy
-reference.  expected-score-hand reads it where it fits (its ``conditioning``).
+reference.  :class:`~simkit.arrange.strategies.ExpectedScore` reads it where it fits (its
+``conditioning``).
 
 One plain deck only (a card held twice cannot be told apart by a bit).
 """
@@ -99,8 +100,7 @@ class Pool:
     the order of their dun ``d``'s class (weakest first); ``dun_starts``: ``int64 (3, N_FINE
     + 1)`` where each class begins in that order, so that the hands of dun ``d`` below class
     ``c`` are the first ``dun_starts[d, c]``; ``pooled``: ``float64 (3, N_FINE)`` the mid-CDF
-    by dun the shift is measured from: the whole pool's (a later round's may take the first
-    round's: :attr:`~simkit.arrange.strategies.ExpectedScoreHand.shift_from`).
+    by dun the shift is measured from: the whole pool's.
     """
 
     classes: np.ndarray

@@ -21,7 +21,8 @@ A finer first-order model prices each hand on its own: the **card-removal model*
 rank it holds, how its suits are spread) to the shift of every class's win chance, fitted to
 the exact shifts a pool of hands gives (:func:`simkit.arrange.conditioned.fit_removal_model`).
 A hand sets 18 or so of the 62 features, so a class's shift is that many sums:
-expected-score-hand reads it instead of counting the pool (:mod:`simkit.arrange.conditioned`).
+expected-score's ``conditioning`` reads it instead of counting the pool
+(:mod:`simkit.arrange.conditioned`).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 The card-removal model (:class:`~simkit.arrange.removal.RemovalModel`) and the t-formula's
 places (:class:`~simkit.arrange.value.PlaceModel`) together bring guangxi's regret under 0.02
-(:class:`~simkit.arrange.strategies.ExpectedScoreHand`), but searched over all splits they
+(``expected-score:places=true,conditioning=model``), but searched over all splits they
 cost twice expected-score's time: the hand's own quantities are written at the few hundred
 classes the search reads, and the places' value, which saturates for strong hands, prunes
 less.  The split they choose is nearly always one expected-score ranks among its best few
@@ -41,7 +41,7 @@ the search the splits further down (``results/strategy/rerank-wide-window.md``).
 
 A hand holding one trips and three pairs or more (:data:`WIDE_PAIRS`; 15% of hands) keeps the
 same longer list: the re-ranking prices the opponents' home runs by its own rate
-(:attr:`~simkit.arrange.strategies.ExpectedScoreRerank.home_rate`), which moves such a hand
+(:attr:`~simkit.arrange.strategies.ExpectedScore.home_rate`), which moves such a hand
 from the full house behind and a pair in the middle (expected-score's pick, often scooped by
 a hand that goes on to scoop the table) to its highest pair in front, two pairs in the middle
 and the trips behind, a split expected-score ranks up to a point under its best
@@ -683,7 +683,7 @@ def reference_rerank(
 ) -> tuple[np.ndarray, float]:
     """:func:`rerank_ids` of one hand by scanning every split: :func:`top_splits`, each
     valued by ``own_tables_solver`` (the hand's own tables and the re-ranking payout:
-    :meth:`~simkit.arrange.strategies.ExpectedScoreRerank.hand_solver`), the best kept (the
+    :meth:`~simkit.arrange.strategies.ExpectedScore.hand_solver`), the best kept (the
     earlier on a tie).  Returns the split's ids ``(3,)`` and value."""
     row = np.asarray(row)
     ids, ranks = top_splits(row, solver, top, window, cap, wide_top, wide_window, wide_pairs)

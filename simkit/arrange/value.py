@@ -29,13 +29,13 @@ of opponents, plus the home run (全垒打): I scoop everyone with chance ``(S�
 opponent who scoops me scoops the rest at the table's average scoop rate, or (``P_HOME_RATE``
 > 0) scoops all of them with that chance: an opponent that beats all three of a split's duns
 holds a strong hand, and scoops the others far more often than the average hand does
-(:class:`~simkit.arrange.strategies.ExpectedScoreRerank` reads it).  With win and lose
+(:attr:`~simkit.arrange.strategies.ExpectedScore.home_rate` sets it).  With win and lose
 chances 0 or 1 the pair formula is exactly :func:`simkit.score.pair_points` (tested for every
 shipped variant).  The t-formula, the horse card and the banker topology rank or multiply net
 waters and are left out; specials of opponents add a constant that cannot change the best split.
 
 Under the t-formula a place model (:class:`PlaceModel`, ``P_PLACE``; read by
-``expected-score-places`` where the tables carry one) prices the duns' part instead by the
+``ExpectedScore(places=True)`` where the tables carry one) prices the duns' part instead by the
 places: ``τ(m)·h(B)``, ``B`` the duns' expected points over the table, ``h`` their expected
 place payment and ``τ(m)`` the expected t when the split's biggest worth is ``m``
 (:func:`placed_points`); the scoop and home-run terms stay as above.

@@ -142,7 +142,7 @@ WEIGHTS_KEY = "objective_weights"
 #: The key that holds expected-score's place model of the t-formula
 #: (:class:`~simkit.arrange.value.PlaceModel`, :func:`simkit.objective.fit_place_model`).
 PLACE_KEY = "place_model"
-#: The key that holds expected-score-home's home rate and the weights fitted with it
+#: The key that holds a fitted home rate and the weights fitted with it
 #: (:func:`simkit.objective.fit_home_rate`).
 HOME_RATE_KEY = "home_rate"
 
@@ -158,9 +158,9 @@ def objective_weights(tables: WinTables) -> tuple[float, float]:
 
 
 def home_rate_entry(tables: WinTables) -> tuple[float, float, float] | None:
-    """``(rate, scoop weight, home-run weight)`` stored with ``tables`` for expected-score-home
+    """``(rate, scoop weight, home-run weight)`` stored with ``tables``
     (``meta["home_rate"]``, :func:`simkit.objective.fit_home_rate`), None where the tables hold
-    none (expected-score-home then plays as expected-score)."""
+    none.  No strategy reads it: the retired expected-score-home played it."""
     entry = tables.meta.get(HOME_RATE_KEY)
     if entry is None:
         return None

@@ -18,6 +18,14 @@ DEFAULT_SEED = 20_260_101
 DEFAULT_PLAYERS = 4
 DEFAULT_JOBS = -1
 
+#: What every --strategy option accepts (simkit.arrange's registry; kept literal so that --help
+#: imports no kernel module).
+STRATEGY_CHOICES = (
+    "expected-score-rerank (the default), expected-score, max-ev, greedy, random-legal, "
+    "rollout (the slow reference: the default's best splits valued by rollouts), or a trained "
+    ".npz table; options as name:key=value,... (e.g. expected-score:places=true; a wrong key's "
+    "error lists the valid ones)"
+)
 VARIANT_HELP = "variant name or path of a .toml file (default: {simkit.variants.DEFAULT_VARIANT})"
 
 

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from simkit.commands._options import (
+    STRATEGY_CHOICES,
     add_players_option,
     add_seed_option,
     add_variant_option,
@@ -94,14 +95,7 @@ def register(subparsers: Any) -> None:
         "--strategy",
         default=None,
         metavar="NAME",
-        help="also print how this strategy sets the hand: greedy, random-legal, rollout "
-        "(the default's best splits valued by rollouts against it, seeded by --seed), "
-        "expected-score (the default without its re-ranking), expected-score-hand "
-        "(expected-score on tables conditioned on the hand's own cards), "
-        "options as name:key=value,... (expected-score-hand:pool_hands=262144; "
-        "expected-score-hand:conditioning=model reads the shipped card-removal model "
-        "instead of a pool, guangxi variants at 4 players), max-ev, or a "
-        "trained .npz table (default: none)",
+        help="also print how this strategy sets the hand (default: none): " + STRATEGY_CHOICES,
     )
     add_seed_option(parser)
     parser.set_defaults(func=handle)

@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from simkit.commands._options import (
+    STRATEGY_CHOICES,
     add_players_option,
     add_seed_option,
     add_variant_option,
@@ -22,17 +23,7 @@ def register(subparsers: Any) -> None:
         help="points per hand between two strategies, duplicate format, with a 95%% CI",
         description="Deal once, play every deal with strategy A in each seat in turn and B in "
         "the others (heads-up: seats swapped), and report A's points per hand with a 95% "
-        "confidence interval.  A strategy is expected-score, expected-score-places, "
-        "expected-score-hand (each hand's tables conditioned on its own cards; under half "
-        "the speed), expected-score-rerank (the default's best 6 splits within half a "
-        "point of its best, its best 10 for a hand holding two trips or trips and "
-        "three pairs, re-ranked by the hand's own tables and a likelier home run against, "
-        "where a card-removal model ships), max-ev, greedy, random-legal, "
-        "rollout (slow, "
-        "about 25 hands a second at 4 players: expected-score's best splits valued by "
-        "rollouts against expected-score; "
-        "give fewer --games) or a trained .npz table (max-ev with that table); options as "
-        "name:key=value,...",
+        "confidence interval.  A strategy is " + STRATEGY_CHOICES + ".",
     )
     parser.add_argument("a", help="strategy A")
     parser.add_argument("b", help="strategy B")

@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from simkit.commands._options import (
+    STRATEGY_CHOICES,
     add_players_option,
     add_seed_option,
     add_variant_option,
@@ -30,16 +31,7 @@ def register(subparsers: Any) -> None:
         "strategy",
         nargs="?",
         default="expected-score-rerank",
-        help="expected-score-rerank (the default: expected-score's best 6 splits within half "
-        "a point of its best, its best 10 for a hand holding two trips or trips and three "
-        "pairs, re-ranked by the hand's own card removal, the places and a likelier home run "
-        "against, where a card-removal model fits: guangxi's two variants at 4 players; "
-        "expected-score elsewhere), expected-score, expected-score-places (the t-formula's "
-        "places priced, where the tables carry a place model), expected-score-hand (each "
-        "hand's tables conditioned on the cards it holds; :conditioning=model reads the "
-        "shipped card-removal model instead of a pool), max-ev, greedy, random-legal, "
-        "rollout (slow: expected-score's best splits valued by rollouts) or a trained .npz "
-        "table (max-ev with that table; expected-score with a fine-class one)",
+        help=STRATEGY_CHOICES,
     )
     parser.add_argument(
         "--opponents",

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from simkit.commands._options import (
+    STRATEGY_CHOICES,
     add_jobs_option,
     add_out_option,
     add_players_option,
@@ -31,11 +32,7 @@ def add_run_options(parser: argparse.ArgumentParser, *, games: int | None) -> No
         "--strategy",
         default="expected-score-rerank",
         metavar="STRATEGY",
-        help="how hands are set: expected-score-rerank (the default: expected-score, its best "
-        "splits re-ranked by the hand's own card removal where a model fits, guangxi's two "
-        "variants at 4 players), expected-score, max-ev, greedy, random-legal, or a slower one "
-        "(expected-score-hand, expected-score-places, rollout), options as "
-        "name:key=value,... (a wrong key's error lists the strategy's options)",
+        help="how hands are set: " + STRATEGY_CHOICES,
     )
     add_seed_option(parser)
     add_jobs_option(parser)

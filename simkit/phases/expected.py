@@ -42,7 +42,13 @@ from typing import Any
 
 import numpy as np
 
-from simkit.arrange import Arrangement, arrangements, make_solver, split_values
+from simkit.arrange import (
+    DEFAULT_STRATEGY,
+    Arrangement,
+    arrangements,
+    make_solver,
+    split_values,
+)
 from simkit.deal import deal
 from simkit.phases import before_setting
 from simkit.score import score
@@ -151,7 +157,7 @@ def without_phases(variant: Variant) -> Variant:
 
 
 def calibration_deals(
-    variant: Variant, n_players: int, strategy: str = "max-ev"
+    variant: Variant, n_players: int, strategy: str = DEFAULT_STRATEGY
 ) -> CalibrationDeals:
     """:data:`CALIBRATION_GAMES` deals of their own stream, set by ``strategy`` and scored
     (cached per process)."""
@@ -332,7 +338,9 @@ def _error(deals: CalibrationDeals, variant: Variant, edges: np.ndarray) -> dict
     return error
 
 
-def expected_score(variant: Variant, n_players: int, strategy: str = "max-ev") -> ExpectedScore:
+def expected_score(
+    variant: Variant, n_players: int, strategy: str = DEFAULT_STRATEGY
+) -> ExpectedScore:
     """The conditional expected-score maps of ``variant`` at ``n_players`` seats, hands set by
     ``strategy`` (fitted once per process; see the module)."""
     return _expected_score(without_phases(variant), n_players, strategy)

@@ -46,7 +46,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from simkit.arrange import Arrangement
+from simkit.arrange import DEFAULT_STRATEGY, Arrangement
 from simkit.errors import SimkitError
 from simkit.phases.expected import (
     ExpectedScore,
@@ -264,7 +264,9 @@ def _surrenders(
 
 
 @lru_cache(maxsize=16)
-def fair_bid(variant: Variant, n_players: int, strategy: str = "max-ev") -> tuple[float, float]:
+def fair_bid(
+    variant: Variant, n_players: int, strategy: str = DEFAULT_STRATEGY
+) -> tuple[float, float]:
     """``(edge, se)``: the banker's mean score per game on the calibration deals under the
     variant's negotiation and surrender (bidding off), and its standard error: what the
     banker's seat is worth, so the bid that leaves a seat indifferent (see the module).  With
@@ -285,7 +287,7 @@ def fair_bid(variant: Variant, n_players: int, strategy: str = "max-ev") -> tupl
     return float(banker.mean()), float(banker.std(ddof=1) / np.sqrt(banker.size))
 
 
-def seat_bid(variant: Variant, n_players: int, strategy: str = "max-ev") -> float:
+def seat_bid(variant: Variant, n_players: int, strategy: str = DEFAULT_STRATEGY) -> float:
     """What each seat bids for the banker's seat: the file's bid, else the fair bid rounded
     down to whole units, never below 0."""
     rules = variant.phases.bidding
@@ -296,7 +298,7 @@ def seat_bid(variant: Variant, n_players: int, strategy: str = "max-ev") -> floa
 
 
 def settle_payments(
-    play: Arrangement, variant: Variant, n_players: int, strategy: str = "max-ev"
+    play: Arrangement, variant: Variant, n_players: int, strategy: str = DEFAULT_STRATEGY
 ) -> dict[str, np.ndarray]:
     """The payments of the variant's enabled ``[phases]`` on one block of arranged games
     (empty when none is enabled): what :func:`simkit.simulate.play_block` adds to the scores."""
