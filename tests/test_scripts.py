@@ -126,6 +126,7 @@ SMOKE: dict[str, list[tuple[str, list[str]]]] = {
         ("studies.other_deals", ["--rows", "western-2-4:2:player", "--hands", "4", "--rollouts",
                                  "4", "4", "--trial", "200", "1", "--out", "{out}"]),
     ],
+    "fair_bid_fees": [("studies.fair_bid_fees", ["--players", "3"])],
     "best_response": [
         ("studies.best_response", ["--train-games", "200", "--iterations", "1", "--match-games",
                                    "200", "--out", "{out}"]),
