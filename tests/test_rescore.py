@@ -1,0 +1,103 @@
+"""Re-scoring kept games (issue 51.3): identity under the run's own rules, equality with scoring
+the kept hands directly under another file, and the changes kept games cannot express."""
+
+import numpy as np
+import polars as pl
+import pytest
+from polars.testing import assert_frame_equal
+
+from simkit.errors import SimkitError
+from simkit.kept import kept_arrangement, open_kept
+from simkit.rescore import rescore
+from simkit.score import score
+from simkit.simulate import BLOCK_GAMES, simulate
+from simkit.variants import resolve_variant
+
+GAMES = BLOCK_GAMES * 2 + 300
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("run")
+    result = simulate(
+        "guangxi", GAMES, 4, "greedy", seed=11, n_jobs=1, progress=False, keep_games=out / "kept"
+    )
+    result.save(out)
+    return result, out
+
+
+def _file(tmp_path, text):
+    path = tmp_path / "mine.toml"
+    path.write_text('[variant]\nname = "mine"\nextends = "guangxi"\n' + text, encoding="utf-8")
+    return path
+
+
+def test_rescore_under_the_runs_own_variant_reproduces_its_tables(run):
+    result, out = run
+    again = rescore(out, "guangxi")
+    assert again.tables.keys() == result.tables.keys()
+    for name, table in result.tables.items():
+        assert_frame_equal(again[name], table, check_exact=True)
+
+
+def test_rescore_under_another_file_equals_scoring_the_kept_hands(run, tmp_path):
+    _, out = run
+    mine = _file(
+        tmp_path,
+        "[specials.six-pairs]\npayout = 9\n"
+        "[scoring.duns]\nmiddle = { full-house = 2, quads = 8, straight-flush = 10, "
+        "five-of-a-kind = 20 }\n"
+        "[scoring.scoop]\npoints = [0, 2, 3, 6, 5, 6, 7]\n",
+    )
+    other = resolve_variant(mine)
+    tables = rescore(out, mine)
+    blocks = list(open_kept(out).blocks())
+    cards = np.concatenate([b["cards0"] for b in blocks])
+    declared = np.concatenate([b["declared0"] for b in blocks])
+    play = kept_arrangement(cards, declared, other, 4)
+    direct = score(cards, other, declared=declared)
+    seats = tables["scores"].filter(pl.col("seat") != "all").sort("seat")
+    np.testing.assert_allclose(seats["mean"].to_numpy(), direct.mean(axis=0), atol=1e-9, rtol=0)
+    np.testing.assert_allclose(
+        seats["sd"].to_numpy(), direct.std(axis=0, ddof=1), rtol=1e-9, atol=0
+    )
+    # the change shows: the square of the score moved
+    base = rescore(out, "guangxi")["scores"].filter(pl.col("seat") != "all").sort("seat")
+    assert not np.allclose(seats["sd"].to_numpy(), base["sd"].to_numpy())
+    assert play.declared.shape == (GAMES, 4)
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ('[ranking]\nwheel = "lowest"\n', r"ranks hands differently"),
+        ("[deck]\ndecks = 2\nplayers = [2, 3, 4]\n", r"deals"),
+        ("[deal.exchange]\nplay = true\n", r"phases before setting"),
+    ],
+)
+def test_rescore_refuses_what_kept_games_cannot_express(run, tmp_path, text, reason):
+    _, out = run
+    with pytest.raises(SimkitError, match=reason):
+        rescore(out, _file(tmp_path, text))
+
+
+def test_rescore_refuses_another_table_size(run, tmp_path):
+    _, out = run
+    with pytest.raises(SimkitError, match="does not serve the run's 4 players"):
+        rescore(out, _file(tmp_path, "[deck]\nplayers = [2, 3]\n"))
+
+
+def test_rescore_of_a_run_without_kept_games_is_refused(tmp_path):
+    with pytest.raises(SimkitError, match="no kept games"):
+        rescore(tmp_path, "guangxi")
+
+
+def test_cli_rescore_writes_the_tables(run, tmp_path, capsys):
+    from simkit.cli import main
+    from simkit.simulate import load_result
+
+    _, out = run
+    assert main(["rescore", str(out), "--variant", "guangxi", "--out", str(tmp_path / "r")]) == 0
+    assert "tables written" in capsys.readouterr().out
+    again = load_result(tmp_path / "r")
+    assert_frame_equal(again["scores"], run[0]["scores"], check_exact=True)
