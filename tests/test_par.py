@@ -85,3 +85,16 @@ def test_par_sheet_of_a_banker_run(banker_run, tmp_path):
         "par.md",
     } <= written
     assert "par_sessions.png" in written and "par_ruin.png" in written
+
+
+def test_cli_par_of_a_variant_and_of_a_run(banker_run, tmp_path, capsys):
+    from simkit.cli import main
+
+    out = tmp_path / "sheet"
+    argv = ["par", "--variant", "guangxi", "--games", "2048", "--strategy", "greedy", "--jobs", "1"]
+    assert main([*argv, "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "seat" in text and "par sheet written" in text
+    assert pl.read_parquet(out / "par.parquet")["role"].to_list() == ["seat"]
+    assert main(["par", str(banker_run)]) == 0
+    assert "banker" in capsys.readouterr().out
