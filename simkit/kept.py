@@ -86,7 +86,7 @@ def write_block(folder: Path, block: int, arrays: Mapping[str, np.ndarray]) -> P
 
     def write(tmp: Path) -> None:
         with open(tmp, "wb") as fh:
-            np.savez(fh, **arrays)
+            np.savez(fh, **dict(arrays))  # type: ignore[arg-type]
 
     return atomic_write(block_path(folder, block), write)
 

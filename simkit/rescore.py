@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from simkit.arrange import Arrangement
 from simkit.errors import SimkitError
 from simkit.kept import KeptGames, kept_arrangement, open_kept
 from simkit.phases import add_payments
@@ -158,11 +159,14 @@ def scored_blocks(
         for n in sizes:
             rows = slice(start, start + n)
             start += n
-            part = type(play)(
-                **{
-                    field: None if (a := getattr(play, field)) is None else a[rows]
-                    for field in play.__dataclass_fields__
-                }
+            part = Arrangement(
+                cards=play.cards[rows],
+                declared=play.declared[rows],
+                split_ids=play.split_ids[rows],
+                ranks=play.ranks[rows],
+                special_masks=play.special_masks[rows],
+                best=play.best[rows],
+                value=None if play.value is None else play.value[rows],
             )
             total, components = scored
             yield part, (total[rows], {k: c[rows] for k, c in components.items()}), n

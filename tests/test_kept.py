@@ -86,3 +86,14 @@ def test_same_seed_same_kept_games_for_any_jobs_and_chunks(kept_run, tmp_path):
 def test_a_folder_without_kept_games_is_refused(tmp_path):
     with pytest.raises(SimkitError, match="no kept games"):
         open_kept(tmp_path)
+
+
+def test_cli_keep_games_needs_out_and_keeps_in_out_kept(tmp_path, capsys):
+    from simkit.cli import main
+
+    argv = ["simulate", "--variant", "guangxi", "--games", "300", "--strategy", "greedy"]
+    assert main([*argv, "--jobs", "1", "--quiet", "--keep-games"]) != 0
+    assert "--keep-games needs --out" in capsys.readouterr().err
+    out = tmp_path / "run"
+    assert main([*argv, "--jobs", "1", "--quiet", "--keep-games", "--out", str(out)]) == 0
+    assert open_kept(out).n_games == 300
