@@ -131,9 +131,10 @@ class KeptGames:
     def variant_names(self) -> list[str]:
         return [v["name"] for v in self.provenance["variants"]]
 
-    def blocks(self) -> Iterator[dict[str, np.ndarray]]:
-        """Each block's arrays, in block order."""
-        for block in range(self.n_blocks):
+    def blocks(self, first: int = 0, stop: int | None = None) -> Iterator[dict[str, np.ndarray]]:
+        """Each block's arrays, in block order, blocks ``first .. stop - 1`` (None: to the
+        end)."""
+        for block in range(first, self.n_blocks if stop is None else stop):
             with np.load(block_path(self.folder, block)) as data:
                 yield {name: data[name] for name in data.files}
 

@@ -343,7 +343,7 @@ def plot_ruin(sheet: ParSheet) -> Figure:
         ax.set_xlabel("bankroll B (points)")
         ax.set_ylabel("P(bankroll lost within N games)")
         ax.set_title(f"{sheet.variant}: risk of ruin")
-        ax.legend()
+        ax.legend(loc="best", fontsize="small")
         return fig
 
     return draw()

@@ -25,6 +25,7 @@ import numpy as np
 from simkit.arrange import Arrangement
 from simkit.errors import SimkitError
 from simkit.kept import KeptGames, kept_arrangement, open_kept
+from simkit.parallel import run_ordered
 from simkit.phases import add_payments
 from simkit.phases.settle import settle_payments
 from simkit.score import score
@@ -111,9 +112,9 @@ def _declared_map(played: Variant, other: Variant) -> np.ndarray:
     return np.array([-1] + [index[rule.name] for rule in played.specials.rules], dtype=np.int8)
 
 
-def _batches(kept: KeptGames) -> Iterator[list[dict[str, np.ndarray]]]:
+def _batches(kept: KeptGames, first: int, stop: int) -> Iterator[list[dict[str, np.ndarray]]]:
     batch: list[dict[str, np.ndarray]] = []
-    for arrays in kept.blocks():
+    for arrays in kept.blocks(first, stop):
         batch.append(arrays)
         if len(batch) == BATCH_BLOCKS:
             yield batch
@@ -123,12 +124,21 @@ def _batches(kept: KeptGames) -> Iterator[list[dict[str, np.ndarray]]]:
 
 
 def scored_blocks(
-    kept: KeptGames, index: int, played: Variant, other: Variant, strategy: str
+    kept: KeptGames,
+    index: int,
+    played: Variant,
+    other: Variant,
+    strategy: str,
+    first: int = 0,
+    stop: int | None = None,
 ) -> Iterator[tuple[Any, Any, Any]]:
-    """Per kept block, in order: ``(play, (total, components), n)`` under ``other``."""
+    """Per kept block ``first .. stop - 1`` (None: to the end), in order: ``(play, (total,
+    components), n)`` under ``other``: the block's :class:`~simkit.arrange.Arrangement` under
+    ``other``, its scores as :func:`simkit.score.score` with ``breakdown=True`` gives them (the
+    phases' payments added), and its number of games."""
     p = kept.n_players
     remap = _declared_map(played, other)
-    for batch in _batches(kept):
+    for batch in _batches(kept, first, kept.n_blocks if stop is None else stop):
         sizes = [len(b["banker"]) for b in batch]
         cat = {
             name: np.concatenate([b[name] for b in batch])
@@ -172,11 +182,29 @@ def scored_blocks(
             yield part, (total[rows], {k: c[rows] for k, c in components.items()}), n
 
 
+def _record_blocks(
+    kept: KeptGames,
+    index: int,
+    played: Variant,
+    other: Variant,
+    strategy: str,
+    first: int,
+    stop: int,
+) -> list[tuple[Any, Any, int]]:
+    """One task: blocks ``first .. stop - 1`` re-scored and recorded, ``(counts, sums, n)``
+    per block (what :class:`~simkit.summary.Summary` folds)."""
+    return [
+        (*record_block([other], [play], [scored]), n)
+        for play, scored, n in scored_blocks(kept, index, played, other, strategy, first, stop)
+    ]
+
+
 def rescore(
     run: str | Path,
     variant: str | Path | Variant,
     *,
     source: str | None = None,
+    n_jobs: int = 1,
 ) -> SimulationResult:
     """The tables of ``simulate`` for the kept games of run folder ``run`` scored under
     ``variant`` (fixed play: the hands as the run set them).
@@ -184,7 +212,9 @@ def rescore(
     Under the run's own variant the tables equal the run's.  ``source``: which of the run's
     variants' kept games (needed when it kept several).  Raises
     :class:`~simkit.errors.SimkitError` before any work when ``run`` kept no games or when the
-    change cannot be expressed on kept hands (:func:`rescore_refusal`).
+    change cannot be expressed on kept hands (:func:`rescore_refusal`).  ``n_jobs``: local
+    worker processes (-1 every core), each taking :data:`BATCH_BLOCKS` blocks at a time; the
+    tables are the same for any ``n_jobs``.
     """
     kept = open_kept(run)
     index, played = run_variant(kept, source)
@@ -198,14 +228,18 @@ def rescore(
     points = trace_points(config.n_blocks)
     summary = Summary()
     trace: list[dict[str, Any]] = []
-    for play, scored, n in scored_blocks(kept, index, played, other, prov["strategy"]):
-        counts, sums = record_block([other], [play], [scored])
-        summary.add_counts(counts)
-        summary.fold_sums(sums)
-        summary.n_games += n
-        summary.n_blocks += 1
-        if summary.n_blocks in points:
-            trace.extend(convergence_rows(summary, config.variants, p))
+    tasks = (
+        (kept, index, played, other, prov["strategy"], b, min(b + BATCH_BLOCKS, kept.n_blocks))
+        for b in range(0, kept.n_blocks, BATCH_BLOCKS)
+    )
+    for recorded in run_ordered(_record_blocks, tasks, n_jobs=n_jobs):
+        for counts, sums, n in recorded:
+            summary.add_counts(counts)
+            summary.fold_sums(sums)
+            summary.n_games += n
+            summary.n_blocks += 1
+            if summary.n_blocks in points:
+                trace.extend(convergence_rows(summary, config.variants, p))
     tables = build_tables(summary, config.variants, p, trace)
     rescored_prov = provenance(config) | {
         "rescored_from": {"run": str(Path(run)), "variant": played.name, "key": played.key},

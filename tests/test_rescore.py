@@ -101,3 +101,13 @@ def test_cli_rescore_writes_the_tables(run, tmp_path, capsys):
     assert "tables written" in capsys.readouterr().out
     again = load_result(tmp_path / "r")
     assert_frame_equal(again["scores"], run[0]["scores"], check_exact=True)
+
+
+def test_rescore_gives_the_same_tables_for_any_jobs(run, monkeypatch):
+    import simkit.rescore
+
+    monkeypatch.setattr(simkit.rescore, "BATCH_BLOCKS", 1)  # three tasks, one block each
+    result, out = run
+    again = rescore(out, "guangxi", n_jobs=2)
+    for name, table in result.tables.items():
+        assert_frame_equal(again[name], table, check_exact=True)

@@ -6,6 +6,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from simkit.commands._options import add_jobs_option
+
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
@@ -30,6 +32,7 @@ def register(subparsers: Any) -> None:
         metavar="NAME",
         help="which of the run's variants' games (default: the run's only one)",
     )
+    add_jobs_option(parser)
     parser.add_argument(
         "--out",
         type=Path,
@@ -48,7 +51,7 @@ def handle(args: argparse.Namespace) -> int:
 
     if args.out is not None:
         check_output_dir(args.out)
-    result = rescore(args.run, args.variant, source=args.source)
+    result = rescore(args.run, args.variant, source=args.source, n_jobs=args.jobs)
     with pl.Config(tbl_rows=50, tbl_cols=12, tbl_width_chars=120):
         print(result["scores"].select("variant", "seat", "n", "mean", "se", "sd", "sd_se"))
     if args.out is not None:
