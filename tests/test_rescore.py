@@ -111,3 +111,42 @@ def test_rescore_gives_the_same_tables_for_any_jobs(run, monkeypatch):
     again = rescore(out, "guangxi", n_jobs=2)
     for name, table in result.tables.items():
         assert_frame_equal(again[name], table, check_exact=True)
+
+
+def test_rescore_reproduces_a_run_with_phases_before_and_after_setting(tmp_path):
+    """qiantang plays the exchange (its fees are kept) and phases after setting (played again
+    on the kept hands, with the kept values)."""
+    variant = resolve_variant("qiantang")
+    assert variant.deal.changes_hands and variant.phases.any_enabled
+    result = simulate(
+        "qiantang",
+        2500,
+        4,
+        "greedy",
+        seed=2,
+        n_jobs=1,
+        progress=False,
+        keep_games=tmp_path / "kept",
+    )
+    again = rescore(tmp_path, "qiantang")
+    for name, table in result.tables.items():
+        assert_frame_equal(again[name], table, check_exact=True)
+
+
+def test_rescore_picks_one_variant_of_a_run_that_kept_several(tmp_path):
+    result = simulate(
+        ["guangxi", "hongkong"],
+        600,
+        4,
+        "greedy",
+        seed=4,
+        n_jobs=1,
+        progress=False,
+        keep_games=tmp_path / "kept",
+    )
+    with pytest.raises(SimkitError, match="choose one with --from"):
+        rescore(tmp_path, "hongkong")
+    again = rescore(tmp_path, "hongkong", source="hongkong")
+    assert_frame_equal(
+        again["scores"], result["scores"].filter(pl.col("variant") == "hongkong"), check_exact=True
+    )
