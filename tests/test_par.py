@@ -6,7 +6,7 @@ import polars as pl
 import pytest
 
 from simkit.par import par_row, par_sheet, ruin_paths, ruin_rows, session_rows, write_par
-from simkit.simulate import simulate
+from simkit.simulate import load_result, simulate
 
 
 def _exact_ruin(p_win: float, bankroll: int, games: int) -> float:
@@ -61,7 +61,10 @@ def test_sessions_match_the_sum_of_independent_games():
 @pytest.fixture(scope="module")
 def banker_run(tmp_path_factory):
     out = tmp_path_factory.mktemp("par")
-    simulate("taiwan", 4096, 4, "greedy", seed=5, n_jobs=1, progress=False, keep_games=out / "kept")
+    result = simulate(
+        "taiwan", 4096, 4, "greedy", seed=5, n_jobs=1, progress=False, keep_games=out / "kept"
+    )
+    result.save(out)
     return out
 
 
@@ -73,6 +76,11 @@ def test_par_sheet_of_a_banker_run(banker_run, tmp_path):
     # zero-sum: the banker's edge is minus three players' edges
     banker, player = par["edge"].to_list()
     assert banker == pytest.approx(-3 * player, abs=1e-9)
+    # the kept games' scores are the run's: the banker's edge and SD are its seat 0's
+    seat0 = load_result(banker_run)["scores"].filter(pl.col("seat") == "0")
+    assert banker == pytest.approx(seat0["mean"][0], abs=1e-9)
+    assert par["sd"][0] == pytest.approx(seat0["sd"][0], rel=1e-9)
+    assert par["edge_se"][0] == pytest.approx(seat0["se"][0], rel=1e-9)
     returns = sheet.tables["returns"]
     shares = returns.group_by("role").agg(pl.col("variance_share").sum())
     assert np.allclose(shares["variance_share"].to_numpy(), 1.0)
