@@ -34,6 +34,7 @@ from simkit.statistics import convergence_rows, record_block
 from simkit.summary import Summary
 from simkit.tables import build_tables
 from simkit.variants import Variant, resolve_variant
+from simkit.variants.schema import to_plain
 
 #: Blocks scored in one call of the scorer (about 130,000 games at 4 players): large enough
 #: that per-call overheads vanish, small enough that memory stays a few tens of MB.
@@ -75,23 +76,24 @@ def rescore_refusal(played: Variant, other: Variant, n_players: int) -> str | No
     """Why the games kept under ``played`` cannot be re-scored under ``other``, or None.
 
     Kept hands stand for the deal, the ranking the strategy set them by, and the phases before
-    setting; a change there would have changed the hands themselves.
+    setting; a change there would have changed the hands themselves.  Rules are compared
+    without their ``source`` citations, as the variant key compares them.
     """
     try:
         deck = other.deck_for(n_players)
     except SimkitError as exc:
         return f"{other.name!r} does not serve the run's {n_players} players: {exc}"
-    if deck != played.deck_for(n_players):
+    if to_plain(deck, sources=False) != to_plain(played.deck_for(n_players), sources=False):
         return (
             f"{other.name!r} deals {deck.describe()}, the run "
             f"{played.deck_for(n_players).describe()}: the deck changes the hands dealt"
         )
-    if other.ranking != played.ranking:
+    if to_plain(other.ranking, sources=False) != to_plain(played.ranking, sources=False):
         return (
             f"{other.name!r} ranks hands differently from {played.name!r} ([ranking]): the "
             "strategy would set the hands otherwise"
         )
-    if other.deal != played.deal:
+    if to_plain(other.deal, sources=False) != to_plain(played.deal, sources=False):
         return (
             f"{other.name!r} plays other phases before setting ([deal]) than {played.name!r}: "
             "they change the hands that are set"

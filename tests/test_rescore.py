@@ -150,3 +150,13 @@ def test_rescore_picks_one_variant_of_a_run_that_kept_several(tmp_path):
     assert_frame_equal(
         again["scores"], result["scores"].filter(pl.col("variant") == "hongkong"), check_exact=True
     )
+
+
+def test_a_citation_changed_is_no_change_of_rules(run, tmp_path):
+    _, out = run
+    text = '[ranking]\nwheel = "second"\nsource = "my own reading"\n'
+    assert (
+        resolve_variant(_file(tmp_path, text)).key.split("@")[1]
+        == (resolve_variant("guangxi").key.split("@")[1])
+    )
+    rescore(out, _file(tmp_path, text))  # not refused
