@@ -259,3 +259,68 @@ def game_scores(run: str | Path, source: str | None = None) -> tuple[Variant, np
         for _, scored, _ in scored_blocks(kept, index, played, played, kept.provenance["strategy"])
     ]
     return played, np.concatenate(totals).astype(np.float64)
+
+
+def rederived_gain(
+    run: str | Path,
+    variant: str | Path | Variant,
+    *,
+    source: str | None = None,
+    sample: int = 1000,
+    seed: int = 0,
+) -> dict[str, float | int | str]:
+    """What the strategy re-derived for ``variant`` gains over the kept play, points a game.
+
+    On the first ``sample`` kept games, each seat in turn sets its 13 cards anew with the run's
+    strategy under ``variant`` (the others keep their kept hands), and the gain is its score
+    under ``variant`` minus its score with the kept hand; the per-game gain is the mean over the
+    seats (banker variants mix the banker's and the players' gains).  Scores are the scorer's
+    (:func:`simkit.score.score`), without the phases after setting.  Returns ``games``,
+    ``strategy``, ``gain``, ``se`` and the 95% interval ``ci_low`` / ``ci_high``, the game as
+    the independent unit.  A gain near zero says the fixed-play figures of :func:`rescore`
+    stand; a large one says the play would change under the new payouts.
+    """
+    from simkit.arrange import arrange
+
+    if isinstance(sample, bool) or not isinstance(sample, int) or sample < 2:
+        raise SimkitError(f"sample must be a whole number of at least 2 games, got {sample!r}")
+    kept = open_kept(run)
+    index, played = run_variant(kept, source)
+    other = resolve_variant(variant)
+    p = kept.n_players
+    reason = rescore_refusal(played, other, p)
+    if reason is not None:
+        raise SimkitError(f"cannot re-score the kept games under {other.name!r}: {reason}")
+    cards_parts, declared_parts, have = [], [], 0
+    for arrays in kept.blocks():
+        cards_parts.append(arrays[f"cards{index}"])
+        declared_parts.append(arrays[f"declared{index}"])
+        have += len(arrays["banker"])
+        if have >= sample:
+            break
+    cards = np.concatenate(cards_parts)[:sample]
+    declared = _declared_map(played, other)[
+        np.concatenate(declared_parts)[:sample].astype(np.int64) + 1
+    ]
+    strategy = kept.provenance["strategy"]
+    base = score(cards, other, declared=declared)
+    re_cards, re_declared = arrange(
+        cards, other, strategy, n_players=p, rng=np.random.default_rng(seed)
+    )
+    gains = np.zeros(len(cards))
+    for seat in range(p):
+        mixed, mixed_declared = cards.copy(), declared.copy()
+        mixed[:, seat] = re_cards[:, seat]
+        mixed_declared[:, seat] = re_declared[:, seat]
+        gains += score(mixed, other, declared=mixed_declared)[:, seat] - base[:, seat]
+    gains /= p
+    mean = float(gains.mean())
+    se = float(gains.std(ddof=1) / np.sqrt(len(gains)))
+    return {
+        "games": len(gains),
+        "strategy": strategy,
+        "gain": mean,
+        "se": se,
+        "ci_low": mean - 1.96 * se,
+        "ci_high": mean + 1.96 * se,
+    }

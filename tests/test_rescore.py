@@ -1,6 +1,8 @@
 """Re-scoring kept games (issue 51.3): identity under the run's own rules, equality with scoring
 the kept hands directly under another file, and the changes kept games cannot express."""
 
+import warnings
+
 import numpy as np
 import polars as pl
 import pytest
@@ -97,8 +99,10 @@ def test_cli_rescore_writes_the_tables(run, tmp_path, capsys):
     from simkit.simulate import load_result
 
     _, out = run
-    assert main(["rescore", str(out), "--variant", "guangxi", "--out", str(tmp_path / "r")]) == 0
-    assert "tables written" in capsys.readouterr().out
+    argv = ["rescore", str(out), "--variant", "guangxi", "--out", str(tmp_path / "r")]
+    assert main([*argv, "--gain-sample", "100", "--jobs", "1"]) == 0
+    text = capsys.readouterr().out
+    assert "tables written" in text and "gains +0.0000 points a game" in text
     again = load_result(tmp_path / "r")
     assert_frame_equal(again["scores"], run[0]["scores"], check_exact=True)
 
@@ -160,3 +164,43 @@ def test_a_citation_changed_is_no_change_of_rules(run, tmp_path):
         == (resolve_variant("guangxi").key.split("@")[1])
     )
     rescore(out, _file(tmp_path, text))  # not refused
+
+
+def test_rederived_gain_is_zero_under_the_runs_own_rules(run, tmp_path):
+    """greedy is deterministic: under the run's rules it sets every hand as it did."""
+    from simkit.rescore import rederived_gain
+
+    _, out = run
+    same = rederived_gain(out, "guangxi", sample=500)
+    assert same["games"] == 500 and same["gain"] == 0.0 and same["se"] == 0.0
+    # greedy sets hands by dun ranks alone and declares whatever qualifies, so a change of
+    # payouts leaves its play, and the gain, at zero too
+    mine = _file(tmp_path, "[specials.six-pairs]\npayout = 40\n")
+    assert rederived_gain(out, mine, sample=500)["gain"] == 0.0
+
+
+def test_rederived_gain_shows_a_payout_that_changes_the_play(tmp_path):
+    """expected-score weighs payouts: a middle full house worth 12 makes it set hands otherwise,
+    and the re-derived play gains under that file (and nothing under the run's own rules)."""
+    from simkit.rescore import rederived_gain
+
+    simulate(
+        "guangxi",
+        600,
+        4,
+        "expected-score",
+        seed=1,
+        n_jobs=1,
+        progress=False,
+        keep_games=tmp_path / "kept",
+    )
+    assert rederived_gain(tmp_path, "guangxi", sample=600)["gain"] == 0.0
+    mine = _file(
+        tmp_path,
+        "[scoring.duns]\nmiddle = { full-house = 12, quads = 8, straight-flush = 10, "
+        "five-of-a-kind = 20 }\n",
+    )
+    with warnings.catch_warnings():  # whether the file's tables are built or borrowed
+        warnings.simplefilter("ignore")
+        gain = rederived_gain(tmp_path, mine, sample=600)
+    assert gain["ci_low"] > 0

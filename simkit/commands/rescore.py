@@ -32,6 +32,14 @@ def register(subparsers: Any) -> None:
         metavar="NAME",
         help="which of the run's variants' games (default: the run's only one)",
     )
+    parser.add_argument(
+        "--gain-sample",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also measure, on the first N kept games, what the strategy re-derived for the "
+        "file gains over the kept play (default: 0, not measured)",
+    )
     add_jobs_option(parser)
     parser.add_argument(
         "--out",
@@ -47,13 +55,20 @@ def handle(args: argparse.Namespace) -> int:
     import polars as pl
 
     from simkit.files import check_output_dir
-    from simkit.rescore import rescore
+    from simkit.rescore import rederived_gain, rescore
 
     if args.out is not None:
         check_output_dir(args.out)
     result = rescore(args.run, args.variant, source=args.source, n_jobs=args.jobs)
     with pl.Config(tbl_rows=50, tbl_cols=12, tbl_width_chars=120):
         print(result["scores"].select("variant", "seat", "n", "mean", "se", "sd", "sd_se"))
+    if args.gain_sample:
+        gain = rederived_gain(args.run, args.variant, source=args.source, sample=args.gain_sample)
+        print(
+            f"re-derived play ({gain['strategy']}) gains {gain['gain']:+.4f} points a game "
+            f"over the kept play (95% CI {gain['ci_low']:+.4f} to {gain['ci_high']:+.4f}, "
+            f"{gain['games']} games); the tables above are for the kept play"
+        )
     if args.out is not None:
         print(f"tables written to {result.save(args.out)}")
     return 0
