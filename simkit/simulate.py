@@ -66,6 +66,7 @@ from simkit.arrange import (
 from simkit.deal import check_players, deal
 from simkit.errors import SimkitError
 from simkit.files import STAGING_PREFIX, atomic_write, check_output_dir
+from simkit.kept import clear_kept, kept_arrays, write_block, write_manifest
 from simkit.parallel import check_backend, effective_jobs, run_ordered
 from simkit.phases import add_payments, before_setting
 from simkit.phases.settle import settle_payments
@@ -97,6 +98,9 @@ class SimulationConfig:
     block_games: int = BLOCK_GAMES
     #: Per variant, the variant whose trained win tables ``max-ev`` plays with ("" = its own).
     win_tables: tuple[str, ...] = ()
+    #: Whether workers return each block's set hands (:mod:`simkit.kept`); not in the
+    #: fingerprint, since keeping them changes no number.
+    keep_games: bool = False
 
     def tables_of(self, v: int) -> str:
         return self.win_tables[v] if self.win_tables else ""
@@ -335,6 +339,15 @@ def play_block(
     config: SimulationConfig, block: int
 ) -> tuple[dict[Key, np.ndarray], dict[Key, np.ndarray]]:
     """Play block ``block`` under every variant: ``(counts, sums)`` for :class:`Summary`."""
+    counts, sums, _ = play_block_kept(config, block)
+    return counts, sums
+
+
+def play_block_kept(
+    config: SimulationConfig, block: int
+) -> tuple[dict[Key, np.ndarray], dict[Key, np.ndarray], dict[str, np.ndarray] | None]:
+    """:func:`play_block`, with the block's arrays to keep (:func:`simkit.kept.kept_arrays`)
+    when ``config.keep_games``, else None."""
     n = config.block_size(block)
     p = config.n_players
     block_seq = np.random.SeedSequence(config.seed, spawn_key=(block,))
@@ -383,7 +396,10 @@ def play_block(
         for play, variant, s in zip(plays, config.variants, scored, strict=True)
     ]
     # ---- end of the phases after setting
-    return record_block(config.variants, plays, scored)
+    kept = None
+    if config.keep_games:
+        kept = kept_arrays(plays, config.variants, [paid for _, paid in before])
+    return (*record_block(config.variants, plays, scored), kept)
 
 
 def play_chunk(config: SimulationConfig, first_block: int, n_blocks: int) -> BlockOutput:
@@ -391,12 +407,17 @@ def play_chunk(config: SimulationConfig, first_block: int, n_blocks: int) -> Blo
     counts = Summary()
     block_sums = []
     sizes = []
+    kept: list[dict[str, np.ndarray]] = []
     for block in range(first_block, first_block + n_blocks):
-        block_counts, sums = play_block(config, block)
+        block_counts, sums, block_kept = play_block_kept(config, block)
         counts.add_counts(block_counts)
         block_sums.append(sums)
         sizes.append(config.block_size(block))
-    return BlockOutput(first_block, sizes, counts.counts, block_sums)
+        if block_kept is not None:
+            kept.append(block_kept)
+    return BlockOutput(
+        first_block, sizes, counts.counts, block_sums, kept if config.keep_games else None
+    )
 
 
 #: Per process, the configuration of the run its tasks belong to, by run key
@@ -477,6 +498,7 @@ def simulate(
     checkpoint: str | Path | None = None,
     progress: bool | None = None,
     win_tables: Mapping[str, str] | None = None,
+    keep_games: str | Path | None = None,
 ) -> SimulationResult:
     """Play ``n_games`` deals under every variant in ``variants`` and summarize them as tables.
 
@@ -498,12 +520,21 @@ def simulate(
     that finds the kernels uncompiled compiles them here first, a line per variant.
     ``win_tables``: variant name → the shipped variant whose trained win tables ``max-ev`` uses
     for it (for variants derived from a shipped one).
+    ``keep_games``: a folder where each game's set hands, declared specials and banker seat are
+    kept (:mod:`simkit.kept`: a file per block, written as blocks come in, then ``kept.json``
+    with the run's provenance); the same seed keeps the same games for any ``n_jobs`` and
+    ``chunk_size``.  A new run (not a resumed one) first removes the block files of an earlier
+    run there.
 
     >>> result = simulate("western-2-4", 256, seed=1, n_jobs=1, progress=False)
     >>> result["scores"].columns[:5]
     ['variant', 'seat', 'banker', 'n', 'mean']
     """
     config = make_config(variants, n_games, n_players, strategy, seed=seed, win_tables=win_tables)
+    kept_dir = Path(keep_games) if keep_games is not None else None
+    if kept_dir is not None:
+        check_output_dir(kept_dir, what="kept-games folder")
+        config = replace(config, keep_games=True)
     jobs = effective_jobs(n_jobs)
     check_backend(backend, scheduler)
     if chunk_size is not None:
@@ -525,6 +556,10 @@ def simulate(
 
     points = trace_points(config.n_blocks)
     start = state.summary.n_blocks
+    if kept_dir is not None:
+        kept_dir.mkdir(parents=True, exist_ok=True)
+        if start == 0:
+            clear_kept(kept_dir)
     run_key = _run_key(config)
     tasks = (
         (run_key, config, b, min(chunk_blocks, config.n_blocks - b))
@@ -547,6 +582,9 @@ def simulate(
                 _compile_kernels(config)  # before the workers start: they load, not compile
             bar = _progress_bar(config, state.summary.n_games, progress)
             for output in outputs:
+                if kept_dir is not None and output.kept is not None:
+                    for i, arrays in enumerate(output.kept):
+                        write_block(kept_dir, output.first_block + i, arrays)
                 _merge(state, output, config, points)
                 if bar is not None:
                     bar.update(sum(output.n_games))
@@ -567,7 +605,20 @@ def simulate(
         outputs.close()
         if bar is not None:
             bar.close()
-    return _result(config, state)
+    result = _result(config, state)
+    if kept_dir is not None:
+        write_manifest(kept_dir, kept_provenance(result.provenance, config), config.n_blocks)
+    return result
+
+
+def kept_provenance(prov: dict[str, Any], config: SimulationConfig) -> dict[str, Any]:
+    """The run's provenance with each variant's file as a full path, so that the kept games
+    can be re-scored under the very rules they were played by (:mod:`simkit.rescore`)."""
+    variants = [
+        entry | {"file": str(Path(v.path).resolve())}
+        for entry, v in zip(prov["variants"], config.variants, strict=True)
+    ]
+    return prov | {"variants": variants}
 
 
 @contextmanager

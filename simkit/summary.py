@@ -83,6 +83,9 @@ class BlockOutput:
     n_games: list[int]
     counts: dict[Any, np.ndarray]
     block_sums: list[dict[Any, np.ndarray]]
+    #: Per block, the arrays to keep (:func:`simkit.kept.kept_arrays`) when the run keeps its
+    #: games, else None.
+    kept: list[dict[str, np.ndarray]] | None = None
 
 
 def event_sums(events: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -23,8 +23,8 @@ STAGES = [
     {"phases"},
     {"statistics", "regret", "train", "describe", "setting_scores"},
     {"rollout", "objective"},
-    {"tables", "plots", "parallel", "locks", "kernel_cache"},
-    {"simulate"},
+    {"tables", "plots", "parallel", "locks", "kernel_cache", "kept"},
+    {"simulate", "rescore", "par"},
     {"report"},
     {"commands", "cli", "__main__", "__init__"},
 ]

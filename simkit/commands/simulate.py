@@ -106,9 +106,14 @@ def claim_out(
 
 def simulate_args(args: argparse.Namespace) -> Any:
     """Check ``--out`` (if given), then run :func:`simkit.simulate.simulate` on the options."""
+    from simkit.errors import SimkitError
     from simkit.files import check_output_dir
+    from simkit.kept import KEPT_DIR
     from simkit.simulate import simulate
 
+    keep = getattr(args, "keep_games", False)
+    if keep and args.out is None:
+        raise SimkitError("--keep-games needs --out: the games are kept in OUT/kept")
     if args.out is not None:
         check_output_dir(args.out)
     return simulate(
@@ -117,6 +122,7 @@ def simulate_args(args: argparse.Namespace) -> Any:
         args.players,
         args.strategy,
         seed=args.seed,
+        keep_games=Path(args.out) / KEPT_DIR if keep else None,
         **run_kwargs(args),
     )
 
@@ -132,6 +138,12 @@ def register(subparsers: Any) -> None:
     add_variant_arguments(parser)
     add_run_options(parser, games=DEFAULT_GAMES)
     add_out_option(parser, "folder for the tables (default: print only)")
+    parser.add_argument(
+        "--keep-games",
+        action="store_true",
+        help="keep each game's set hands in OUT/kept, for `simkit rescore` and `simkit par` "
+        "(about 57 bytes a game at 4 players; default: keep none)",
+    )
     parser.set_defaults(func=handle)
 
 
