@@ -29,9 +29,11 @@ from pathlib import Path
 from simkit.arrange import DEFAULT_STRATEGY, WinTables
 from simkit.arrange.wintables import (
     CACHE_FORMAT,
+    TABLES_DIGEST_KEY,
     cached_table_path,
     load_cached_tables,
     set_table_builder,
+    tables_digest,
 )
 from simkit.train import train
 from simkit.variants import Variant
@@ -71,8 +73,8 @@ def build_fine_tables(
     say = progress or (lambda line: None)
     say(
         f"simkit: no trained win tables for the rules of {variant.name!r} at {n_players} "
-        f"players; building them ({AUTO_ITERATIONS + 1} rounds of {AUTO_HANDS:,} hands, about "
-        f"a minute) into {path}"
+        f"players; building them (a greedy start and {AUTO_ITERATIONS} iterations of "
+        f"{AUTO_HANDS:,} hands, under a minute) into {path}"
     )
     started = time.perf_counter()
     tables = train(
@@ -86,6 +88,7 @@ def build_fine_tables(
     )
     builds += 1
     meta = dict(tables.meta, auto_built=True, cache_format=CACHE_FORMAT)
+    meta[TABLES_DIGEST_KEY] = tables_digest(variant)
     tables = replace(tables, meta=meta)
     path.parent.mkdir(parents=True, exist_ok=True)
     _write(tables, path)

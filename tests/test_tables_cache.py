@@ -1,6 +1,7 @@
 """Win tables found by the rules' key, and built and cached for rules that ship none
 (simkit.arrange.wintables, simkit.tables_cache; issue 51 item 1)."""
 
+import dataclasses
 import warnings
 
 import numpy as np
@@ -17,11 +18,12 @@ from simkit.arrange.wintables import (
     rules_digest,
     shipped_name_for,
     shipped_table_path,
+    tables_digest,
 )
 from simkit.deal import deal
 from simkit.errors import SimkitError
 from simkit.simulate import simulate
-from simkit.variants import load_variant
+from simkit.variants import Phases, load_variant
 from simkit.variants.transforms import with_compare
 
 
@@ -158,3 +160,19 @@ def test_building_off_is_an_error_or_a_labelled_fallback(monkeypatch, tmp_path):
     monkeypatch.setenv(TABLES_ENV, "sometimes")
     with pytest.raises(SimkitError, match="must be one of build, fallback, error"):
         default_fine_tables(mine, 4)
+
+
+def test_rules_that_differ_only_in_the_phases_after_the_deal_share_the_tables():
+    """Training plays no 抢庄 bid, negotiation or surrender: a variant without qiantang's bid
+    (what the settle calibration plays) reads qiantang's tables, its key differing."""
+    qiantang = load_variant("qiantang")
+    no_phases = dataclasses.replace(qiantang, phases=Phases())
+    assert rules_digest(no_phases.key) != rules_digest(qiantang.key)
+    assert tables_digest(no_phases) == tables_digest(qiantang)
+    for players in (3, 5):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            assert default_fine_tables(no_phases, players) is default_fine_tables(qiantang, players)
+            assert default_tables(no_phases, players) is default_tables(qiantang, players)
+    # a change the tables model (the comparison of duns) has tables of its own
+    assert tables_digest(with_compare(qiantang, "top-card")) != tables_digest(qiantang)

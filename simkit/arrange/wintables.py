@@ -29,7 +29,7 @@ import numpy as np
 from simkit.arrange.classes import N_CLASSES, N_DUNS
 from simkit.errors import SimkitError
 from simkit.files import user_cache_dir
-from simkit.variants import DEFAULT_VARIANT, Variant
+from simkit.variants import DEFAULT_VARIANT, Variant, resolve_variant, variant_key
 
 
 @dataclass(frozen=True)
@@ -130,17 +130,39 @@ def _load_shipped(variant_name: str, n_players: int, fine: bool = False) -> WinT
 
 def rules_digest(key: str) -> str:
     """The digest of a variant key ``name@digest`` (:func:`~simkit.variants.variant_key`): what
-    identifies the rules, whatever the variant is called."""
+    identifies the rules, whatever the variant is called.  Raises
+    :class:`~simkit.errors.SimkitError` for a string that is not a key."""
     _name, at, digest = key.partition("@")
     if not at or not digest:
         raise SimkitError(f"a variant key is 'name@digest', got {key!r}")
     return digest
 
 
+def tables_digest(variant: Variant) -> str:
+    """The digest of the rules that win tables model: :func:`~simkit.variants.variant_key`'s
+    hash of the deck, ranking, deal, specials and scoring, without the phases played after the
+    deal (抢庄 bidding, negotiation, surrender).  Training deals and sets hands with none of
+    those phases, so two variants that differ only there train the same tables; they share
+    them (and the objective weights stored with them, fitted with the shipped variant's
+    phases)."""
+    key = variant_key(
+        variant.name,
+        variant.ranking,
+        variant.specials,
+        variant.scoring,
+        variant.deal,
+        None,
+        variant.deck,
+    )
+    return rules_digest(key)
+
+
 @lru_cache(maxsize=1)
 def _shipped_by_digest() -> dict[tuple[str, int, bool], str]:
-    """``(rules digest, players, fine) → shipped variant name`` of every table file in
-    ``simkit/data``, read from each file's ``meta`` (only that member is decompressed)."""
+    """``(tables digest, players, fine) → shipped variant name`` of every table file in
+    ``simkit/data`` whose recorded rules (``meta["variant_key"]``; only that member is
+    decompressed) are those of the shipped variant it is named after; a stale file is left
+    out, so its rules' tables are built rather than read."""
     index: dict[tuple[str, int, bool], str] = {}
     for path in sorted((Path(str(resources.files("simkit"))) / "data").glob("*.npz")):
         with np.load(path, allow_pickle=False) as z:
@@ -153,15 +175,21 @@ def _shipped_by_digest() -> dict[tuple[str, int, bool], str]:
         fine = path.name.endswith(f"{FINE_SUFFIX}.npz")
         name = path.name.removesuffix(".npz").removesuffix(FINE_SUFFIX if fine else "")
         name = name.removesuffix(f"-{players}p")
-        # two shipped files with one set of rules would be one table twice: the first is kept
-        index.setdefault((rules_digest(key), int(players), fine), name)
+        try:
+            shipped = resolve_variant(name)
+        except SimkitError:  # a table of no shipped variant (an experiment's)
+            continue
+        if rules_digest(shipped.key) != rules_digest(key):
+            continue
+        # two shipped variants with one set of tabled rules: the first file is kept
+        index.setdefault((tables_digest(shipped), int(players), fine), name)
     return index
 
 
 def shipped_name_for(variant: Variant, n_players: int, *, fine: bool = False) -> str | None:
     """The name of the shipped tables trained on ``variant``'s rules at ``n_players`` (found
-    by the rules' digest, not by the variant's name), None where none ship."""
-    return _shipped_by_digest().get((rules_digest(variant.key), n_players, fine))
+    by :func:`tables_digest`, not by the variant's name), None where none ship."""
+    return _shipped_by_digest().get((tables_digest(variant), n_players, fine))
 
 
 def _shipped_for(variant: Variant, n_players: int, fine: bool) -> WinTables | None:
@@ -178,6 +206,8 @@ TABLES_ENV = "SIMKIT_TABLES"
 TABLES_MODES = ("build", "fallback", "error")
 #: The format of the cached tables; a change of it leaves old files unread.
 CACHE_FORMAT = 1
+#: The key of a built table file's ``meta`` that holds its :func:`tables_digest`.
+TABLES_DIGEST_KEY = "tables_digest"
 
 #: Builds fine tables for (variant, players) and returns them; registered by
 #: :mod:`simkit.tables_cache` (a later stage, so this module cannot import it).
@@ -209,7 +239,7 @@ def tables_cache_dir() -> Path:
 def cached_table_path(variant: Variant, n_players: int) -> Path:
     """The cache file of ``variant``'s built fine tables at ``n_players``: named by the rules'
     digest, so every file with those rules shares it."""
-    digest = rules_digest(variant.key)
+    digest = tables_digest(variant)
     return tables_cache_dir() / f"{digest}-{n_players}p{FINE_SUFFIX}-v{CACHE_FORMAT}.npz"
 
 
@@ -223,12 +253,9 @@ def load_cached_tables(variant: Variant, n_players: int) -> WinTables | None:
         return None
     try:
         tables = WinTables.load(path)
-        key = tables.meta.get("variant_key", "")
-        if (
-            rules_digest(key) != rules_digest(variant.key)
-            or tables.meta.get("n_players") != n_players
-        ):
-            raise ValueError(f"it holds tables of {key!r} at {tables.meta.get('n_players')}")
+        held = (tables.meta.get(TABLES_DIGEST_KEY), tables.meta.get("n_players"))
+        if held != (tables_digest(variant), n_players):
+            raise ValueError(f"it holds tables of other rules or players: {held}")
         if tables.win.shape != tables.tie.shape or not np.isfinite(tables.win).all():
             raise ValueError("its win chances are not finite")
     except Exception as exc:  # a damaged file of the cache: rebuilt, never read
@@ -366,7 +393,8 @@ def default_tables(variant: Variant, n_players: int) -> WinTables:
         tables = _load_shipped(name, players)
         if tables is not None:
             warnings.warn(
-                f"no trained win tables for {variant.name!r} at {n_players} players; using "
+                f"no trained win tables for the rules of {variant.name!r} ({variant.key}) at "
+                f"{n_players} players; FALLBACK: using "
                 f"{table_name(name, players)} (train one with `simkit train`)",
                 stacklevel=3,
             )
