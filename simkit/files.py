@@ -20,6 +20,16 @@ from simkit.errors import SimkitError
 STAGING_PREFIX = ".simkit-stage-"
 
 
+def user_cache_dir() -> Path:
+    """The user cache folder of simkit: ``$SIMKIT_CACHE_DIR``, else
+    ``$XDG_CACHE_HOME/simkit``, else ``~/.cache/simkit`` (each cache has a subfolder)."""
+    root = os.environ.get("SIMKIT_CACHE_DIR")
+    if root:
+        return Path(root)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".cache") / "simkit"
+
+
 def atomic_write(path: str | Path, write: Callable[[Path], object]) -> Path:
     """Call ``write(tmp)`` on a temporary path beside ``path``, then rename it to ``path``."""
     final = Path(path)

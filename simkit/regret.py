@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+import simkit.tables_cache  # noqa: F401  (registers the builder of missing win tables)
 from simkit.arrange import DEFAULT_STRATEGY, arrange, arrangements, legal_splits, pareto_front
 from simkit.cards import DECK_SIZE
 from simkit.deal import as_generator, check_players, deal

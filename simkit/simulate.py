@@ -52,6 +52,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+import simkit.tables_cache  # noqa: F401  (registers the builder of missing win tables)
 from simkit.arrange import (
     DEFAULT_STRATEGY,
     ExpectedScore,

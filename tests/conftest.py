@@ -27,6 +27,9 @@ def _cache_in_a_temporary_folder(tmp_path_factory):
     """Results that simkit caches on disk (simkit.setting_scores) go to a folder of the test
     session, never to the user's cache."""
     os.environ["SIMKIT_CACHE_DIR"] = str(tmp_path_factory.mktemp("simkit-cache"))
+    # building a variant's missing win tables takes a minute: the suite's variants of their own
+    # take the labelled fallback; tests/test_tables_cache.py sets "build" where it builds
+    os.environ.setdefault("SIMKIT_TABLES", "fallback")
 
 
 def table(*hands: str, decks: int = 1) -> np.ndarray:

@@ -48,6 +48,7 @@ from simkit.arrange.wintables import (
     default_fine_tables,
     objective_weights,
     place_entry,
+    shipped_name_for,
 )
 from simkit.deal import RngLike, as_generator
 from simkit.errors import SimkitError
@@ -293,7 +294,9 @@ class ExpectedScore(MaxEV):
         key = (id(tables), id(v), n_players, self.setter_name())
 
         def find() -> RemovalModel | None:
-            model = shipped_removal_model(v.name, n_players)
+            # the model ships beside the tables of these rules, whatever the variant's name
+            shipped = shipped_name_for(v, n_players, fine=True)
+            model = None if shipped is None else shipped_removal_model(shipped, n_players)
             if model is None or model.meta.get("fitted_on") != model_key(
                 tables, self.setter_name()
             ):

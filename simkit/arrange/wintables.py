@@ -1,11 +1,23 @@
 """Per-dun win tables: ``max-ev``'s by coarse class and ``expected-score``'s by fine class,
 the trained ones shipped in ``simkit/data`` (both kinds for every shipped variant at 2 to 8
 players and every deck option at the table sizes its pack serves; ``simkit/data/README.md``
-lists them), the nearest shipped ones when none fit, and untrained (uniform) ones."""
+lists them), the nearest shipped ones when none fit, and untrained (uniform) ones.
+
+Tables are found by the rules, not by a name: each shipped file records the key of the rules it
+was trained on (``meta["variant_key"]``, :attr:`~simkit.variants.Variant.key`), and a variant
+reads the file whose key has its rules' digest (the part after ``@``), whatever the variant is
+called.  A file of one's own that ``extends = "guangxi"`` and changes nothing therefore plays
+exactly as guangxi.  Where no shipped file has the digest, the expected-score default reads
+fine tables built for those rules and cached on disk by the digest
+(:func:`cached_table_path`; :mod:`simkit.tables_cache` builds them), as ``SIMKIT_TABLES``
+says (:data:`TABLES_ENV`)."""
 
 from __future__ import annotations
 
+import json
+import os
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -15,7 +27,9 @@ from typing import Any
 import numpy as np
 
 from simkit.arrange.classes import N_CLASSES, N_DUNS
-from simkit.variants import DEFAULT_VARIANT, Variant
+from simkit.errors import SimkitError
+from simkit.files import user_cache_dir
+from simkit.variants import DEFAULT_VARIANT, Variant, resolve_variant, variant_key
 
 
 @dataclass(frozen=True)
@@ -114,27 +128,191 @@ def _load_shipped(variant_name: str, n_players: int, fine: bool = False) -> WinT
     return WinTables.load(path)
 
 
-def default_fine_tables(variant: Variant, n_players: int) -> WinTables:
-    """The shipped fine-class tables of ``variant`` at ``n_players`` (``expected-score``'s).
+def rules_digest(key: str) -> str:
+    """The digest of a variant key ``name@digest`` (:func:`~simkit.variants.variant_key`): what
+    identifies the rules, whatever the variant is called.  Raises
+    :class:`~simkit.errors.SimkitError` for a string that is not a key."""
+    _name, at, digest = key.partition("@")
+    if not at or not digest:
+        raise SimkitError(f"a variant key is 'name@digest', got {key!r}")
+    return digest
 
-    They ship wherever max-ev's do: every shipped variant at 2 to 8 players, every deck
-    option at the table sizes its pack serves.  Where none ship (a variant of one's own, a
-    file not trained yet), a derived variant reads its origin's fine tables with a warning;
-    otherwise the coarse ones of :func:`default_tables` are read on fine classes (through
-    :func:`~simkit.arrange.classes.coarse_of_fine`), with its warnings."""
-    tables = _load_shipped(variant.name, n_players, True)
-    if tables is not None:
-        return tables
+
+def tables_digest(variant: Variant) -> str:
+    """The digest of the rules that win tables model: :func:`~simkit.variants.variant_key`'s
+    hash of the deck, ranking, deal, specials and scoring, without the phases played after the
+    deal (抢庄 bidding, negotiation, surrender).  Training deals and sets hands with none of
+    those phases, so two variants that differ only there train the same tables; they share
+    them (and the objective weights stored with them, fitted with the shipped variant's
+    phases)."""
+    key = variant_key(
+        variant.name,
+        variant.ranking,
+        variant.specials,
+        variant.scoring,
+        variant.deal,
+        None,
+        variant.deck,
+    )
+    return rules_digest(key)
+
+
+@lru_cache(maxsize=1)
+def _shipped_by_digest() -> dict[tuple[str, int, bool], str]:
+    """``(tables digest, players, fine) → shipped variant name`` of every table file in
+    ``simkit/data`` whose recorded rules (``meta["variant_key"]``; only that member is
+    decompressed) are those of the shipped variant it is named after; a stale file is left
+    out, so its rules' tables are built rather than read."""
+    index: dict[tuple[str, int, bool], str] = {}
+    for path in sorted((Path(str(resources.files("simkit"))) / "data").glob("*.npz")):
+        with np.load(path, allow_pickle=False) as z:
+            if "meta" not in z.files:  # a removal model, not a table
+                continue
+            meta = json.loads(str(z["meta"]))
+        key, players = meta.get("variant_key"), meta.get("n_players")
+        if key is None or players is None:
+            continue
+        fine = path.name.endswith(f"{FINE_SUFFIX}.npz")
+        name = path.name.removesuffix(".npz").removesuffix(FINE_SUFFIX if fine else "")
+        name = name.removesuffix(f"-{players}p")
+        try:
+            shipped = resolve_variant(name)
+        except SimkitError:  # a table of no shipped variant (an experiment's)
+            continue
+        if rules_digest(shipped.key) != rules_digest(key):
+            continue
+        # two shipped variants with one set of tabled rules: the first file is kept
+        index.setdefault((tables_digest(shipped), int(players), fine), name)
+    return index
+
+
+def shipped_name_for(variant: Variant, n_players: int, *, fine: bool = False) -> str | None:
+    """The name of the shipped tables trained on ``variant``'s rules at ``n_players`` (found
+    by :func:`tables_digest`, not by the variant's name), None where none ship."""
+    return _shipped_by_digest().get((tables_digest(variant), n_players, fine))
+
+
+def _shipped_for(variant: Variant, n_players: int, fine: bool) -> WinTables | None:
+    name = shipped_name_for(variant, n_players, fine=fine)
+    return None if name is None else _load_shipped(name, n_players, fine)
+
+
+#: The environment variable that says what the default does for a variant whose rules no
+#: shipped tables were trained on: ``build`` (the default: build its fine tables once, with
+#: progress lines, and cache them on disk), ``fallback`` (another variant's tables, with a
+#: warning that says so) or ``error`` (a :class:`~simkit.errors.SimkitError` that says how to
+#: train them).
+TABLES_ENV = "SIMKIT_TABLES"
+TABLES_MODES = ("build", "fallback", "error")
+#: The format of the cached tables; a change of it leaves old files unread.
+CACHE_FORMAT = 1
+#: The key of a built table file's ``meta`` that holds its :func:`tables_digest`.
+TABLES_DIGEST_KEY = "tables_digest"
+
+#: Builds fine tables for (variant, players) and returns them; registered by
+#: :mod:`simkit.tables_cache` (a later stage, so this module cannot import it).
+TableBuilder = Callable[[Variant, int], WinTables]
+_builders: list[TableBuilder] = []
+
+
+def set_table_builder(builder: TableBuilder) -> None:
+    """Register what builds missing fine tables (:mod:`simkit.tables_cache` registers its
+    builder when it is imported; ``simulate``, ``regret`` and the command line import it)."""
+    _builders[:] = [builder]
+
+
+def tables_mode() -> str:
+    """``$SIMKIT_TABLES`` (:data:`TABLES_ENV`), ``build`` when unset; raises
+    :class:`~simkit.errors.SimkitError` naming the valid values for any other."""
+    mode = os.environ.get(TABLES_ENV, "build").strip().lower() or "build"
+    if mode not in TABLES_MODES:
+        raise SimkitError(f"${TABLES_ENV} must be one of {', '.join(TABLES_MODES)}, got {mode!r}")
+    return mode
+
+
+def tables_cache_dir() -> Path:
+    """Where built tables are cached: ``tables/`` in the user cache folder
+    (:func:`simkit.files.user_cache_dir`)."""
+    return user_cache_dir() / "tables"
+
+
+def cached_table_path(variant: Variant, n_players: int) -> Path:
+    """The cache file of ``variant``'s built fine tables at ``n_players``: named by the rules'
+    digest, so every file with those rules shares it."""
+    digest = tables_digest(variant)
+    return tables_cache_dir() / f"{digest}-{n_players}p{FINE_SUFFIX}-v{CACHE_FORMAT}.npz"
+
+
+def load_cached_tables(variant: Variant, n_players: int) -> WinTables | None:
+    """The cached built fine tables of ``variant`` at ``n_players``, None where there are none.
+
+    A cache file that cannot be read, or that holds tables of other rules, is removed with a
+    warning that names it (None is returned, so it is built again)."""
+    path = cached_table_path(variant, n_players)
+    if not path.exists():
+        return None
+    try:
+        tables = WinTables.load(path)
+        held = (tables.meta.get(TABLES_DIGEST_KEY), tables.meta.get("n_players"))
+        if held != (tables_digest(variant), n_players):
+            raise ValueError(f"it holds tables of other rules or players: {held}")
+        if tables.win.shape != tables.tie.shape or not np.isfinite(tables.win).all():
+            raise ValueError("its win chances are not finite")
+    except Exception as exc:  # a damaged file of the cache: rebuilt, never read
+        warnings.warn(
+            f"the cached win tables {path} are damaged ({exc}); removing them to build them again",
+            stacklevel=2,
+        )
+        path.unlink(missing_ok=True)
+        return None
+    return tables
+
+
+def _fallback_fine(variant: Variant, n_players: int, why: str) -> WinTables:
+    """The old nearest-tables fallback, labelled: a derived variant's origin's fine tables,
+    else :func:`default_tables`'s nearest coarse ones (each with its warning)."""
     if variant.origin != variant.name:  # a derived variant: its origin's, as default_tables
         tables = _load_shipped(variant.origin, n_players, True)
         if tables is not None:
             warnings.warn(
-                f"no trained win tables for {variant.name!r} at {n_players} players; using "
-                f"{variant.origin}'s at {n_players} players (fine classes)",
-                stacklevel=3,
+                f"no trained win tables for {variant.name!r} at {n_players} players ({why}); "
+                f"FALLBACK: using {variant.origin}'s at {n_players} players (fine classes), "
+                "which were trained on other rules",
+                stacklevel=4,
             )
             return tables
     return default_tables(variant, n_players)
+
+
+def default_fine_tables(variant: Variant, n_players: int) -> WinTables:
+    """The fine-class tables of ``variant``'s rules at ``n_players`` (``expected-score``'s).
+
+    Found by the rules' digest (module docstring): the shipped ones trained on these rules
+    (every shipped variant at 2 to 8 players, every deck option at the table sizes its pack
+    serves), else the ones built for them and cached on disk (:func:`cached_table_path`).
+    Where neither exists, ``$SIMKIT_TABLES`` (:data:`TABLES_ENV`) says what happens:
+    ``build`` (default) builds them (:mod:`simkit.tables_cache`, with progress lines, about a
+    minute) and caches them; ``fallback`` takes the nearest trained tables with a warning that
+    says they are another variant's; ``error`` raises :class:`~simkit.errors.SimkitError`
+    naming the variant and how to train its tables."""
+    tables = _shipped_for(variant, n_players, True)
+    if tables is not None:
+        return tables
+    tables = load_cached_tables(variant, n_players)
+    if tables is not None:
+        return tables
+    mode = tables_mode()
+    if mode == "error":
+        raise SimkitError(
+            f"no trained win tables for the rules of {variant.name!r} ({variant.key}) at "
+            f"{n_players} players: set ${TABLES_ENV}=build to build them, or train them with "
+            f"`simkit train --variant FILE --players {n_players} --strategy expected-score` "
+            "and pass them with --win-tables"
+        )
+    if mode == "build" and _builders:
+        return _builders[0](variant, n_players)
+    why = f"${TABLES_ENV}={mode}" if mode != "build" else "no table builder loaded"
+    return _fallback_fine(variant, n_players, why)
 
 
 #: The key of a fine table file's ``meta`` that holds expected-score's fitted objective weights.
@@ -197,14 +375,15 @@ def fallback_candidates(variant_name: str, n_players: int) -> list[tuple[str, in
 
 
 def default_tables(variant: Variant, n_players: int) -> WinTables:
-    """The shipped tables of ``variant`` at ``n_players``.
+    """The shipped tables of ``variant``'s rules at ``n_players`` (found by the rules' digest,
+    module docstring).
 
     Tables ship for every shipped variant at 2 to 8 players.  Otherwise (a variant file of
     one's own, a derived variant) this warns and takes the nearest (a derived variant's origin
     at this count, then :func:`fallback_candidates`: the same variant at another player count,
     then ``guangxi`` at this count), then untrained tables.
     """
-    tables = _load_shipped(variant.name, n_players)
+    tables = _shipped_for(variant, n_players, False)
     if tables is not None:
         return tables
     # a variant derived from a shipped one by a rule transform (``origin+label``) is nearest
@@ -214,7 +393,8 @@ def default_tables(variant: Variant, n_players: int) -> WinTables:
         tables = _load_shipped(name, players)
         if tables is not None:
             warnings.warn(
-                f"no trained win tables for {variant.name!r} at {n_players} players; using "
+                f"no trained win tables for the rules of {variant.name!r} ({variant.key}) at "
+                f"{n_players} players; FALLBACK: using "
                 f"{table_name(name, players)} (train one with `simkit train`)",
                 stacklevel=3,
             )
