@@ -126,6 +126,16 @@ def add_jobs_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_strategy_option(parser: argparse.ArgumentParser, what: str = "how hands are set") -> None:
+    """``--strategy``: a registered strategy's name with its options (:data:`STRATEGY_CHOICES`)."""
+    parser.add_argument(
+        "--strategy",
+        default="expected-score-rerank",
+        metavar="STRATEGY",
+        help=f"{what}: {STRATEGY_CHOICES}",
+    )
+
+
 def add_out_option(
     parser: argparse.ArgumentParser, help: str, *, default: Path | None = None, file: bool = False
 ) -> None:

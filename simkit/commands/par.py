@@ -8,10 +8,11 @@ from pathlib import Path
 from typing import Any
 
 from simkit.commands._options import (
-    STRATEGY_CHOICES,
     add_jobs_option,
+    add_out_option,
     add_players_option,
     add_seed_option,
+    add_strategy_option,
     add_variant_option,
     chosen_variant,
     count,
@@ -40,21 +41,10 @@ def register(subparsers: Any) -> None:
     add_variant_option(parser)
     add_players_option(parser)
     parser.add_argument("--games", type=count, default=DEFAULT_GAMES, help="deals to play")
-    parser.add_argument(
-        "--strategy",
-        default="expected-score-rerank",
-        metavar="STRATEGY",
-        help="how hands are set: " + STRATEGY_CHOICES,
-    )
+    add_strategy_option(parser)
     add_seed_option(parser)
     add_jobs_option(parser)
-    parser.add_argument(
-        "--out",
-        type=Path,
-        default=None,
-        metavar="DIR",
-        help="folder for the par sheet (default: print only)",
-    )
+    add_out_option(parser, "folder for the par sheet (default: print only)")
     parser.set_defaults(func=handle)
 
 

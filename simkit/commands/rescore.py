@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from simkit.commands._options import add_jobs_option
+from simkit.commands._options import add_jobs_option, add_out_option
 
 
 def register(subparsers: Any) -> None:
@@ -41,13 +41,7 @@ def register(subparsers: Any) -> None:
         "file gains over the kept play (default: 0, not measured)",
     )
     add_jobs_option(parser)
-    parser.add_argument(
-        "--out",
-        type=Path,
-        default=None,
-        metavar="DIR",
-        help="folder for the tables (default: print only)",
-    )
+    add_out_option(parser, "folder for the tables (default: print only)")
     parser.set_defaults(func=handle)
 
 

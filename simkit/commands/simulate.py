@@ -8,11 +8,11 @@ from pathlib import Path
 from typing import Any
 
 from simkit.commands._options import (
-    STRATEGY_CHOICES,
     add_jobs_option,
     add_out_option,
     add_players_option,
     add_seed_option,
+    add_strategy_option,
     add_variant_arguments,
     add_variant_option,
     chosen_variants,
@@ -28,12 +28,7 @@ def add_run_options(parser: argparse.ArgumentParser, *, games: int | None) -> No
     if games is not None:
         parser.add_argument("--games", type=count, default=games, help="deals to play")
     add_players_option(parser)
-    parser.add_argument(
-        "--strategy",
-        default="expected-score-rerank",
-        metavar="STRATEGY",
-        help="how hands are set: " + STRATEGY_CHOICES,
-    )
+    add_strategy_option(parser)
     add_seed_option(parser)
     add_jobs_option(parser)
     parser.add_argument(
