@@ -257,8 +257,8 @@ def test_resume_with_other_win_tables_is_refused(
 
     real = arrange_module._load_shipped
 
-    def retrained(name: str, players: int):  # type: ignore[no-untyped-def]
-        tables = real(name, players)
+    def retrained(name: str, players: int, *fine):  # type: ignore[no-untyped-def]
+        tables = real(name, players, *fine)
         return None if tables is None else type(tables)(**{**vars(tables), "win": tables.win * 0.9})
 
     monkeypatch.setattr(arrange_module, "_load_shipped", retrained)
