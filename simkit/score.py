@@ -681,6 +681,116 @@ def _horse_transform(by_dun, multiplier, horse_count, horse_duns, P, dirty):
 
 
 # --------------------------------------------------------------------------------------------
+# Per-game steps of the kernel (inlined: numba compiles them into the kernel's body)
+# --------------------------------------------------------------------------------------------
+
+
+@nb.njit(cache=True, inline="always")
+def _table_pairs(banker_topology, banker, table_pairs, compared):
+    """Fill ``table_pairs`` (bool ``(p, p)``) with the pairs the topology compares (every
+    pair, or each player with the ``banker``) and copy it into ``compared``."""
+    p = table_pairs.shape[0]
+    for i in range(p):
+        for j in range(p):
+            if banker_topology:
+                table_pairs[i, j] = (i == banker) != (j == banker)
+            else:
+                table_pairs[i, j] = i != j
+            compared[i, j] = table_pairs[i, j]
+
+
+@nb.njit(cache=True, inline="always")
+def _skip_pairs(g, skipped, table_pairs, compared):
+    """``compared``: the topology's pairs less those game ``g`` skipped (``skipped``, bool
+    ``(n_games, p, p)``)."""
+    p = table_pairs.shape[0]
+    for i in range(p):
+        for j in range(p):
+            compared[i, j] = table_pairs[i, j] and not skipped[g, i, j]
+
+
+@nb.njit(cache=True, inline="always")
+def _clear_components(dirty, P, V):
+    """Zero the components the last game wrote (``dirty``) in ``P`` ``(c, p, p)`` and ``V``
+    ``(c, p)``, and mark none written; the others hold zeros already."""
+    p = V.shape[1]
+    for c in range(_N_COMP):
+        if dirty[c]:
+            for i in range(p):
+                V[c, i] = 0.0
+                for j in range(p):
+                    P[c, i, j] = 0.0
+            dirty[c] = False
+
+
+@nb.njit(cache=True, inline="always")
+def _top_card_cmp(r, top):
+    """食夹棍: what a dun of rank ``r`` whose highest card is ``top`` compares by (the
+    category, then only the highest card's rank)."""
+    return ((r >> 20) << 4) | (top >> 2)
+
+
+@nb.njit(cache=True, inline="always")
+def _count_horse(h, horse_card, copies, i):
+    """Copies of the 马牌 ``horse_card`` in hand ``h`` (13 cards): the total, returned, and
+    per dun in ``copies[i]`` (front, middle, back)."""
+    e = 0
+    copies[i, 0] = 0
+    copies[i, 1] = 0
+    copies[i, 2] = 0
+    for k in range(HAND_SIZE):
+        if h[k] == horse_card:
+            e += 1
+            copies[i, 0 if k < 3 else (1 if k < 8 else 2)] += 1
+    return e
+
+
+@nb.njit(cache=True, inline="always")
+def _horse_pair(a0, a1, a2, b0, b1, b2, copies, worth, i, j, multiplier):
+    """马牌 by the winning dun: what i wins from j more on its three duns (``a*``/``b*``:
+    what they compare by; ``copies``, ``worth``: ``(p, 3)``), :func:`_horse_dun` summed."""
+    d0 = _horse_dun(a0, b0, copies[i, 0], copies[j, 0], worth[i, 0], worth[j, 0], multiplier)
+    d1 = _horse_dun(a1, b1, copies[i, 1], copies[j, 1], worth[i, 1], worth[j, 1], multiplier)
+    d2 = _horse_dun(a2, b2, copies[i, 2], copies[j, 2], worth[i, 2], worth[j, 2], multiplier)
+    return (d0 + d1) + d2
+
+
+@nb.njit(cache=True, inline="always")
+def _sum_components(g, dirty, P, V, totals, out, write_components):
+    """Game ``g``'s totals: each written component's row sum (``V`` plus ``P``'s row),
+    components added in order, into ``totals[g]`` and, with ``write_components``,
+    ``out[c, g]``.  A component not written in this game is all zeros and one written but
+    unused by the variant holds only ±0.0: both add nothing (sums start at +0.0)."""
+    p = V.shape[1]
+    for i in range(p):
+        totals[g, i] = 0.0
+    for c in range(_N_COMP):
+        if not dirty[c]:
+            continue
+        for i in range(p):
+            acc = V[c, i]
+            for j in range(p):
+                acc += P[c, i, j]
+            totals[g, i] += acc
+            if write_components:
+                out[c, g, i] = acc
+
+
+@nb.njit(cache=True, inline="always")
+def _sum_pairs(g, dirty, P, pairs):
+    """Game ``g``'s pairwise part: ``pairs[g, i, j]``, the written components of
+    ``P[:, i, j]`` summed in order."""
+    p = P.shape[1]
+    for i in range(p):
+        for j in range(p):
+            acc = 0.0
+            for c in range(_N_COMP):
+                if dirty[c]:
+                    acc += P[c, i, j]
+            pairs[g, i, j] = acc
+
+
+# --------------------------------------------------------------------------------------------
 # The kernel
 # --------------------------------------------------------------------------------------------
 
@@ -713,10 +823,8 @@ def _kernel(
     bool ``(n_games, p, p)``, the pairs that skip the comparison (谈判, 抛牌), or no rows.
 
     Each game: clear, per player, core pair by pair, transforms, totals.  The per-player and
-    per-pair loops stay in this body and call scalar helpers: an array handed to a helper
-    costs a reference count in and out on every call, which in these loops would cost a
-    quarter of the kernel's time; only the transforms, which not every game runs, are
-    helpers that take arrays.
+    per-pair loops stay in this body and call scalar helpers; the per-game steps are helpers
+    inlined into it.
     """
     n_games, p = arranged.shape[0], arranged.shape[1]
     cmpv = np.empty((p, 3), dtype=np.int64)  # what each dun compares by
@@ -741,55 +849,28 @@ def _kernel(
     weights = np.zeros(p, dtype=np.float64)
     members = np.empty(p, dtype=np.int64)
     have_ranks = ranks.shape[0] > 0
-    have_skipped = skipped.shape[0] > 0
-    write_pairs = pairs.shape[0] > 0
     # The rules, read once.
     dun_worth = rules.dun_worth
     transforms = rules.transforms
     top_card = rules.compare == CompareMode.TOP_CARD
     banker_ties = top_card and rules.banker_topology  # 食夹棍: the banker wins tied duns
     foul_order = rules.foul_order
-    foul_penalty = rules.foul_penalty
-    foul_amount = rules.foul_amount
-    foul_biggest_all_hands = rules.foul_biggest_all_hands
     foul_severe_factor = rules.foul_severe_factor
-    home_run_fouled_beaten = rules.home_run_fouled_beaten
     majority = rules.majority
-    majority_two_wins = rules.majority_two_wins
-    majority_points = rules.majority_points
     majority_replaces = rules.majority_replaces_duns
-    scoop_with_ties = rules.scoop_with_ties
     horse_card = rules.horse_card
     horse_by_dun = rules.horse_by_dun and horse_card >= 0
     horse_multiplier = rules.horse_multiplier
-    banker_pays = rules.specials_banker_pays
-    for i in range(p):
-        for j in range(p):
-            if rules.banker_topology:
-                table_pairs[i, j] = (i == banker) != (j == banker)
-            else:
-                table_pairs[i, j] = i != j
-            compared[i, j] = table_pairs[i, j]
+    _table_pairs(rules.banker_topology, banker, table_pairs, compared)
     for g in range(n_games):
         # A pair that skipped the comparison (谈判 settled, 抛牌 before it) is not compared: it
         # pays nothing here, scoops nobody, and so breaks a 全垒打 or a special's 通杀, which
         # need every other player beaten (004 "三墩均胜过其余所有对手").
-        if have_skipped:
-            for i in range(p):
-                for j in range(p):
-                    compared[i, j] = table_pairs[i, j] and not skipped[g, i, j]
-        # ---- clear the components the last game wrote (the others hold zeros already)
-        for c in range(_N_COMP):
-            if dirty[c]:
-                for i in range(p):
-                    V[c, i] = 0.0
-                    for j in range(p):
-                        P[c, i, j] = 0.0
-                dirty[c] = False
+        if skipped.shape[0] > 0:
+            _skip_pairs(g, skipped, table_pairs, compared)
+        _clear_components(dirty, P, V)
         if horse_by_dun:
-            for i in range(p):
-                for j in range(p):
-                    horse_duns[i, j] = 0.0
+            horse_duns[:, :] = 0.0
         # ---- per player: dun ranks, foul, dun worths, what each dun compares by, horse cards
         any_special = False
         n_normal = 0
@@ -817,25 +898,15 @@ def _kernel(
             worth[i, 1] = w1
             worth[i, 2] = w2
             if top_card:  # 食夹棍: the category first, then only the highest card's rank
-                cmpv[i, 0] = ((r0 >> 20) << 4) | (max(h[0], h[1], h[2]) >> 2)
-                cmpv[i, 1] = ((r1 >> 20) << 4) | (max(max(h[3], h[4]), max(h[5], h[6]), h[7]) >> 2)
-                cmpv[i, 2] = ((r2 >> 20) << 4) | (
-                    max(max(h[8], h[9]), max(h[10], h[11]), h[12]) >> 2
-                )
+                cmpv[i, 0] = _top_card_cmp(r0, max(h[0], h[1], h[2]))
+                cmpv[i, 1] = _top_card_cmp(r1, max(max(h[3], h[4]), max(h[5], h[6]), h[7]))
+                cmpv[i, 2] = _top_card_cmp(r2, max(max(h[8], h[9]), max(h[10], h[11]), h[12]))
             else:
                 cmpv[i, 0] = r0
                 cmpv[i, 1] = r1
                 cmpv[i, 2] = r2
             if horse_card >= 0:
-                e = 0
-                horse_copies[i, 0] = 0
-                horse_copies[i, 1] = 0
-                horse_copies[i, 2] = 0
-                for k in range(HAND_SIZE):
-                    if h[k] == horse_card:
-                        e += 1
-                        horse_copies[i, 0 if k < 3 else (1 if k < 8 else 2)] += 1
-                horse_count[i] = e
+                horse_count[i] = _count_horse(h, horse_card, horse_copies, i)
             if declared[g, i] >= 0:
                 any_special = True
                 normal[i] = False
@@ -844,7 +915,7 @@ def _kernel(
                 if not bad:
                     n_normal += 1
                     biggest = max(biggest, w0, w1, w2)
-                elif foul_biggest_all_hands:
+                elif rules.foul_biggest_all_hands:
                     foul_biggest = max(foul_biggest, w0, w1, w2)
         # ---- core, pair by pair: specials, fouls, then dun points, bonuses and majority
         n_scoops = 0
@@ -860,7 +931,7 @@ def _kernel(
                     sj = declared[g, j]
                     if si >= 0 or sj >= 0:
                         amt = _special_pair(
-                            si, sj, spay[g, i], spay[g, j], banker_pays, i == banker
+                            si, sj, spay[g, i], spay[g, j], rules.specials_banker_pays, i == banker
                         )
                         P[Component.SPECIALS, i, j] += amt
                         P[Component.SPECIALS, j, i] -= amt
@@ -870,18 +941,18 @@ def _kernel(
                         continue  # two fouled hands settle nothing
                     f = i if fouled[i] else j
                     o = j if fouled[i] else i
-                    if home_run_fouled_beaten:
+                    if rules.home_run_fouled_beaten:
                         n_scooped[o] += 1
                     amt = foul_factor[f] * _foul_payment(
-                        foul_penalty,
-                        foul_amount,
+                        rules.foul_penalty,
+                        rules.foul_amount,
                         max(biggest, foul_biggest),
                         worth[o, 0],
                         worth[o, 1],
                         worth[o, 2],
                         majority,
                         majority_replaces,
-                        majority_points,
+                        rules.majority_points,
                     )
                     P[Component.FOULS, o, f] += amt
                     P[Component.FOULS, f, o] -= amt
@@ -893,68 +964,29 @@ def _kernel(
                 a0, b0 = _banker_wins_tie(cmpv[i, 0], cmpv[j, 0], i_ties, j_ties)
                 a1, b1 = _banker_wins_tie(cmpv[i, 1], cmpv[j, 1], i_ties, j_ties)
                 a2, b2 = _banker_wins_tie(cmpv[i, 2], cmpv[j, 2], i_ties, j_ties)
+                wi0, wi1, wi2 = worth[i, 0], worth[i, 1], worth[i, 2]
+                wj0, wj1, wj2 = worth[j, 0], worth[j, 1], worth[j, 2]
                 base, bonus, w, lo = _three_duns(
-                    a0,
-                    a1,
-                    a2,
-                    b0,
-                    b1,
-                    b2,
-                    worth[i, 0],
-                    worth[i, 1],
-                    worth[i, 2],
-                    worth[j, 0],
-                    worth[j, 1],
-                    worth[j, 2],
+                    a0, a1, a2, b0, b1, b2, wi0, wi1, wi2, wj0, wj1, wj2
                 )
                 if horse_by_dun and horse_count[i] + horse_count[j] > 0 and not majority_replaces:
-                    amt = (
-                        _horse_dun(
-                            a0,
-                            b0,
-                            horse_copies[i, 0],
-                            horse_copies[j, 0],
-                            worth[i, 0],
-                            worth[j, 0],
-                            horse_multiplier,
-                        )
-                        + _horse_dun(
-                            a1,
-                            b1,
-                            horse_copies[i, 1],
-                            horse_copies[j, 1],
-                            worth[i, 1],
-                            worth[j, 1],
-                            horse_multiplier,
-                        )
-                    ) + _horse_dun(
-                        a2,
-                        b2,
-                        horse_copies[i, 2],
-                        horse_copies[j, 2],
-                        worth[i, 2],
-                        worth[j, 2],
-                        horse_multiplier,
+                    amt = _horse_pair(
+                        a0, a1, a2, b0, b1, b2, horse_copies, worth, i, j, horse_multiplier
                     )
                     horse_duns[i, j] = amt
                     horse_duns[j, i] = -amt
-                i_scoops, j_scoops = _scoops(w, lo, scoop_with_ties)
-                if i_scoops:
-                    n_scooped[i] += 1
-                    scoop_winner[n_scoops] = i
-                    scoop_loser[n_scoops] = j
-                    n_scoops += 1
-                elif j_scoops:
-                    n_scooped[j] += 1
-                    scoop_winner[n_scoops] = j
-                    scoop_loser[n_scoops] = i
+                i_scoops, j_scoops = _scoops(w, lo, rules.scoop_with_ties)
+                if i_scoops or j_scoops:
+                    n_scooped[i if i_scoops else j] += 1
+                    scoop_winner[n_scoops] = i if i_scoops else j
+                    scoop_loser[n_scoops] = j if i_scoops else i
                     n_scoops += 1
                 maj_ij = 0.0  # P[MAJORITY] as it stands when the majority is off
                 maj_ji = 0.0
                 if majority:
-                    m = _match_sign(w, lo, majority_two_wins)
-                    maj_ij = m * majority_points
-                    maj_ji = -m * majority_points
+                    m = _match_sign(w, lo, rules.majority_two_wins)
+                    maj_ij = m * rules.majority_points
+                    maj_ji = -m * rules.majority_points
                     P[Component.MAJORITY, i, j] = maj_ij
                     P[Component.MAJORITY, j, i] = maj_ji
                     if majority_replaces:
@@ -1007,29 +1039,10 @@ def _kernel(
                     _t_formula_transform(normal, biggest, P, V, dirty, keys, members, weights)
             elif transform == Transform.HORSE:
                 _horse_transform(horse_by_dun, horse_multiplier, horse_count, horse_duns, P, dirty)
-        # ---- totals: each component's row sum, components added in order.  A component not
-        # written in this game is all zeros, and one written but unused by the variant holds
-        # only ±0.0: both add nothing (every sum starts at +0.0; ``out`` starts at zero).
-        for i in range(p):
-            totals[g, i] = 0.0
-        for c in range(_N_COMP):
-            if not dirty[c]:
-                continue
-            for i in range(p):
-                acc = V[c, i]
-                for j in range(p):
-                    acc += P[c, i, j]
-                totals[g, i] += acc
-                if write_components:
-                    out[c, g, i] = acc
-        if write_pairs:
-            for i in range(p):
-                for j in range(p):
-                    acc = 0.0
-                    for c in range(_N_COMP):
-                        if dirty[c]:
-                            acc += P[c, i, j]
-                    pairs[g, i, j] = acc
+        # ---- totals, and the pairwise part when asked
+        _sum_components(g, dirty, P, V, totals, out, write_components)
+        if pairs.shape[0] > 0:
+            _sum_pairs(g, dirty, P, pairs)
 
 
 # --------------------------------------------------------------------------------------------
@@ -1047,6 +1060,97 @@ def _stacked_payouts(masks: np.ndarray, declared: np.ndarray, payouts: np.ndarra
         has_k = ((masks >> k) & 1).astype(bool) & (k > idx)
         total = total + np.where(has_k, payouts[k], 0.0)
     return total
+
+
+def _given_hands(arranged: npt.ArrayLike, v: Variant) -> np.ndarray:
+    """Validated arranged hands ``(n_games, n_players, 13)`` passed to :func:`score`, as a
+    C-contiguous int8 array: 2-8 players, every value a card of ``v``'s deck."""
+    hands = np.asarray(arranged)
+    if hands.ndim != 3 or hands.shape[2] != HAND_SIZE:
+        raise SimkitError(f"arranged must have shape (n_games, n_players, 13), got {hands.shape}")
+    if not np.issubdtype(hands.dtype, np.integer):
+        raise TypeError(f"arranged must hold integer cards, got dtype {hands.dtype}")
+    n_players = hands.shape[1]
+    if not 2 <= n_players <= 8:
+        raise SimkitError(f"十三水 is played by 2 to 8 players, got n_players={n_players}")
+    # Fifth-suit cards and jokers (52..66) where the variant's deck has them: their duns are
+    # ranked by dun_ranks (jokers wild) unless the ranks are given.
+    limit = DECK_SIZE if v.deck.plain else N_CARD_INTS
+    if hands.size and (hands.min() < 0 or hands.max() >= limit):
+        raise SimkitError(
+            f"arranged holds a value that is not a card of {v.name}'s deck (cards are 0..51"
+            + (")" if v.deck.plain else ", 52..64 the fifth suit, 65-66 jokers)")
+        )
+    return np.ascontiguousarray(hands, dtype=np.int8)
+
+
+def _given_declared(
+    declared: npt.ArrayLike | None, shape: tuple[int, int], v: Variant
+) -> np.ndarray:
+    """Validated declared specials ``(n_games, n_players)`` passed to :func:`score`, as int8
+    indices into ``v.specials.rules`` (-1 none; None: nobody declares)."""
+    if declared is None:
+        return np.full(shape, -1, dtype=np.int8)
+    decl = np.asarray(declared)
+    if decl.shape != shape:
+        raise SimkitError(f"declared must have shape {shape}, got {decl.shape}")
+    if not np.issubdtype(decl.dtype, np.integer):
+        raise TypeError(f"declared must hold integer special indices, got {decl.dtype}")
+    n_specials = len(v.specials.rules)
+    if decl.size and (decl.min() < -1 or decl.max() >= n_specials):
+        raise SimkitError(
+            f"declared holds an index outside -1..{n_specials - 1} "
+            f"({v.name} plays {n_specials} specials)"
+        )
+    return np.ascontiguousarray(decl, dtype=np.int8)
+
+
+def _with_horse(rules: CompiledRules, horse: int | None, v: Variant) -> CompiledRules:
+    """``rules`` with the 马牌 card ``horse`` passed to :func:`score` (None: the variant's);
+    raises when the variant plays no horse card and one is given, or the card is not 0..51."""
+    if rules.horse_card < 0:
+        if horse is not None:
+            raise SimkitError(f"{v.name} does not play a horse card (马牌); pass horse=None")
+        return rules
+    card = rules.horse_card if horse is None else horse
+    if isinstance(card, bool) or not isinstance(card, int | np.integer):
+        raise TypeError(f"horse must be a card int, got {card!r}")
+    if not 0 <= card < DECK_SIZE:
+        raise SimkitError(f"horse must be a card 0..51, got {card}")
+    if card != rules.horse_card:
+        rules = rules._replace(horse_card=int(card))
+    return rules
+
+
+def _special_pays(
+    hands: np.ndarray, v: Variant, rules: CompiledRules, decl: np.ndarray, masks: np.ndarray | None
+) -> np.ndarray:
+    """float64 ``(n_games, n_players)``: what each declared special pays (stacked with the
+    other specials the hand qualifies for where the variant stacks them; ``masks``: their
+    bits, detected here when None), 0 where nothing is declared."""
+    payouts = rules.special_payouts
+    if decl.size and (decl >= 0).any():
+        if rules.specials_stack:
+            if masks is None:
+                masks = detect_specials(hands, v)
+            spay = _stacked_payouts(masks, decl, payouts)
+        else:
+            spay = payouts[np.clip(decl, 0, None)]
+        spay = np.where(decl >= 0, spay, 0.0)
+    else:
+        spay = np.zeros(decl.shape)
+    return np.ascontiguousarray(spay, dtype=np.float64)
+
+
+def _given_pairs(pairs: np.ndarray | None, shape: tuple[int, int]) -> np.ndarray:
+    """The ``pairs`` array passed to :func:`score`, checked to be C-contiguous float64
+    ``(n_games, n_players, n_players)``; None: an array with no rows (nothing written)."""
+    n_games, p = shape
+    if pairs is None:
+        return np.empty((0, p, p), dtype=np.float64)
+    if pairs.shape != (n_games, p, p) or pairs.dtype != np.float64 or not pairs.flags.c_contiguous:
+        raise SimkitError(f"pairs must be a C-contiguous float64 array of shape {(n_games, p, p)}")
+    return pairs
 
 
 def _given_ranks(ranks: npt.ArrayLike, shape: tuple[int, int]) -> np.ndarray:
@@ -1183,91 +1287,30 @@ def score(
     float64 ``(n_games, n_players)``, adding up to ``total``.
     """
     v = resolve_variant(variant)
-    hands = np.asarray(arranged)
-    if hands.ndim != 3 or hands.shape[2] != HAND_SIZE:
-        raise SimkitError(f"arranged must have shape (n_games, n_players, 13), got {hands.shape}")
-    if not np.issubdtype(hands.dtype, np.integer):
-        raise TypeError(f"arranged must hold integer cards, got dtype {hands.dtype}")
+    hands = _given_hands(arranged, v)
     n_games, n_players = hands.shape[0], hands.shape[1]
-    if not 2 <= n_players <= 8:
-        raise SimkitError(f"十三水 is played by 2 to 8 players, got n_players={n_players}")
-    # Fifth-suit cards and jokers (52..66) where the variant's deck has them: their duns are
-    # ranked by dun_ranks (jokers wild) unless the ranks are given.
-    limit = DECK_SIZE if v.deck.plain else N_CARD_INTS
-    if hands.size and (hands.min() < 0 or hands.max() >= limit):
-        raise SimkitError(
-            f"arranged holds a value that is not a card of {v.name}'s deck (cards are 0..51"
-            + (")" if v.deck.plain else ", 52..64 the fifth suit, 65-66 jokers)")
-        )
-    hands = np.ascontiguousarray(hands, dtype=np.int8)
+    shape = (n_games, n_players)
     if hands.size and hands.max() >= DECK_SIZE:
         if v.scoring.compare == "top-card":
             raise SimkitError("the top-card comparison (食夹棍) reads one-deck cards only")
         if ranks is None:
             ranks = dun_ranks(hands, v)
-    n_specials = len(v.specials.rules)
-    if declared is None:
-        decl = np.full((n_games, n_players), -1, dtype=np.int8)
-    else:
-        decl = np.asarray(declared)
-        if decl.shape != (n_games, n_players):
-            raise SimkitError(f"declared must have shape {(n_games, n_players)}, got {decl.shape}")
-        if not np.issubdtype(decl.dtype, np.integer):
-            raise TypeError(f"declared must hold integer special indices, got {decl.dtype}")
-        if decl.size and (decl.min() < -1 or decl.max() >= n_specials):
-            raise SimkitError(
-                f"declared holds an index outside -1..{n_specials - 1} "
-                f"({v.name} plays {n_specials} specials)"
-            )
-        decl = np.ascontiguousarray(decl, dtype=np.int8)
+    decl = _given_declared(declared, shape, v)
     if isinstance(banker, bool) or not isinstance(banker, int | np.integer):
         raise TypeError(f"banker must be a seat number, got {banker!r}")
     if not 0 <= banker < n_players:
         raise SimkitError(f"banker must be a seat 0..{n_players - 1}, got {banker}")
-    rules = compile_rules(v, n_players)
+    rules = _with_horse(compile_rules(v, n_players), horse, v)
     if ranks is None:
         given_ranks = np.empty((0, n_players, 3), dtype=np.int32)  # no rows: rank in the kernel
     else:
-        given_ranks = _given_ranks(ranks, (n_games, n_players))
-    masks = None if special_masks is None else _given_masks(special_masks, (n_games, n_players))
-    payouts = rules.special_payouts
-    if decl.size and (decl >= 0).any():
-        if rules.specials_stack:
-            if masks is None:
-                masks = detect_specials(hands, v)
-            spay = _stacked_payouts(masks, decl, payouts)
-        else:
-            spay = payouts[np.clip(decl, 0, None)]
-        spay = np.where(decl >= 0, spay, 0.0)
-    else:
-        spay = np.zeros((n_games, n_players))
-    spay = np.ascontiguousarray(spay, dtype=np.float64)
-    if rules.horse_card >= 0:
-        card = rules.horse_card if horse is None else horse
-        if isinstance(card, bool) or not isinstance(card, int | np.integer):
-            raise TypeError(f"horse must be a card int, got {card!r}")
-        if not 0 <= card < DECK_SIZE:
-            raise SimkitError(f"horse must be a card 0..51, got {card}")
-        if card != rules.horse_card:
-            rules = rules._replace(horse_card=int(card))
-    elif horse is not None:
-        raise SimkitError(f"{v.name} does not play a horse card (马牌); pass horse=None")
+        given_ranks = _given_ranks(ranks, shape)
+    masks = None if special_masks is None else _given_masks(special_masks, shape)
+    spay = _special_pays(hands, v, rules, decl, masks)
     table5, flush_table, table3 = ranking_tables(v.ranking)
-    totals = np.empty((n_games, n_players), dtype=np.float64)
+    totals = np.empty(shape, dtype=np.float64)
     out = np.zeros((_N_COMP, n_games if breakdown else 0, n_players), dtype=np.float64)
-    if pairs is None:
-        pair_out = np.empty((0, n_players, n_players), dtype=np.float64)
-    else:
-        if (
-            pairs.shape != (n_games, n_players, n_players)
-            or pairs.dtype != np.float64
-            or not pairs.flags.c_contiguous
-        ):
-            raise SimkitError(
-                f"pairs must be a C-contiguous float64 array of shape "
-                f"{(n_games, n_players, n_players)}"
-            )
-        pair_out = pairs
+    pair_out = _given_pairs(pairs, shape)
     _kernel(
         hands,
         given_ranks,
@@ -1278,7 +1321,7 @@ def score(
         flush_table,
         table3,
         rules,
-        _given_skipped(skipped, (n_games, n_players)),
+        _given_skipped(skipped, shape),
         bool(breakdown),
         totals,
         out,
