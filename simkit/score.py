@@ -33,16 +33,12 @@ kernel, so the pair rule is written once.  :func:`score` adds fouls, specials an
 table-wide transforms.
 
 All of it runs in numba over games (no Python loop per game), in :func:`_kernel`: per game,
-the per-player loop, the pair loop, the transforms and the totals.  What keeps it fast:
-**helpers called per pair or per player take scalars; only helpers called once per game take
-arrays.**  Splitting the kernel into scalar helpers measured 0.96-0.99× of the speed of one
-monolithic kernel; helpers taking row views or 2-D arrays inside the pair loop measured
-0.53-0.68×.  Even once per game an array argument costs a reference count in and out of every
-call (the per-player and per-pair loops moved into helpers of their own measured 0.75-0.8×), so
-those two loops stay in the kernel's body and only the transforms, which not every game runs,
-are array helpers.  Rule codes are :class:`~enum.IntEnum` members, which numba compiles like
-literals; the rules arrive as one :class:`~simkit.variants.compiled.CompiledRules`, read into
-scalars once per call.
+the per-player loop, the pair loop, the transforms and the totals.  Helpers called per pair
+or per player take scalars; the per-game steps (clearing, transforms, totals) are array
+helpers compiled inline (``inline="always"``); the per-player and per-pair loops stay in the
+kernel's body (docs/architecture.md, "The scorer's kernel", has the measurements behind this
+layout).  Rule codes are :class:`~enum.IntEnum` members, which numba compiles like literals;
+the rules arrive as one :class:`~simkit.variants.compiled.CompiledRules`.
 """
 
 from __future__ import annotations
