@@ -23,7 +23,7 @@ from typing import Any, TextIO
 PROBES = (
     ("simkit.deal", "_deal_one_deck"),
     ("simkit.score", "_kernel"),
-    ("simkit.arrange.search", "_max_ev_kernel"),
+    ("simkit.arrange.search", "max_ev_kernel"),
 )
 NOTICE = (
     "compiling kernels (numba; once after an install or a change of the kernels, then "

@@ -40,12 +40,12 @@ from simkit.arrange.joint import joint_cdfs, joint_of_population
 from simkit.arrange.search import (
     CAP_CLASS_SLOTS,
     INDEPENDENT_JOINT,
-    _back_caps,
     _cap_classes,
-    _long_suits,
-    _walk_scratch,
+    back_caps,
+    long_suits,
+    walk_scratch,
 )
-from simkit.arrange.subsets import _rank_subsets
+from simkit.arrange.subsets import rank_subsets
 from simkit.arrange.value import P_JOINT
 from simkit.cards import parse_cards
 from simkit.deal import deal
@@ -181,7 +181,7 @@ def _distinct_rankings() -> list[str]:
 
 @pytest.mark.parametrize("variant", _distinct_rankings())
 def test_the_subsets_ranking_equals_the_evaluator_on_every_subset(variant):
-    """The ranking every search starts from (``subsets._rank_subsets``: the rank-multiset
+    """The ranking every search starts from (``subsets.rank_subsets``: the rank-multiset
     tables, a flush path, unsigned indices) against the evaluator on each of a hand's 1,287
     5-card and 286 3-card subsets, ranks and fine classes alike: 300 dealt hands and 200 built
     with 7 to 13 cards of one suit, for every ranking a shipped variant uses."""
@@ -197,7 +197,7 @@ def test_the_subsets_ranking_equals_the_evaluator_on_every_subset(variant):
     r3, k3 = np.empty(286, np.int32), np.empty(286, np.int32)
     flushes = 0
     for h, row in enumerate(hands):
-        _rank_subsets(row, rt, r5, r3, k5, k3)
+        rank_subsets(row, rt, r5, r3, k5, k3)
         assert (r5 == want5[h]).all() and (r3 == want3[h]).all(), row
         assert (k5 == fine_classes(want5[h])).all() and (k3 == fine_classes(want3[h])).all(), row
         suits = row[FIVE_SUBSETS] & 3
@@ -614,7 +614,7 @@ def test_cap_classes_cache_gives_each_rank_its_own_class():
     by_slot = np.lexsort((ranks, ranks & (CAP_CLASS_SLOTS - 1)))
     assert (np.diff(ranks[by_slot] & (CAP_CLASS_SLOTS - 1)) == 0).sum() > 1000  # slots shared
     shuffled = np.random.default_rng(0).permutation(len(ranks))
-    cap_rank, cap_class = _walk_scratch(4)[16:18]
+    cap_rank, cap_class = walk_scratch(4)[16:18]
     for order in (by_slot, shuffled):
         # the middle's rank and a front's (another rank) in one call, as the walk asks
         fronts = np.roll(order, 1)
@@ -645,10 +645,10 @@ def _rest_holds_no_flush(row):
 
 def test_backs_of_one_rank_share_their_caps_where_the_other_cards_hold_no_flush():
     """The walks keep a back's caps (the strongest legal middle and front its other 8 cards
-    allow) by the back's rank where those 8 can hold no flush (``search._back_caps``).  On
+    allow) by the back's rank where those 8 can hold no flush (``search.back_caps``).  On
     dealt hands of one deck and two, and hands built with a suit of 6 to 9 cards:
-    ``_long_suits`` gives the masks of the suits of five cards or more; every back fed to
-    ``_back_caps`` in a shuffled order (so that a rank's caps are first computed at any of
+    ``long_suits`` gives the masks of the suits of five cards or more; every back fed to
+    ``back_caps`` in a shuffled order (so that a rank's caps are first computed at any of
     its backs) gets the classes of its own scan's caps; and the premise holds, every two
     backs of one rank whose other 8 cards hold no flush scanning to the same caps.  Where
     they can hold one, backs of one rank do differ: the condition is needed."""
@@ -668,7 +668,7 @@ def test_backs_of_one_rank_share_their_caps_where_the_other_cards_hold_no_flush(
     rows = np.sort(rows, axis=1)
     r5k, c5k = np.empty(1287, np.int32), np.empty(1287, np.int32)
     r3k, c3k = np.empty(286, np.int32), np.empty(286, np.int32)
-    work = _walk_scratch(4)
+    work = walk_scratch(4)
     cap_m, cap_f, cap_hand = work[9:12]
     cap_rank, cap_class, rank_key, rank_hand, rank_caps = work[16:21]
     rng = np.random.default_rng(0)
@@ -676,7 +676,7 @@ def test_backs_of_one_rank_share_their_caps_where_the_other_cards_hold_no_flush(
     for h, row in enumerate(rows):
         masks = [sum(1 << i for i in range(13) if row[i] & 3 == s) for s in range(4)]
         long = [m for m in masks if bin(m).count("1") >= 5] + [0, 0]
-        assert _long_suits(row) == (long[0], long[1]), row
+        assert long_suits(row) == (long[0], long[1]), row
         rb, want_m, want_f = _scanned_caps(row, v)
         plain = _rest_holds_no_flush(row)
         for rank in np.unique(rb):
@@ -684,11 +684,11 @@ def test_backs_of_one_rank_share_their_caps_where_the_other_cards_hold_no_flush(
             shared = same & plain
             assert len(set(zip(want_m[shared], want_f[shared], strict=True))) <= 1  # the premise
             differ += len(set(zip(want_m[same], want_f[same], strict=True))) > 1
-        _rank_subsets(row, rt, r5k, r3k, c5k, c3k)
+        rank_subsets(row, rt, r5k, r3k, c5k, c3k)
         assert (r5k == rb).all()
-        la, lb = _long_suits(row)
+        la, lb = long_suits(row)
         for b in rng.permutation(1287):
-            _back_caps(
+            back_caps(
                 b, h, r5k, r3k, BACK_MIDDLE, BACK_FRONT, la, lb, class_of, cap_m, cap_f,
                 cap_hand, cap_rank, cap_class, rank_key, rank_hand, rank_caps,
             )  # fmt: skip

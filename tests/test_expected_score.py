@@ -108,7 +108,7 @@ def test_the_horse_card_counts_twice_in_the_dun_that_wins_with_it():
 def test_the_horse_counts_of_every_subset_are_the_multiplier_to_its_copies(copies):
     """Each 5- and 3-card subset's extra count is multiplier**(copies it holds) - 1, whether
     the hand holds the 马牌 once (the subsets that hold it marked alone) or twice (two decks)."""
-    from simkit.arrange.search import _horse_counts
+    from simkit.arrange.search import horse_counts
     from simkit.splits import FIVE_SUBSETS, THREE_SUBSETS
 
     rng = np.random.default_rng(copies)
@@ -118,7 +118,7 @@ def test_the_horse_counts_of_every_subset_are_the_multiplier_to_its_copies(copie
         hand = rng.permutation(np.concatenate([others, np.full(copies, card)]))
         x5 = np.full(len(FIVE_SUBSETS), np.nan)  # stale values of an earlier hand
         x3 = np.full(len(THREE_SUBSETS), np.nan)
-        got = _horse_counts(hand, card, 2.0, FIVE_SUBSETS, THREE_SUBSETS, x5, x3)
+        got = horse_counts(hand, card, 2.0, FIVE_SUBSETS, THREE_SUBSETS, x5, x3)
         assert got == copies
         if copies:
             held = hand == card
@@ -138,7 +138,7 @@ def test_the_search_memo_keys_hold_every_fine_class():
 def test_the_walk_steps_to_the_next_present_group_below():
     """The search walks the back groups a hand holds through a bit set: from every group,
     the next one below that is present (or none), across and inside 64-bit words."""
-    from simkit.arrange.search import _present_below
+    from simkit.arrange.search import present_below
 
     rng = np.random.default_rng(5)
     n_groups = int(coarse_of_fine()[-1]) + 1
@@ -149,7 +149,7 @@ def test_the_walk_steps_to_the_next_present_group_below():
             bits[g >> 6] |= np.uint64(1) << np.uint64(g & 63)
         for g in range(n_groups + 1):
             below = np.flatnonzero(held[:g])
-            assert _present_below(bits, g) == (below[-1] if below.size else -1)
+            assert present_below(bits, g) == (below[-1] if below.size else -1)
 
 
 def test_a_backs_horse_bound_holds_every_split_with_that_back():
@@ -157,8 +157,8 @@ def test_a_backs_horse_bound_holds_every_split_with_that_back():
     it (qiantang's one marked card): every legal split's horse points lie under the bound at
     its back's caps, whether the card sits in the back, the middle or the front."""
     from simkit.arrange import legal_splits
-    from simkit.arrange.search import _horse_counts
-    from simkit.arrange.value import P_HORSE, _horse_bound_back, _horse_points
+    from simkit.arrange.search import horse_counts
+    from simkit.arrange.value import P_HORSE, horse_bound_back, horse_points
     from simkit.splits import FIVE_SUBSETS, THREE_SUBSETS
 
     v = load_variant("qiantang")
@@ -174,16 +174,16 @@ def test_a_backs_horse_bound_holds_every_split_with_that_back():
         hand = np.sort(np.concatenate([others, [card]])).astype(np.int8)
         x5 = np.zeros(len(FIVE_SUBSETS))
         x3 = np.zeros(len(THREE_SUBSETS))
-        assert _horse_counts(hand, card, multiplier, FIVE_SUBSETS, THREE_SUBSETS, x5, x3) == 1
+        assert horse_counts(hand, card, multiplier, FIVE_SUBSETS, THREE_SUBSETS, x5, x3) == 1
         ids, ranks = legal_splits(hand, v)
         classes = fine_classes(ranks).astype(np.int64)
         for b in np.unique(ids[:, 2]):
             rows = ids[:, 2] == b
             cf_cap, cm_cap = classes[rows, 0].max(), classes[rows, 1].max()
             cb = classes[rows, 2][0]
-            bound = _horse_bound_back(fav, cf_cap, cm_cap, cb, multiplier - 1.0, 1, x5[b])
+            bound = horse_bound_back(fav, cf_cap, cm_cap, cb, multiplier - 1.0, 1, x5[b])
             for (f, m, _), (cf, cm, _) in zip(ids[rows], classes[rows], strict=True):
-                points = _horse_points(q, cf, cm, cb, x3[f], x5[m], x5[b])
+                points = horse_points(q, cf, cm, cb, x3[f], x5[m], x5[b])
                 assert points <= bound * (1 + 1e-12)
                 held = "back" if x5[b] else "middle" if x5[m] else "front" if x3[f] else None
                 if held:

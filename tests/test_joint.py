@@ -26,10 +26,10 @@ from simkit.arrange.value import (
     P_MAJORITY,
     P_SCOOP_ADD,
     P_SCOOP_DOUBLE,
-    _ev,
     _independent_chances,
     joint_chances,
     payout_model,
+    split_ev,
 )
 from simkit.arrange.wintables import default_fine_tables
 from simkit.deal import deal
@@ -162,7 +162,7 @@ def test_the_bound_holds_over_every_weaker_split(name):
     for _ in range(3000):
         top = rng.integers(0, n, 3)
         low = (rng.random(3) * (top + 1)).astype(np.int64)
-        assert _ev(q, p, cop, *low) <= _ev(fav, p, cop, *top, True) + 1e-12
+        assert split_ev(q, p, cop, *low) <= split_ev(fav, p, cop, *top, True) + 1e-12
 
 
 def test_training_stores_the_copula_of_the_play():

@@ -383,7 +383,7 @@ DECK_OPTIONS = [("guangxi-jokers", 4), ("guangxi-five-suits", 5), ("qiantang-fiv
 
 @pytest.mark.parametrize(("name", "players"), DECK_OPTIONS)
 def test_the_search_ranks_every_subset_as_rank5_and_rank3_do(name, players):
-    from simkit.arrange.subsets import _rank_subsets, rank_tables_of
+    from simkit.arrange.subsets import rank_subsets, rank_tables_of
     from simkit.splits import FIVE_SUBSETS, THREE_SUBSETS
 
     variant = load_variant(name)
@@ -395,7 +395,7 @@ def test_the_search_ranks_every_subset_as_rank5_and_rank3_do(name, players):
     k3 = np.empty_like(r3)
     assert (hands >= 52).any(axis=1).mean() > 0.3
     for hand in hands:
-        _rank_subsets(hand, rt, r5, r3, k5, k3)
+        rank_subsets(hand, rt, r5, r3, k5, k3)
         assert (r5 == rank5(hand[FIVE_SUBSETS], variant)).all()
         assert (r3 == rank3(hand[THREE_SUBSETS], variant)).all()
 

@@ -32,8 +32,8 @@ from simkit.arrange.removal import (
     MAX_HAND_FEATURES,
     N_CARD_FEATURES,
     RemovalModel,
-    _hand_features,
     card_features,
+    hand_features,
     model_key,
     removal_model_path,
     shipped_removal_model,
@@ -68,7 +68,7 @@ def test_features_count_each_ranks_cards_and_each_suit_length_spelled_out():
             want[1 + 52 + min(length, 8)] += 1.0
         assert np.array_equal(got, want)
         active = np.empty(MAX_HAND_FEATURES, dtype=np.int64)
-        n = _hand_features(row.astype(np.int64), active)
+        n = hand_features(row.astype(np.int64), active)
         assert np.array_equal(np.bincount(active[:n], minlength=N_CARD_FEATURES), want)
         ranks = list((active[1 : n - 4] - 1) % 13)
         assert ranks == sorted(set(ranks))  # each rank held once, upward

@@ -11,7 +11,7 @@ import numpy.typing as npt
 
 from simkit.arrange.conditioned import POOL_HANDS, POOL_SEED, Pool, make_pool
 from simkit.arrange.removal import removal_buckets
-from simkit.arrange.search import _legal_ranks_kernel, _pareto_kernel, max_ev_ids_many
+from simkit.arrange.search import legal_ranks_kernel, max_ev_ids_many, pareto_kernel
 from simkit.arrange.strategies import (
     DEFAULT_STRATEGY,
     ExpectedScore,
@@ -93,7 +93,7 @@ def legal_splits(
         raise SimkitError(f"legal_splits takes one hand of 13 cards, got shape {np.shape(hand)}")
     if strict is None:
         strict = foul_strict(v)
-    return _legal_ranks_kernel(rows[0], rank_tables_of(v), BACK_REST, strict)
+    return legal_ranks_kernel(rows[0], rank_tables_of(v), BACK_REST, strict)
 
 
 def pareto_front(ranks: npt.ArrayLike) -> np.ndarray:
@@ -109,7 +109,7 @@ def pareto_front(ranks: npt.ArrayLike) -> np.ndarray:
         raise SimkitError(f"pareto_front expects ranks of shape (n, 3), got {r.shape}")
     order = np.lexsort((np.arange(len(r)), -r[:, 0], -r[:, 1], -r[:, 2]))
     keep = np.zeros(len(r), dtype=bool)
-    _pareto_kernel(r, order, keep)
+    pareto_kernel(r, order, keep)
     return keep
 
 

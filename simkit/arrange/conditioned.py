@@ -24,7 +24,7 @@ exact search on the hand's own tables.
 :func:`hand_tables` builds those tables with numpy (the reference, and what
 a card-removal model is fitted against); the kernel
 :func:`_conditioned_kernel` builds the same quantities to the last bit in buffers, one hand at a
-time, and runs :func:`~simkit.arrange.search._max_ev_kernel` on them.  It builds them only at
+time, and runs :func:`~simkit.arrange.search.max_ev_kernel` on them.  It builds them only at
 the classes the search reads (the hand's own fronts and 5-card duns: some 150 of each, of
 4,840), and counts the compatible hands by bit sets: for each dun, the pool hands in the order
 of that dun's class, and for every card the ones that hold it, so that the hands compatible
@@ -58,8 +58,8 @@ from simkit.arrange.removal import (
     MAX_HAND_FEATURES,
     N_CARD_FEATURES,
     RemovalModel,
-    _hand_features,
     card_features,
+    hand_features,
     mid_cdf,
     shifted_tables,
 )
@@ -69,9 +69,9 @@ from simkit.arrange.search import (
     FIVE_SUBSETS,
     THREE_SUBSETS,
     Solver,
-    _max_ev_kernel,
+    max_ev_kernel,
 )
-from simkit.arrange.subsets import _rank_subsets
+from simkit.arrange.subsets import rank_subsets
 from simkit.arrange.wintables import WinTables
 from simkit.cards import DECK_SIZE, check_plain_deck
 from simkit.splits import N_FIVE, N_THREE
@@ -282,7 +282,7 @@ def _condition(
             at_or_below = _count_below(free, below, dun_starts[d, c + 1])
             under = _count_below(free, below, dun_starts[d, c])
             mid = (under + at_or_below) / twice
-            top_w, low_l = _set_quantities(
+            top_w, low_l = set_quantities(
                 (mid - pooled[d, c]) * shrink, d, c, win, tie, q, fav, sep, top_w, low_l
             )
     return k
@@ -320,7 +320,7 @@ def _mark_wanted(fronts, fives, wanted):
 
 
 @nb.njit(cache=True, inline="always")
-def _set_quantities(s, d, c, win, tie, q, fav, sep, top_w, low_l):
+def set_quantities(s, d, c, win, tie, q, fav, sep, top_w, low_l):
     """Write class ``c`` of dun ``d``'s quantities with its win chance shifted by ``s`` (as
     :func:`~simkit.arrange.removal.shifted_tables` shifts it, then :func:`make_solver`):
     ``q[0]``'s win and lose chances, ``sep[0]``, and ``fav[0]`` as the running best of the
@@ -353,7 +353,7 @@ def _model_condition(hand, weights, win, tie, fronts, fives, q, fav, sep, wanted
     :meth:`~simkit.arrange.removal.RemovalModel.shift`'s order (so the two agree to the last
     bit).  ``active`` ``int64 (MAX_HAND_FEATURES,)``, ``classes`` ``int64 (N_FINE,)``:
     scratch."""
-    n_active = _hand_features(hand, active)
+    n_active = hand_features(hand, active)
     _mark_wanted(fronts, fives, wanted)
     for d in range(N_DUNS):
         top_w = -np.inf
@@ -364,7 +364,7 @@ def _model_condition(hand, weights, win, tie, fronts, fives, q, fav, sep, wanted
             s = 0.0
             for j in range(n_active):
                 s += np.float64(row[active[j]])
-            top_w, low_l = _set_quantities(s, d, c, win, tie, q, fav, sep, top_w, low_l)
+            top_w, low_l = set_quantities(s, d, c, win, tie, q, fav, sep, top_w, low_l)
 
 
 @nb.njit(cache=True)
@@ -394,7 +394,7 @@ def _conditioned_kernel(
     c3 = np.empty(N_THREE, dtype=np.int32)
     for h in range(hands.shape[0]):
         # the classes of the hand's fronts and 5-card duns: the search reads no others
-        _rank_subsets(hands[h], rt, r5, r3, c5, c3)
+        rank_subsets(hands[h], rt, r5, r3, c5, c3)
         if use_model:
             _model_condition(
                 hands[h], weights, win, tie, c3, c5, q, fav, sep, wanted, active, classes
@@ -405,7 +405,7 @@ def _conditioned_kernel(
                 hands[h], dun_bits, dun_starts, n_pool, pooled, win, tie, prior, c3, c5, q, fav,
                 sep, free, below, wanted, classes,
             )  # fmt: skip
-        _max_ev_kernel(
+        max_ev_kernel(
             hands[h : h + 1], rt, back_middle, back_front, q, fav, sep, params, cops, stricts,
             horses, ties, pick, five, three, group_of, out[:, h : h + 1], values[:, h : h + 1],
             n_scored[:, h : h + 1],

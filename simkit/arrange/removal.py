@@ -91,7 +91,7 @@ SUIT_COUNT_CAP = 8
 #: and a count of suits per suit length 0..SUIT_COUNT_CAP.
 N_CARD_FEATURES = 1 + 4 * N_RANKS + SUIT_COUNT_CAP + 1
 _SUIT_FEATURES = 1 + 4 * N_RANKS  # where the suit lengths' counts begin
-#: Most features one hand sets (:func:`_hand_features`): the constant, 13 ranks, 4 suits.
+#: Most features one hand sets (:func:`hand_features`): the constant, 13 ranks, 4 suits.
 MAX_HAND_FEATURES = 1 + N_RANKS + N_SUITS
 
 
@@ -113,15 +113,15 @@ def card_features(rows: np.ndarray) -> np.ndarray:
 
 @nb.njit(cache=True)
 def _features_kernel(rows, out):
-    """:func:`card_features` into ``out``: each hand's :func:`_hand_features` counted."""
+    """:func:`card_features` into ``out``: each hand's :func:`hand_features` counted."""
     active = np.empty(MAX_HAND_FEATURES, dtype=np.int64)
     for h in range(rows.shape[0]):
-        for j in range(_hand_features(rows[h], active)):
+        for j in range(hand_features(rows[h], active)):
             out[h, active[j]] += 1.0
 
 
 @nb.njit(cache=True)
-def _hand_features(hand, out):
+def hand_features(hand, out):
     """The features :func:`card_features` sets for one hand, as column indices in ``out``
     (a column once per unit: a suit length shared by two suits appears twice), in the order
     the model sums them: the constant, the ranks upward, the suits.  Returns how many."""
@@ -177,10 +177,10 @@ class RemovalModel:
 
     def shift(self, row: np.ndarray) -> np.ndarray:
         """``float64 (3, N_FINE)``: the hand ``row``'s shift of every class's win chance,
-        its features' weights summed one at a time in :func:`_hand_features`' order (as the
+        its features' weights summed one at a time in :func:`hand_features`' order (as the
         kernel sums them, so the two agree to the last bit)."""
         active = np.empty(MAX_HAND_FEATURES, dtype=np.int64)
-        n = _hand_features(np.asarray(row, dtype=np.int64), active)
+        n = hand_features(np.asarray(row, dtype=np.int64), active)
         out = np.zeros(self.weights.shape[:2], dtype=np.float64)
         for f in active[:n]:
             out = out + self.weights[..., f].astype(np.float64)

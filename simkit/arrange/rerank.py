@@ -58,7 +58,7 @@ tie-break prefers.  (Under a 马牌 two splits of one triple may hold the card i
 duns and differ in value; the list keeps the one expected-score values higher.  No variant
 with a card-removal model plays one.)  The order of the list is that tie-break's total
 order (value, then the stronger front, back, middle, front, then lower subset ids:
-:func:`~simkit.arrange.search._beats`), and the re-ranked value's ties go to the split earlier
+:func:`~simkit.arrange.search.dun_beats`), and the re-ranked value's ties go to the split earlier
 in it.  :func:`reference_rerank` is the same by scanning all 72,072 splits.
 """
 
@@ -68,8 +68,8 @@ import numba as nb
 import numpy as np
 
 from simkit.arrange.classes import CLASS_BITS, coarse_of_fine, fine_classes
-from simkit.arrange.conditioned import _set_quantities
-from simkit.arrange.removal import MAX_HAND_FEATURES, RemovalModel, _hand_features
+from simkit.arrange.conditioned import set_quantities
+from simkit.arrange.removal import MAX_HAND_FEATURES, RemovalModel, hand_features
 from simkit.arrange.search import (
     BACK_FRONT,
     BACK_MIDDLE,
@@ -77,30 +77,30 @@ from simkit.arrange.search import (
     SPLIT_IDS,
     THREE_SUBSETS,
     Solver,
-    _back_caps,
-    _beats,
-    _clear_groups,
-    _group_backs,
-    _horse_counts,
-    _legal,
-    _long_suits,
-    _present_below,
-    _values_kernel,
-    _walk_scratch,
+    back_caps,
+    clear_groups,
+    dun_beats,
+    group_backs,
     horse_copies,
+    horse_counts,
+    legal_split,
+    long_suits,
+    present_below,
     split_values,
+    values_kernel,
+    walk_scratch,
 )
-from simkit.arrange.subsets import _rank_subsets
+from simkit.arrange.subsets import rank_subsets
 from simkit.arrange.value import (
     P_HORSE,
     P_N_OPP,
     P_PLACE,
-    _ev,
-    _horse_bound,
-    _horse_bound_back,
-    _horse_points,
-    _separable,
     expected_points,
+    horse_bound,
+    horse_bound_back,
+    horse_points,
+    separable_ev,
+    split_ev,
 )
 from simkit.borrow import borrowed
 from simkit.cards import check_plain_deck
@@ -231,7 +231,7 @@ def _keep(v, rf, rm, rb, f, m, b, cf, cm, cb, tv, tk, n, top, front_first):
             break
     if j < 0:
         j = n if n < top else top - 1
-    if j < n and not _beats(
+    if j < n and not dun_beats(
         v, rf, rm, rb, f, m, b, tv[j], tk[j, _RB], tk[j, _RM], tk[j, _RF], tk[j, _IB],
         tk[j, _IM], tk[j, _IF], front_first,
     ):  # fmt: skip
@@ -239,7 +239,7 @@ def _keep(v, rf, rm, rb, f, m, b, cf, cm, cb, tv, tk, n, top, front_first):
     if j == n:
         n += 1
     # up past the splits it beats
-    while j > 0 and _beats(
+    while j > 0 and dun_beats(
         v, rf, rm, rb, f, m, b, tv[j - 1], tk[j - 1, _RB], tk[j - 1, _RM], tk[j - 1, _RF],
         tk[j - 1, _IB], tk[j - 1, _IM], tk[j - 1, _IF], front_first,
     ):  # fmt: skip
@@ -279,13 +279,13 @@ def _bound(fav, p, cop, cf, cm, cb, has_horse, x_top, copies, x_back):
     with the 马牌's bound of a group (``x_back`` < 0) or of one back (its own extra count).
     Inlined at both, as expected-score's walk inlines its bound (1.02-1.04x against a call per
     back in one process: a gain inside this host's noise, the same answers)."""
-    bound = _ev(fav, p, cop, cf, cm, cb, True)
+    bound = split_ev(fav, p, cop, cf, cm, cb, True)
     if has_horse:
         n_opp = p[P_N_OPP]
         if x_back < 0.0:
-            bound += n_opp * _horse_bound(fav, cf, cm, cb, x_top, copies)
+            bound += n_opp * horse_bound(fav, cf, cm, cb, x_top, copies)
         else:
-            bound += n_opp * _horse_bound_back(fav, cf, cm, cb, x_top, copies, x_back)
+            bound += n_opp * horse_bound_back(fav, cf, cm, cb, x_top, copies, x_back)
     return bound
 
 
@@ -311,7 +311,7 @@ def _eval_back_top(
         f = back_front[b, j]
         rm = r5[m]
         rf = r3[f]
-        if not _legal(rf, rm, rb, strict):
+        if not legal_split(rf, rm, rb, strict):
             continue
         cf = np.uint64(c3[f])
         cm = np.uint64(c5[m])
@@ -335,7 +335,7 @@ def _eval_back_top(
             memo_key[slot] = triple
             memo_value[slot] = v
         if has_horse:
-            v += n_opp * _horse_points(
+            v += n_opp * horse_points(
                 q, np.int64(cf), np.int64(cm), np.int64(cb), x3[f], x5[m], x5[b]
             )
         if v + 1e-9 < bar:
@@ -356,7 +356,7 @@ def _rerank_kernel(
 ):  # fmt: skip
     """For each hand: expected-score's best ``top`` splits of distinct class triples (its
     quantities ``q``, ``fav``, ``sep``, its payout ``p``: :func:`~simkit.arrange.search.
-    _max_ev_kernel`'s walk and bounds, with the list's last value as the bar once the list
+    max_ev_kernel`'s walk and bounds, with the list's last value as the bar once the list
     is full), then each valued under the hand's own tables (``weights``, a card-removal
     model, shifting ``win`` / ``tie``; the quantities written into ``q_own``, a copy of the
     base) and the payout ``p_own`` (the places); the best of them, the earlier on a tie.
@@ -366,9 +366,9 @@ def _rerank_kernel(
 
     ``out`` ``(n, 3)``: the split's ids; ``values``: its value under the hand's own tables;
     ``n_scored``: the splits the search scored; ``n_kept``: the list's length."""
-    work = _walk_scratch(group_of[q.shape[1] - 1] + 1)
+    work = walk_scratch(group_of[q.shape[1] - 1] + 1)
     top_max = max(top, wide_top)
-    # the list, and the re-ranking's scratch (_set_quantities' favourable and separable
+    # the list, and the re-ranking's scratch (set_quantities' favourable and separable
     # outputs are not read here)
     listed = (
         np.empty(top_max, dtype=np.float64),
@@ -394,7 +394,7 @@ def _rerank_walk(
     cap, five, three, group_of, out, values, n_scored, n_kept, work, listed,
 ):  # fmt: skip
     """:func:`_rerank_kernel`'s search and re-ranking, on the scratch arrays ``work``
-    (:func:`~simkit.arrange.search._walk_scratch`) and ``listed``, every array borrowed
+    (:func:`~simkit.arrange.search.walk_scratch`) and ``listed``, every array borrowed
     (:func:`simkit.borrow.borrowed`: the caller holds them all)."""
     (
         hands, rt, back_middle, back_front, q, fav, sep, p, cop, q_own, p_own, cop_own, weights,
@@ -412,14 +412,14 @@ def _rerank_walk(
     n_opp = p[P_N_OPP]
     copies = 0
     for h in range(hands.shape[0]):
-        _rank_subsets(hands[h], rt, r5, r3, c5, c3)
-        top_f, top_5, n_grp = _group_backs(
+        rank_subsets(hands[h], rt, r5, r3, c5, c3)
+        top_f, top_5, n_grp = group_backs(
             c3, c5, group_of, head, group_top, next_back, group_list, present
         )
-        long_a, long_b = _long_suits(hands[h])
+        long_a, long_b = long_suits(hands[h])
         copies = 0
         if horse >= 0:
-            copies = _horse_counts(hands[h], horse, p[P_HORSE], five, three, x5, x3)
+            copies = horse_counts(hands[h], horse, p[P_HORSE], five, three, x5, x3)
         has_horse = copies > 0
         x_top = p[P_HORSE] ** copies - 1.0
         gen = np.int64(h % (1 << 24) + 1) << 39
@@ -430,7 +430,7 @@ def _rerank_walk(
         scored = 0
         g = group_of[top_5] + 1
         while True:
-            g = _present_below(present, g)
+            g = present_below(present, g)
             if g < 0:
                 break
             bar = _list_bar(tv, n, top_h, window_h, cap)
@@ -440,14 +440,14 @@ def _rerank_walk(
             bound = _bound(fav, p, cop, cf, cm, cb_top, has_horse, x_top, copies, -1.0)
             if bound + 1e-9 < bar:
                 break
-            group_rest = bound - n_opp * _separable(fav, cf, cm, cb_top)
+            group_rest = bound - n_opp * separable_ev(fav, cf, cm, cb_top)
             failed_cb = -1
             failed_cm = -1
             failed_cf = -1
             failed_x = -1.0
             b = head[g]
             while b >= 0:
-                _back_caps(
+                back_caps(
                     b, h, r5, r3, back_middle, back_front, long_a, long_b, class_of_code, cap_m,
                     cap_f, cap_hand, cap_rank, cap_class, rank_key, rank_hand, rank_caps,
                 )  # fmt: skip
@@ -459,13 +459,13 @@ def _rerank_walk(
                     cm_top > failed_cm or cf_cap > failed_cf or cb > failed_cb or x_b != failed_x
                 ):
                     bar = _list_bar(tv, n, top_h, window_h, cap)
-                    bound = n_opp * _separable(fav, cf_cap, cm_top, cb) + group_rest
+                    bound = n_opp * separable_ev(fav, cf_cap, cm_top, cb) + group_rest
                     if bound + 1e-9 >= bar:
                         bound = _bound(
                             fav, p, cop, cf_cap, cm_top, cb, has_horse, x_top, copies, x_b
                         )
                     if bound + 1e-9 >= bar:
-                        rest_max = bound - n_opp * _separable(fav, cf_cap, cm_top, cb)
+                        rest_max = bound - n_opp * separable_ev(fav, cf_cap, cm_top, cb)
                         n, k = _eval_back_top(
                             b, r5, r3, c5, c3, back_middle, back_front, q, sep, p, cop,
                             strict, rest_max, tv, tk, n, top_h, window_h, cap, x5, x3, has_horse,
@@ -478,13 +478,13 @@ def _rerank_walk(
                         failed_cf = cf_cap
                         failed_x = x_b
                 b = next_back[b]
-        _clear_groups(head, present, group_list, n_grp)
+        clear_groups(head, present, group_list, n_grp)
         # the window's bar by the final best (the splits under it were kept by a lower one)
         bar = _list_bar(tv, n, top_h, window_h, cap)
         while n > 1 and tv[n - 1] + 1e-9 < bar:
             n -= 1
         # the kept splits under the hand's own tables and the places
-        n_active = _hand_features(hands[h], active)
+        n_active = hand_features(hands[h], active)
         for i in range(n):
             for d in range(3):
                 c = tk[i, _CF + d]
@@ -492,7 +492,7 @@ def _rerank_walk(
                 s = 0.0
                 for j in range(n_active):
                     s += np.float64(row[active[j]])
-                _set_quantities(s, d, c, win, tie, q_own, fav_own, sep_own, -np.inf, np.inf)
+                set_quantities(s, d, c, win, tie, q_own, fav_own, sep_own, -np.inf, np.inf)
                 kept_classes[i, d] = c
             if has_horse:
                 extra[i, 0] = x3[tk[i, _IF]]
@@ -500,7 +500,7 @@ def _rerank_walk(
                 extra[i, 2] = x5[tk[i, _IB]]
             else:
                 extra[i, :] = 0.0
-        _values_kernel(kept_classes[:n], q_own[0], p_own, cop_own, extra[:n], own_values[:n])
+        values_kernel(kept_classes[:n], q_own[0], p_own, cop_own, extra[:n], own_values[:n])
         best = 0
         for i in range(1, n):
             if own_values[i] > own_values[best]:

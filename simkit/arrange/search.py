@@ -1,6 +1,6 @@
 """The search kernels: greedy, random-legal, max-ev (pruned and exhaustive), legal splits.
 
-Every kernel ranks a hand's subsets once (:func:`~simkit.arrange.subsets._rank_subsets`) and
+Every kernel ranks a hand's subsets once (:func:`~simkit.arrange.subsets.rank_subsets`) and
 then reads the ranks of its splits by gathering through the constant tables of
 :mod:`simkit.splits`.
 
@@ -33,7 +33,7 @@ import numpy.typing as npt
 
 from simkit.arrange.classes import coarse_of_fine, fine_classes, fine_code
 from simkit.arrange.joint import JOINT_CELLS, joint_cdfs
-from simkit.arrange.subsets import _rank_subsets, rank_tables_of
+from simkit.arrange.subsets import rank_subsets, rank_tables_of
 from simkit.arrange.value import (
     P_HOME_RATE,
     P_HORSE,
@@ -51,19 +51,19 @@ from simkit.arrange.value import (
     Q_WIN,
     PayoutModel,
     PlaceModel,
-    _ev,
-    _horse_bound,
-    _horse_bound_back,
-    _horse_points,
-    _separable,
     check_home_rate,
     ev_quantities,
     expected_points,
     favourable_quantities,
+    horse_bound,
+    horse_bound_back,
+    horse_points,
     payout_model,
     placed_points,
     placed_skip_below,
     plays_t_formula,
+    separable_ev,
+    split_ev,
     tie_extremes,
 )
 from simkit.arrange.wintables import WinTables, default_tables
@@ -88,7 +88,7 @@ from simkit.variants import Variant, resolve_variant
 
 
 @nb.njit(cache=True, inline="always")
-def _legal(rf, rm, rb, strict):
+def legal_split(rf, rm, rb, strict):
     """Whether a split keeps the foul order ``strict`` (the variant's
     :attr:`~simkit.variants.compiled.CompiledRules.foul_order` bits): the scorer's own test,
     :func:`simkit.evaluate.order_holds`, so no strategy sets a hand the scorer calls fouled."""
@@ -96,13 +96,21 @@ def _legal(rf, rm, rb, strict):
 
 
 @nb.njit(cache=True)
-def _greedy_kernel(hands, rt, back_rest, strict, out):
+def greedy_kernel(hands, rt, back_rest, strict, out):
+    """The greedy split of each hand: the strongest back, then middle, then front, among the
+    legal splits.
+
+    ``hands``: int8 ``(n, 13)`` rank-sorted hands; ``rt``: the variant's rank tables
+    (:func:`~simkit.arrange.subsets.rank_tables_of`); ``back_rest``: int ``(1287, k, 2)``, for
+    each back subset the (middle, front) subset pairs of the rest; ``strict``: the foul-order
+    bits (:func:`legal_split`).  Writes ``out[h]`` (int64 ``(n, 3)``): front, middle and back
+    subset ids."""
     r5 = np.empty(N_FIVE, dtype=np.int32)
     r3 = np.empty(N_THREE, dtype=np.int32)
     k5 = np.empty(N_FIVE, dtype=np.int32)
     k3 = np.empty(N_THREE, dtype=np.int32)
     for h in range(hands.shape[0]):
-        _rank_subsets(hands[h], rt, r5, r3, k5, k3)
+        rank_subsets(hands[h], rt, r5, r3, k5, k3)
         best_b, best_m, best_f = -1, -1, -1
         id_f, id_m, id_b = -1, -1, -1
         for b in range(N_FIVE):
@@ -113,7 +121,7 @@ def _greedy_kernel(hands, rt, back_rest, strict, out):
                 m = back_rest[b, j, 0]
                 f = back_rest[b, j, 1]
                 rm, rf = r5[m], r3[f]
-                if not _legal(rf, rm, rb, strict):
+                if not legal_split(rf, rm, rb, strict):
                     continue
                 if rb > best_b or (
                     rb == best_b and (rm > best_m or (rm == best_m and rf > best_f))
@@ -133,14 +141,21 @@ def _splitmix(state):
 
 
 @nb.njit(cache=True)
-def _random_kernel(hands, seeds, rt, split_ids, strict, out):
+def random_kernel(hands, seeds, rt, split_ids, strict, out):
+    """A uniformly random legal split of each hand, drawn from its own uint64 ``seeds[h]``
+    (splitmix64), so the draw does not depend on the batch.
+
+    ``hands``: int8 ``(n, 13)`` rank-sorted hands; ``rt``: the variant's rank tables;
+    ``split_ids``: int ``(72072, 3)`` (front, middle, back) subset ids of every split;
+    ``strict``: the foul-order bits (:func:`legal_split`).  Writes ``out[h]`` (int64
+    ``(n, 3)``): the chosen split's front, middle and back subset ids."""
     r5 = np.empty(N_FIVE, dtype=np.int32)
     r3 = np.empty(N_THREE, dtype=np.int32)
     k5 = np.empty(N_FIVE, dtype=np.int32)
     k3 = np.empty(N_THREE, dtype=np.int32)
     n_splits = np.uint64(split_ids.shape[0])
     for h in range(hands.shape[0]):
-        _rank_subsets(hands[h], rt, r5, r3, k5, k3)
+        rank_subsets(hands[h], rt, r5, r3, k5, k3)
         state = np.uint64(seeds[h])
         chosen = -1
         # Rejection sampling is exactly uniform over legal splits; after 64 misses (a hand
@@ -148,18 +163,22 @@ def _random_kernel(hands, seeds, rt, split_ids, strict, out):
         for _ in range(64):
             state, z = _splitmix(state)
             s = np.int64(z % n_splits)
-            if _legal(r3[split_ids[s, 0]], r5[split_ids[s, 1]], r5[split_ids[s, 2]], strict):
+            if legal_split(r3[split_ids[s, 0]], r5[split_ids[s, 1]], r5[split_ids[s, 2]], strict):
                 chosen = s
                 break
         if chosen < 0:
             n_legal = 0
             for s in range(split_ids.shape[0]):
-                if _legal(r3[split_ids[s, 0]], r5[split_ids[s, 1]], r5[split_ids[s, 2]], strict):
+                if legal_split(
+                    r3[split_ids[s, 0]], r5[split_ids[s, 1]], r5[split_ids[s, 2]], strict
+                ):
                     n_legal += 1
             state, z = _splitmix(state)
             k = np.int64(z % np.uint64(n_legal))
             for s in range(split_ids.shape[0]):
-                if _legal(r3[split_ids[s, 0]], r5[split_ids[s, 1]], r5[split_ids[s, 2]], strict):
+                if legal_split(
+                    r3[split_ids[s, 0]], r5[split_ids[s, 1]], r5[split_ids[s, 2]], strict
+                ):
                     if k == 0:
                         chosen = s
                         break
@@ -170,7 +189,7 @@ def _random_kernel(hands, seeds, rt, split_ids, strict, out):
 
 
 @nb.njit(cache=True, inline="always")
-def _beats(v, rf, rm, rb, f, m, b, best_v, key_b, key_m, key_f, id_b, id_m, id_f, front_first):
+def dun_beats(v, rf, rm, rb, f, m, b, best_v, key_b, key_m, key_f, id_b, id_m, id_f, front_first):
     """Whether a split beats the best so far: higher value, then stronger back, middle and
     front (``front_first``: front, middle, back), then lower subset ids, so the answer does
     not depend on the visiting order.  The best so far comes in scalars (a kernel keeps them
@@ -240,7 +259,7 @@ def _cap_classes(rm_top, rf_top, class_of_code, cap_rank, cap_class):
 
 
 #: Slots of a search's cache of caps by the back's rank (a power of 2), for backs whose other
-#: 8 cards can hold no flush (:func:`_back_caps`).
+#: 8 cards can hold no flush (:func:`back_caps`).
 RANK_CAP_SLOTS = 1024
 #: Set bits of every 13-bit mask.
 _POPCOUNT13 = np.array([bin(i).count("1") for i in range(1 << 13)], dtype=np.uint8)
@@ -248,11 +267,11 @@ _POPCOUNT13.setflags(write=False)
 
 
 @nb.njit(cache=True, inline="always")
-def _long_suits(hand):
+def long_suits(hand):
     """The position masks of ``hand``'s suits of five cards or more (13 cards hold two at
     most; 0: none): the 8 cards beside a back can hold a flush of such a suit only.  A hand
     of any deck (a fifth suit or jokers, sorted last) gets ``-1, -1``: ranks there depend on
-    more than suits, and :func:`_back_caps` shares none of its caps."""
+    more than suits, and :func:`back_caps` shares none of its caps."""
     if hand[12] >= DECK_SIZE:
         return np.int64(-1), np.int64(-1)
     first = np.int64(0)
@@ -271,7 +290,7 @@ def _long_suits(hand):
 
 
 @nb.njit(cache=True, inline="always")
-def _back_caps(
+def back_caps(
     b, h, r5, r3, back_middle, back_front, long_a, long_b, class_of_code, cap_m, cap_f,
     cap_hand, cap_rank, cap_class, rank_key, rank_hand, rank_caps,
 ):  # fmt: skip
@@ -280,7 +299,7 @@ def _back_caps(
 
     Backs of one rank hold the same ranks, so the 8 cards beside them hold the same ranks
     too, and where those 8 can hold no flush (fewer than five cards of each of the hand's
-    suits of five or more, ``long_a`` and ``long_b``: :func:`_long_suits`) every 5-card and
+    suits of five or more, ``long_a`` and ``long_b``: :func:`long_suits`) every 5-card and
     3-card subset of them ranks by its ranks alone: the caps are those of any back of that
     rank whose other 8 cards hold no flush either.  Such caps are kept by the back's rank
     (``rank_key``: the rank a slot holds, ``rank_hand``: its hand, ``rank_caps``: the
@@ -350,7 +369,7 @@ def _eval_back(
         f = back_front[b, j]
         rm = r5[m]
         rf = r3[f]
-        if not _legal(rf, rm, rb, strict):
+        if not legal_split(rf, rm, rb, strict):
             continue
         cf = np.uint64(c3[f])
         cm = np.uint64(c5[m])
@@ -383,10 +402,10 @@ def _eval_back(
             memo_key[slot] = triple
             memo_value[slot] = v
         if has_horse:
-            v += n_opp * _horse_points(
+            v += n_opp * horse_points(
                 q, np.int64(cf), np.int64(cm), np.int64(cb), x3[f], x5[m], x5[b]
             )
-        if _beats(
+        if dun_beats(
             v, rf, rm, rb, f, m, b, best_v, key_b, key_m, key_f, id_b, id_m, id_f, front_first
         ):
             best_v = v
@@ -404,7 +423,7 @@ MEMO_SLOTS = 256
 
 
 @nb.njit(cache=True)
-def _horse_counts(hand, card, multiplier, five, three, x5, x3):
+def horse_counts(hand, card, multiplier, five, three, x5, x3):
     """The 马牌's extra count (multiplier**copies - 1) of every subset of ``hand``; returns
     the copies the hand holds (0: ``x5``, ``x3`` left as they are)."""
     held = np.zeros(13, dtype=np.int64)
@@ -439,7 +458,7 @@ def _horse_counts(hand, card, multiplier, five, three, x5, x3):
 
 
 @nb.njit(cache=True, inline="always")
-def _present_below(present, g):
+def present_below(present, g):
     """The highest group below ``g`` whose bit is set in ``present`` (-1: none)."""
     w = (g - 1) >> 6
     if w < 0:
@@ -459,12 +478,12 @@ def _present_below(present, g):
 
 
 @nb.njit(cache=True)
-def _group_backs(c3, c5, group_of, head, group_top, next_back, group_list, present):
-    """A hand's backs by the group of their fine class (:func:`_max_ev_kernel`'s walk): the
+def group_backs(c3, c5, group_of, head, group_top, next_back, group_list, present):
+    """A hand's backs by the group of their fine class (:func:`max_ev_kernel`'s walk): the
     backs of group ``g`` as a linked list from ``head[g]`` through ``next_back``, its
     strongest class in ``group_top[g]``, its bit set in ``present`` and ``g`` in
     ``group_list`` (``head`` holds -2 for the groups the hand lacks, as
-    :func:`_clear_groups` leaves it).  Returns the strongest front class, the strongest
+    :func:`clear_groups` leaves it).  Returns the strongest front class, the strongest
     5-card class and the number of groups.
 
     A function of its own, not inlined into the walk: inlined, its loop over the 1,287 backs
@@ -492,15 +511,15 @@ def _group_backs(c3, c5, group_of, head, group_top, next_back, group_list, prese
 
 
 @nb.njit(cache=True, inline="always")
-def _clear_groups(head, present, group_list, n_grp):
-    """Undo :func:`_group_backs` for the next hand (only the groups it set)."""
+def clear_groups(head, present, group_list, n_grp):
+    """Undo :func:`group_backs` for the next hand (only the groups it set)."""
     for k in range(n_grp):
         head[group_list[k]] = -2
         present[group_list[k] >> 6] = 0
 
 
 @nb.njit(cache=True)
-def _max_ev_kernel(
+def max_ev_kernel(
     hands, rt, back_middle, back_front, qs, favs, seps, ps, cops, stricts, horses, ties, pick,
     five, three, group_of, out, values, n_scored,
 ):  # fmt: skip
@@ -530,12 +549,12 @@ def _max_ev_kernel(
     no joint chances to compute.
 
     ``horses[s]``: the 马牌 card of solver ``s`` (-1: none; its multiplier is ``ps[s]``'s
-    ``P_HORSE``); a hand holding it adds :func:`_horse_points` to every split and
-    :func:`_horse_bound` to a group's bound, :func:`_horse_bound_back` to a back's (which
+    ``P_HORSE``); a hand holding it adds :func:`horse_points` to every split and
+    :func:`horse_bound` to a group's bound, :func:`horse_bound_back` to a back's (which
     knows whether the back holds the card).  ``ties[s]``: 1 breaks equal values toward the
-    stronger front (:func:`_beats`).  ``five``, ``three``: the subsets' hand positions.
+    stronger front (:func:`dun_beats`).  ``five``, ``three``: the subsets' hand positions.
     """
-    work = _walk_scratch(group_of[qs.shape[2] - 1] + 1)
+    work = walk_scratch(group_of[qs.shape[2] - 1] + 1)
     best = np.empty(1, dtype=np.float64)
     key = np.empty(6, dtype=np.int64)
     _max_ev_walk(
@@ -545,17 +564,17 @@ def _max_ev_kernel(
 
 
 @nb.njit(cache=True)
-def _walk_scratch(n_groups):
+def walk_scratch(n_groups):
     """The scratch arrays of a search's walk (:func:`_max_ev_walk`; the re-ranking search's
     too), as it expects them at its start: ``(r5, r3, c5, c3, head, group_top, next_back,
     group_list, present, cap_m, cap_f, cap_hand, x5, x3, memo_key, memo_value, cap_rank,
     cap_class, rank_key, rank_hand, rank_caps)``: the subsets' ranks and classes; the backs'
-    groups (:func:`_group_backs`: ``present`` holds the groups present as bits, 64 a word,
+    groups (:func:`group_backs`: ``present`` holds the groups present as bits, 64 a word,
     and the walk steps from one to the next below); the caps of each back as dun classes (-1:
     no legal split), computed at most once per hand (``cap_hand[b] == h`` marks them
     current); the 马牌's extra counts; the memo of split values (:func:`_eval_back`); the
     cache of the caps' classes (:func:`_cap_classes`); the caps kept by the back's rank
-    (:func:`_back_caps`)."""
+    (:func:`back_caps`)."""
     return (
         np.empty(N_FIVE, dtype=np.int32),
         np.empty(N_THREE, dtype=np.int32),
@@ -586,8 +605,8 @@ def _max_ev_walk(
     hands, rt, back_middle, back_front, qs, favs, seps, ps, cops, stricts, horses, ties, pick,
     five, three, group_of, out, values, n_scored, work, best, key,
 ):  # fmt: skip
-    """:func:`_max_ev_kernel`'s search, on the scratch arrays ``work``
-    (:func:`_walk_scratch`), ``best`` and ``key``, every array borrowed
+    """:func:`max_ev_kernel`'s search, on the scratch arrays ``work``
+    (:func:`walk_scratch`), ``best`` and ``key``, every array borrowed
     (:func:`simkit.borrow.borrowed`: the caller holds them all)."""
     (
         hands, rt, back_middle, back_front, qs, favs, seps, ps, cops, stricts, horses, ties,
@@ -604,18 +623,18 @@ def _max_ev_walk(
     class_of_code = rt[6]
     n_gen = 0
     for h in range(hands.shape[0]):
-        _rank_subsets(hands[h], rt, r5, r3, c5, c3)
-        top_f, top_5, n_grp = _group_backs(
+        rank_subsets(hands[h], rt, r5, r3, c5, c3)
+        top_f, top_5, n_grp = group_backs(
             c3, c5, group_of, head, group_top, next_back, group_list, present
         )
-        long_a, long_b = _long_suits(hands[h])
+        long_a, long_b = long_suits(hands[h])
         for s in range(n_answers):
             k = pick[s, h]
             q, fav, sep, p, cop, strict = qs[k], favs[k], seps[k], ps[k], cops[k], stricts[k]
             front_first = ties[k] != 0
             copies = 0
             if horses[k] >= 0:
-                copies = _horse_counts(hands[h], horses[k], p[P_HORSE], five, three, x5, x3)
+                copies = horse_counts(hands[h], horses[k], p[P_HORSE], five, three, x5, x3)
             has_horse = copies > 0
             x_top = p[P_HORSE] ** copies - 1.0
             n_opp = p[P_N_OPP]
@@ -635,15 +654,15 @@ def _max_ev_walk(
             # absent ones by their bits (it stops some 750 indices down)
             g = group_of[top_5] + 1
             while True:
-                g = _present_below(present, g)
+                g = present_below(present, g)
                 if g < 0:
                     break
                 cb_top = group_top[g]
                 cm = min(top_5, cb_top)
                 cf = min(top_f, cm)
-                bound = _ev(fav, p, cop, cf, cm, cb_top, True)
+                bound = split_ev(fav, p, cop, cf, cm, cb_top, True)
                 if has_horse:
-                    bound += n_opp * _horse_bound(fav, cf, cm, cb_top, x_top, copies)
+                    bound += n_opp * horse_bound(fav, cf, cm, cb_top, x_top, copies)
                 # 1e-9: rounding must never drop a back that ties the best (as below)
                 if bound + 1e-9 < best[0]:
                     break
@@ -654,7 +673,7 @@ def _max_ev_walk(
                 if placed:
                     group_rest = np.inf
                 else:
-                    group_rest = bound - n_opp * _separable(fav, cf, cm, cb_top)
+                    group_rest = bound - n_opp * separable_ev(fav, cf, cm, cb_top)
                 # a back of this group whose class and caps are no stronger than these fails
                 failed_cb = -1
                 failed_cm = -1
@@ -662,7 +681,7 @@ def _max_ev_walk(
                 failed_x = -1.0
                 b = head[g]
                 while b >= 0:
-                    _back_caps(
+                    back_caps(
                         b, h, r5, r3, back_middle, back_front, long_a, long_b, class_of_code,
                         cap_m, cap_f, cap_hand, cap_rank, cap_class, rank_key, rank_hand,
                         rank_caps,
@@ -679,17 +698,17 @@ def _max_ev_walk(
                         or cb > failed_cb
                         or x_b != failed_x
                     ):
-                        bound = n_opp * _separable(fav, cf_cap, cm_top, cb) + group_rest
+                        bound = n_opp * separable_ev(fav, cf_cap, cm_top, cb) + group_rest
                         if bound + 1e-9 >= best[0]:
-                            bound = _ev(fav, p, cop, cf_cap, cm_top, cb, True)
+                            bound = split_ev(fav, p, cop, cf_cap, cm_top, cb, True)
                             if has_horse:
-                                bound += n_opp * _horse_bound_back(
+                                bound += n_opp * horse_bound_back(
                                     fav, cf_cap, cm_top, cb, x_top, copies, x_b
                                 )
                         if bound + 1e-9 >= best[0]:
                             # the non-separable part is monotone too: bounded at the caps
                             m_cap = max(fav[0, cf_cap, 2], max(fav[1, cm_top, 2], fav[2, cb, 2]))
-                            separable = n_opp * _separable(fav, cf_cap, cm_top, cb)
+                            separable = n_opp * separable_ev(fav, cf_cap, cm_top, cb)
                             rest_max = bound - placed_points(separable, m_cap, p, True)
                             scored += _eval_back(
                                 b, r5, r3, c5, c3, back_middle, back_front,
@@ -705,7 +724,7 @@ def _max_ev_walk(
             out[s, h, 0], out[s, h, 1], out[s, h, 2] = key[5], key[4], key[3]
             values[s, h] = best[0]
             n_scored[s, h] = scored
-        _clear_groups(head, present, group_list, n_grp)
+        clear_groups(head, present, group_list, n_grp)
 
 
 @nb.njit(cache=True)
@@ -721,10 +740,10 @@ def _exhaustive_kernel(
     x3 = np.zeros(N_THREE, dtype=np.float64)
     n_opp = p[P_N_OPP]
     for h in range(hands.shape[0]):
-        _rank_subsets(hands[h], rt, r5, r3, k5, k3)
+        rank_subsets(hands[h], rt, r5, r3, k5, k3)
         copies = 0
         if horse >= 0:
-            copies = _horse_counts(hands[h], horse, p[P_HORSE], five, three, x5, x3)
+            copies = horse_counts(hands[h], horse, p[P_HORSE], five, three, x5, x3)
         best_v = -np.inf
         key_b, key_m, key_f, id_b, id_m, id_f = -1, -1, -1, -1, -1, -1
         for s in range(split_ids.shape[0]):
@@ -734,12 +753,12 @@ def _exhaustive_kernel(
                 np.int64(split_ids[s, 2]),
             )
             rf, rm, rb = r3[f], r5[m], r5[b]
-            if not _legal(rf, rm, rb, strict):
+            if not legal_split(rf, rm, rb, strict):
                 continue
-            v = _ev(q, p, cop, k3[f], k5[m], k5[b])
+            v = split_ev(q, p, cop, k3[f], k5[m], k5[b])
             if copies > 0:
-                v += n_opp * _horse_points(q, k3[f], k5[m], k5[b], x3[f], x5[m], x5[b])
-            if _beats(
+                v += n_opp * horse_points(q, k3[f], k5[m], k5[b], x3[f], x5[m], x5[b])
+            if dun_beats(
                 v, rf, rm, rb, f, m, b, best_v, key_b, key_m, key_f, id_b, id_m, id_f,
                 front_first,
             ):  # fmt: skip
@@ -750,13 +769,13 @@ def _exhaustive_kernel(
 
 
 @nb.njit(cache=True)
-def _legal_ranks_kernel(hand, rt, back_rest, strict):
+def legal_ranks_kernel(hand, rt, back_rest, strict):
     """All legal splits of one hand with the two 5-card duns unordered: ids and dun ranks."""
     r5 = np.empty(N_FIVE, dtype=np.int32)
     r3 = np.empty(N_THREE, dtype=np.int32)
     k5 = np.empty(N_FIVE, dtype=np.int32)
     k3 = np.empty(N_THREE, dtype=np.int32)
-    _rank_subsets(hand, rt, r5, r3, k5, k3)
+    rank_subsets(hand, rt, r5, r3, k5, k3)
     ids = np.empty((N_DISTINCT, 3), dtype=np.int16)
     ranks = np.empty((N_DISTINCT, 3), dtype=np.int32)
     n = 0
@@ -769,7 +788,7 @@ def _legal_ranks_kernel(hand, rt, back_rest, strict):
             # A split with equal 5-card duns appears twice (either may be the back): keep one.
             if rm == rb and m < b:
                 continue
-            if not _legal(r3[f], rm, rb, strict):
+            if not legal_split(r3[f], rm, rb, strict):
                 continue
             ids[n, 0], ids[n, 1], ids[n, 2] = f, m, b
             ranks[n, 0], ranks[n, 1], ranks[n, 2] = r3[f], rm, rb
@@ -778,7 +797,11 @@ def _legal_ranks_kernel(hand, rt, back_rest, strict):
 
 
 @nb.njit(cache=True)
-def _pareto_kernel(r, order, keep):
+def pareto_kernel(r, order, keep):
+    """Mark in ``keep`` (bool ``(n,)``, all False on entry) the rows of ``r`` (int ``(n, 3)``
+    dun ranks) that no other row dominates (at least as strong in all three duns), visiting
+    them in ``order`` (int ``(n,)``, strongest back first, so that a row can only be
+    dominated by one visited before it)."""
     # Visited strongest back first: a split can only be dominated by one visited before it.
     kept = np.empty((r.shape[0], 3), dtype=np.int64)
     n = 0
@@ -966,7 +989,7 @@ def max_ev_ids_many(
     ids = np.empty((k, n, 3), dtype=np.int64)
     values = np.empty((k, n), dtype=np.float64)
     n_scored = np.empty((k, n), dtype=np.int64)
-    _max_ev_kernel(
+    max_ev_kernel(
         rows, rt, BACK_MIDDLE, BACK_FRONT, q, fav, sep, params, cops, stricts, horses, ties, pick,
         FIVE_SUBSETS, THREE_SUBSETS, coarse_of_fine(), ids, values, n_scored,
     )  # fmt: skip
@@ -1041,7 +1064,7 @@ def split_values(
         copies = np.broadcast_to(np.asarray(horse), classes.shape).reshape(-1, 3)
         extra = solver.model.params[P_HORSE] ** copies - 1.0
     out = np.empty(flat.shape[0], dtype=np.float64)
-    _values_kernel(
+    values_kernel(
         flat, solver.q, solver.model.params, solver.joint, np.ascontiguousarray(extra), out
     )
     return out.reshape(classes.shape[:-1])
@@ -1054,10 +1077,15 @@ def horse_copies(arranged: npt.ArrayLike, card: int) -> np.ndarray:
 
 
 @nb.njit(cache=True)
-def _values_kernel(classes, q, p, cop, extra, out):
+def values_kernel(classes, q, p, cop, extra, out):
+    """Expected score of each split given by its dun classes: ``out[i]`` (float64) is
+    :func:`~simkit.arrange.value.split_ev` of ``classes[i]`` (int ``(n, 3)``: front, middle,
+    back class) with quantities ``q``, value parameters ``p`` and copula ``cop``, plus the
+    马牌's points from ``extra[i]`` (float64 ``(n, 3)``, each dun's extra count) against
+    every opponent."""
     n_opp = p[P_N_OPP]
     for i in range(classes.shape[0]):
         cf, cm, cb = classes[i, 0], classes[i, 1], classes[i, 2]
-        out[i] = _ev(q, p, cop, cf, cm, cb) + n_opp * _horse_points(
+        out[i] = split_ev(q, p, cop, cf, cm, cb) + n_opp * horse_points(
             q, cf, cm, cb, extra[i, 0], extra[i, 1], extra[i, 2]
         )

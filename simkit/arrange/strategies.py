@@ -34,12 +34,12 @@ from simkit.arrange.removal import (
 from simkit.arrange.rerank import WIDE_PAIRS, check_list, reference_rerank, rerank_ids
 from simkit.arrange.search import (
     Solver,
-    _greedy_kernel,
-    _legal_ranks_kernel,
-    _random_kernel,
+    greedy_kernel,
+    legal_ranks_kernel,
     make_solver,
     max_ev_ids,
     max_ev_ids_many,
+    random_kernel,
 )
 from simkit.arrange.subsets import rank_tables_of
 from simkit.arrange.value import PlaceModel, check_home_rate, foul_strict
@@ -502,7 +502,7 @@ class Greedy(Strategy):
         self, rows: np.ndarray, variant: Variant, *, n_players: int, rng: RngLike = None
     ) -> Choice:
         ids = np.empty((rows.shape[0], 3), dtype=np.int64)
-        _greedy_kernel(rows, rank_tables_of(variant), BACK_REST, foul_strict(variant), ids)
+        greedy_kernel(rows, rank_tables_of(variant), BACK_REST, foul_strict(variant), ids)
         return ids, None
 
 
@@ -517,7 +517,7 @@ class RandomLegal(Strategy):
     ) -> Choice:
         ids = np.empty((rows.shape[0], 3), dtype=np.int64)
         seeds = as_generator(rng).integers(0, 2**63, size=rows.shape[0], dtype=np.uint64)
-        _random_kernel(rows, seeds, rank_tables_of(variant), SPLIT_IDS, foul_strict(variant), ids)
+        random_kernel(rows, seeds, rank_tables_of(variant), SPLIT_IDS, foul_strict(variant), ids)
         return ids, None
 
 
@@ -537,7 +537,7 @@ class Objective(Strategy):
         strict = foul_strict(variant)
         out = np.empty((rows.shape[0], 3), dtype=np.int64)
         for h in range(rows.shape[0]):
-            ids, ranks = _legal_ranks_kernel(rows[h], rt, BACK_REST, strict)
+            ids, ranks = legal_ranks_kernel(rows[h], rt, BACK_REST, strict)
             scores = np.asarray(self.objective(ranks), dtype=np.float64)
             if scores.shape != (ranks.shape[0],):
                 raise SimkitError(

@@ -83,7 +83,7 @@ def _rank_tables(ranking: Ranking, any_deck: bool = False) -> tuple[np.ndarray, 
 
 
 @nb.njit(cache=True)
-def _rank_subsets(hand, rt, r5, r3, k5, k3):
+def rank_subsets(hand, rt, r5, r3, k5, k3):
     """Ranks of all 1,287 5-card and 286 3-card subsets of one rank-sorted hand.
 
     Nested loops visit subsets in the order of :data:`~simkit.splits.FIVE_SUBSETS` and carry
@@ -150,7 +150,7 @@ def _rank_subsets(hand, rt, r5, r3, k5, k3):
 
 @nb.njit(cache=True)
 def _rank_subsets_any(hand, flat5, flat3, class_of_code, r5, r3, k5, k3):
-    """:func:`_rank_subsets` for a hand of any deck (jokers wild): each subset ranked on its own
+    """:func:`rank_subsets` for a hand of any deck (jokers wild): each subset ranked on its own
     by :func:`~simkit.evaluate.rank5_any_one`, in the same order."""
     n = 0
     for a in range(9):

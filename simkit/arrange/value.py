@@ -550,7 +550,7 @@ def placed_skip_below(y, m, p, bound):
 
 
 @nb.njit(cache=True, inline="always")
-def _ev(qa, p, cop, cf, cm, cb, bound=False):
+def split_ev(qa, p, cop, cf, cm, cb, bound=False):
     """:func:`expected_points` of dun classes (cf, cm, cb) read from a quantity array.
 
     With the plain quantities (:func:`ev_quantities`) this is a split's expected score; with
@@ -568,7 +568,7 @@ def _ev(qa, p, cop, cf, cm, cb, bound=False):
 
 
 @nb.njit(cache=True, inline="always")
-def _horse_points(qa, cf, cm, cb, x0, x1, x2):
+def horse_points(qa, cf, cm, cb, x0, x1, x2):
     """What the 马牌 adds against one opponent: ``x*`` the extra count of a won dun that holds
     it (multiplier**copies - 1; 0 elsewhere) times its win chance and worth."""
     return (
@@ -579,8 +579,8 @@ def _horse_points(qa, cf, cm, cb, x0, x1, x2):
 
 
 @nb.njit(cache=True, inline="always")
-def _horse_bound(fav, cf, cm, cb, x_top, copies):
-    """Bounds :func:`_horse_points` over the splits whose duns are at most these classes when
+def horse_bound(fav, cf, cm, cb, x_top, copies):
+    """Bounds :func:`horse_points` over the splits whose duns are at most these classes when
     the hand holds ``copies`` marked cards, the largest extra count being ``x_top``."""
     a = np.float64(fav[0, cf, 0]) * fav[0, cf, 2]
     b = np.float64(fav[1, cm, 0]) * fav[1, cm, 2]
@@ -591,12 +591,12 @@ def _horse_bound(fav, cf, cm, cb, x_top, copies):
 
 
 @nb.njit(cache=True, inline="always")
-def _horse_bound_back(fav, cf, cm, cb, x_top, copies, x_back):
-    """:func:`_horse_bound` over the splits of one back of class ``cb`` whose extra count is
+def horse_bound_back(fav, cf, cm, cb, x_top, copies, x_back):
+    """:func:`horse_bound` over the splits of one back of class ``cb`` whose extra count is
     ``x_back``: with one marked card, the back's own term where it holds the card, else the
     front's or the middle's (the card is in one dun only)."""
     if copies != 1:
-        return _horse_bound(fav, cf, cm, cb, x_top, copies)
+        return horse_bound(fav, cf, cm, cb, x_top, copies)
     if x_back > 0.0:
         return x_back * (np.float64(fav[2, cb, 0]) * fav[2, cb, 2])
     a = np.float64(fav[0, cf, 0]) * fav[0, cf, 2]
@@ -605,7 +605,7 @@ def _horse_bound_back(fav, cf, cm, cb, x_top, copies, x_back):
 
 
 @nb.njit(cache=True, inline="always")
-def _separable(qa, cf, cm, cb):
+def separable_ev(qa, cf, cm, cb):
     """Σ over duns of (win chance × win points − lose chance × lose pay), one opponent."""
     return (
         np.float64(qa[0, cf, 0]) * qa[0, cf, 2] - np.float64(qa[0, cf, 1]) * qa[0, cf, 3]
