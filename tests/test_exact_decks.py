@@ -20,8 +20,6 @@ from simkit.evaluate import Category
 from simkit.exact_decks import (
     ONE_DECK,
     DeckShape,
-    _level_masks,
-    _representatives,
     category_names,
     contains_counts,
     deck_of,
@@ -33,10 +31,12 @@ from simkit.exact_decks import (
     reference_categories,
     reference_contains,
     reference_masks,
+    representatives,
     sample_hands,
     suit_count_distribution,
     three_card_counts,
 )
+from simkit.exact_decks.vectors import _level_masks
 from simkit.specials import detect_specials, rank_count_masks
 from simkit.variants import Ranking, load_variant
 
@@ -73,7 +73,7 @@ def test_rank_count_masks_agree_with_the_detector_on_every_vector_it_reads():
     specials = load_variant("guangxi").specials
     vectors = rank_vectors(13, 8)
     hands = np.empty((len(vectors), 13), dtype=np.int8)
-    _representatives(vectors, hands)
+    representatives(vectors, hands)
     bits = sum(1 << i for i, r in enumerate(specials.rules) if r.kind.exact == "rank-counts")
     by_detector = detect_specials(hands, specials) & np.uint32(bits)
     assert (rank_count_masks(packed_keys(vectors), specials) == by_detector).all()
@@ -205,7 +205,7 @@ def test_joker_rank_masks_are_unions_over_the_joker_ranks():
         completed = vectors[pick].copy()
         completed[:, r] += 1
         hands = np.empty((len(pick), 13), dtype=np.int8)
-        _representatives(completed, hands)
+        representatives(completed, hands)
         expected |= detect_specials(hands, specials).astype(np.int64) & bits
     assert (masks[pick] == expected).all()
 

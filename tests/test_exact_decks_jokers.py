@@ -17,7 +17,6 @@ from scipy import stats
 from simkit.evaluate import Category, rank5
 from simkit.exact_decks import (
     DeckShape,
-    _contains_level,
     category_names,
     contains_counts,
     contains_with_jokers,
@@ -25,6 +24,7 @@ from simkit.exact_decks import (
     reference_categories,
     sample_hands,
 )
+from simkit.exact_decks.contains import _contains_level
 
 RESULTS = Path(__file__).resolve().parents[1] / "results" / "decks"
 ACE = 12
