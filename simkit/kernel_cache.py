@@ -94,3 +94,117 @@ def compile_stage(
     total = time.monotonic() - start
     print(f"compiling kernels: done in {total:.0f} s (cached for later runs)", file=out, flush=True)
     return total
+
+
+# --------------------------------------------------------------------------- the warm-up
+
+#: What :func:`warm_up` runs, by family: (family, what one step plays).  A family's steps
+#: compile kernels few other families call, so that families run side by side in separate
+#: processes compile each kernel once (two processes compiling the same kernel at once both
+#: pay for it; numba's cache keeps whichever finishes last).
+FAMILIES = ("arrange", "score", "default")
+
+#: Hands a warm-up step deals (enough for every kernel to run, few enough to take no time).
+WARM_UP_GAMES = 8
+
+
+def _warm_up_steps(family: str) -> list[tuple[str, Callable[[], object]]]:
+    """The steps of ``family`` (:data:`FAMILIES`): a label and a call each, one per shipped
+    variant and table size.  Raises ValueError for an unknown family."""
+    from simkit.arrange import DEFAULT_STRATEGY, arrange
+    from simkit.deal import deal
+    from simkit.score import score
+    from simkit.variants import load_variant, variant_names
+
+    def table_sizes(variant: Any) -> list[int]:
+        sizes = []
+        for n_players in (4, 6):
+            try:
+                variant.deck_for(n_players)
+            except Exception:
+                continue
+            sizes.append(n_players)
+        return sizes
+
+    def play(name: str, n_players: int, strategy: str, scored: bool) -> Callable[[], object]:
+        def step() -> object:
+            variant = load_variant(name)
+            hands = deal(WARM_UP_GAMES, n_players, rng=0, deck=variant.deck_for(n_players))
+            arranged, declared = arrange(hands, variant, strategy, n_players=n_players)
+            return score(arranged, variant, declared=declared) if scored else arranged
+
+        return step
+
+    strategy, scored = {
+        "score": ("greedy", True),
+        "arrange": ("max-ev", False),
+        "default": (DEFAULT_STRATEGY, False),
+    }.get(family, (None, False))
+    if strategy is None:
+        raise ValueError(f"unknown warm-up family {family!r}; choose from {', '.join(FAMILIES)}")
+    steps = []
+    for name in variant_names():
+        for n_players in table_sizes(load_variant(name)):
+            label = f"{family}: {name}, {n_players} players"
+            steps.append((label, play(name, n_players, strategy, scored)))
+    return steps
+
+
+def _run_family(family: str) -> tuple[str, float]:
+    """Run ``family``'s steps in this process; ``(family, seconds)``."""
+    start = time.monotonic()
+    for _, step in _warm_up_steps(family):
+        step()
+    return family, time.monotonic() - start
+
+
+def warm_up(jobs: int = 1, stream: TextIO | None = None) -> float:
+    """Compile the kernels that a simulation and the test suite call, each once, in ``jobs``
+    processes side by side (each running whole :data:`FAMILIES`), so that the processes that
+    start next (pytest's workers, a run's workers) load them from numba's cache.
+
+    Where the cache is warm, this only loads the kernels (seconds).  Writes a line per family on
+    ``stream`` (stderr by default) and returns the seconds the whole warm-up took.  Raises
+    ValueError when ``jobs`` < 1.
+    """
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"jobs must be a whole number >= 1, got {jobs!r}")
+    import os
+
+    os.environ.setdefault("SIMKIT_TABLES", "fallback")  # never build win tables here
+    out = stream or sys.stderr
+    start = time.monotonic()
+    if jobs == 1:
+        done = map(_run_family, FAMILIES)
+    else:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(
+            max_workers=min(jobs, len(FAMILIES)), mp_context=multiprocessing.get_context("spawn")
+        ) as pool:
+            done = list(pool.map(_run_family, FAMILIES))
+    for family, seconds in done:
+        print(f"warm-up: {family} kernels ready in {seconds:.0f} s", file=out, flush=True)
+    total = time.monotonic() - start
+    print(f"warm-up: done in {total:.0f} s", file=out, flush=True)
+    return total
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m simkit.kernel_cache [--jobs N]``: :func:`warm_up`."""
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="python -m simkit.kernel_cache", description="Compile simkit's kernels once."
+    )
+    parser.add_argument("--jobs", type=int, default=1, help="processes side by side (1)")
+    args = parser.parse_args(argv)
+    if args.jobs < 1:
+        parser.error(f"--jobs must be >= 1, got {args.jobs}")
+    warm_up(args.jobs)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,77 @@
+"""The warm-up that compiles the kernels once before pytest's workers (or a run's) start:
+``python -m simkit.kernel_cache --jobs N`` (the Makefile's ``warm`` target)."""
+
+from __future__ import annotations
+
+import importlib
+import io
+import re
+
+import pytest
+
+import simkit.kernel_cache as kc
+from simkit.variants import load_variant, variant_names
+
+
+@pytest.mark.parametrize("jobs", [0, -1, 1.5, True, "2"])
+def test_warm_up_refuses_a_bad_number_of_jobs_before_any_work(jobs, monkeypatch):
+    monkeypatch.setattr(kc, "_run_family", lambda family: pytest.fail("ran a family"))
+    with pytest.raises(ValueError, match="jobs must be a whole number >= 1"):
+        kc.warm_up(jobs)
+
+
+def test_the_command_refuses_a_bad_number_of_jobs(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        kc.main(["--jobs", "0"])
+    assert exit_.value.code == 2
+    assert "--jobs must be >= 1, got 0" in capsys.readouterr().err
+
+
+def test_an_unknown_family_is_named_with_the_valid_ones():
+    with pytest.raises(ValueError, match="unknown warm-up family 'nope'; choose from arrange, "):
+        kc._warm_up_steps("nope")
+
+
+@pytest.mark.parametrize("family", kc.FAMILIES)
+def test_each_family_plays_every_shipped_variant_at_each_table_size_it_serves(family):
+    labels = [label for label, _ in kc._warm_up_steps(family)]
+    want = []
+    for name in variant_names():
+        for n_players in (4, 6):
+            try:
+                load_variant(name).deck_for(n_players)
+            except Exception:
+                continue
+            want.append(f"{family}: {name}, {n_players} players")
+    assert labels == want
+    assert any(", 4 players" in label for label in labels)
+    assert any(", 6 players" in label for label in labels)  # two decks: other kernels
+
+
+def test_one_job_runs_the_families_in_order_and_says_so(monkeypatch):
+    ran = []
+    monkeypatch.setattr(kc, "_run_family", lambda family: ran.append(family) or (family, 0.0))
+    out = io.StringIO()
+    assert kc.warm_up(1, stream=out) >= 0
+    assert ran == list(kc.FAMILIES)
+    lines = out.getvalue().splitlines()
+    assert lines[:-1] == [f"warm-up: {f} kernels ready in 0 s" for f in kc.FAMILIES]
+    assert re.fullmatch(r"warm-up: done in \d+ s", lines[-1])
+
+
+@pytest.mark.parametrize(
+    ("family", "probes"),
+    [
+        ("score", ["simkit.deal._deal_one_deck", "simkit.score._kernel"]),
+        ("arrange", ["simkit.deal._deal_one_deck", "simkit.arrange.search._max_ev_kernel"]),
+    ],
+)
+def test_a_family_step_calls_the_kernels_every_run_calls(family, probes):
+    """A 4-player step of the family leaves the probe kernels compiled (or loaded) in this
+    process: what it compiled, a later process loads from the cache."""
+    (step,) = [s for label, s in kc._warm_up_steps(family) if label.endswith("guangxi, 4 players")]
+    step()
+    for probe in probes:
+        module, name = probe.rsplit(".", 1)
+        assert getattr(importlib.import_module(module), name).signatures, probe
+    assert {f"{m}.{n}" for m, n in kc.PROBES} >= set(probes)
