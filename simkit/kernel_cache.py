@@ -98,11 +98,13 @@ def compile_stage(
 
 # --------------------------------------------------------------------------- the warm-up
 
-#: What :func:`warm_up` runs, by family: (family, what one step plays).  A family's steps
-#: compile kernels few other families call, so that families run side by side in separate
-#: processes compile each kernel once (two processes compiling the same kernel at once both
-#: pay for it; numba's cache keeps whichever finishes last).
-FAMILIES = ("arrange", "score", "default")
+#: What :func:`warm_up` runs, by family, the heaviest first: ``arrange`` plays max-ev (the
+#: search kernels on float64 win tables), ``default`` the default strategy (the same kernels on
+#: float32 fine tables, a signature of their own, and the re-ranking walk), ``score`` greedy,
+#: the special hands and the scorer.  The families compile different kernels, or different
+#: signatures of one, so that families run side by side in separate processes compile each
+#: once (two processes compiling the same kernel at once both pay for it).
+FAMILIES = ("arrange", "default", "score")
 
 #: Hands a warm-up step deals (enough for every kernel to run, few enough to take no time).
 WARM_UP_GAMES = 8
@@ -110,11 +112,13 @@ WARM_UP_GAMES = 8
 
 def _warm_up_steps(family: str) -> list[tuple[str, Callable[[], object]]]:
     """The steps of ``family`` (:data:`FAMILIES`): a label and a call each, one per shipped
-    variant and table size.  Raises ValueError for an unknown family."""
+    variant and deck option (:func:`~simkit.variants.deck_option_names`: their decks call
+    kernels of their own) at each of 4 and 6 players it serves (one deck, two decks).  Raises
+    ValueError for an unknown family."""
     from simkit.arrange import DEFAULT_STRATEGY, arrange
     from simkit.deal import deal
     from simkit.score import score
-    from simkit.variants import load_variant, variant_names
+    from simkit.variants import deck_option_names, load_variant, variant_names
 
     def table_sizes(variant: Any) -> list[int]:
         sizes = []
@@ -143,7 +147,7 @@ def _warm_up_steps(family: str) -> list[tuple[str, Callable[[], object]]]:
     if strategy is None:
         raise ValueError(f"unknown warm-up family {family!r}; choose from {', '.join(FAMILIES)}")
     steps = []
-    for name in variant_names():
+    for name in [*variant_names(), *deck_option_names()]:
         for n_players in table_sizes(load_variant(name)):
             label = f"{family}: {name}, {n_players} players"
             steps.append((label, play(name, n_players, strategy, scored)))

@@ -7,10 +7,12 @@ import importlib
 import io
 import re
 
+import numba
 import pytest
 
 import simkit.kernel_cache as kc
-from simkit.variants import load_variant, variant_names
+from simkit.arrange import rank_tables_of
+from simkit.variants import deck_option_names, load_variant, variant_names
 
 
 @pytest.mark.parametrize("jobs", [0, -1, 1.5, True, "2"])
@@ -33,10 +35,10 @@ def test_an_unknown_family_is_named_with_the_valid_ones():
 
 
 @pytest.mark.parametrize("family", kc.FAMILIES)
-def test_each_family_plays_every_shipped_variant_at_each_table_size_it_serves(family):
+def test_each_family_plays_every_shipped_variant_and_deck_at_the_table_sizes_served(family):
     labels = [label for label, _ in kc._warm_up_steps(family)]
     want = []
-    for name in variant_names():
+    for name in [*variant_names(), *deck_option_names()]:
         for n_players in (4, 6):
             try:
                 load_variant(name).deck_for(n_players)
@@ -75,3 +77,17 @@ def test_a_family_step_calls_the_kernels_every_run_calls(family, probes):
         module, name = probe.rsplit(".", 1)
         assert getattr(importlib.import_module(module), name).signatures, probe
     assert {f"{m}.{n}" for m, n in kc.PROBES} >= set(probes)
+
+
+def _arg_types(arrays):
+    return tuple(str(numba.typeof(a)) for a in arrays)
+
+
+def test_the_rank_tables_are_typed_alike_for_every_deck():
+    """The search kernels take :func:`~simkit.arrange.rank_tables_of`'s tuple; numba compiles a
+    kernel once per distinct argument types, so a placeholder table that is writable where the
+    real one is read-only would compile every search kernel twice (a minute each, cold)."""
+    names = [*variant_names(), *deck_option_names()]
+    types = {name: _arg_types(rank_tables_of(load_variant(name))) for name in names}
+    assert not all(load_variant(name).deck.plain for name in names)  # both kinds are here
+    assert len(set(types.values())) == 1, types
