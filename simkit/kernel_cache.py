@@ -154,12 +154,12 @@ def _warm_up_steps(family: str) -> list[tuple[str, Callable[[], object]]]:
     return steps
 
 
-def _run_family(family: str) -> tuple[str, float]:
-    """Run ``family``'s steps in this process; ``(family, seconds)``."""
-    start = time.monotonic()
+def _run_family(family: str) -> tuple[str, float, float]:
+    """Run ``family``'s steps in this process; ``(family, seconds, CPU seconds)``."""
+    start, cpu = time.monotonic(), time.process_time()
     for _, step in _warm_up_steps(family):
         step()
-    return family, time.monotonic() - start
+    return family, time.monotonic() - start, time.process_time() - cpu
 
 
 def warm_up(jobs: int = 1, stream: TextIO | None = None) -> float:
@@ -188,8 +188,12 @@ def warm_up(jobs: int = 1, stream: TextIO | None = None) -> float:
             max_workers=min(jobs, len(FAMILIES)), mp_context=multiprocessing.get_context("spawn")
         ) as pool:
             done = list(pool.map(_run_family, FAMILIES))
-    for family, seconds in done:
-        print(f"warm-up: {family} kernels ready in {seconds:.0f} s", file=out, flush=True)
+    for family, seconds, cpu in done:
+        print(
+            f"warm-up: {family} kernels ready in {seconds:.0f} s ({cpu:.0f} CPU-s)",
+            file=out,
+            flush=True,
+        )
     total = time.monotonic() - start
     print(f"warm-up: done in {total:.0f} s", file=out, flush=True)
     return total

@@ -52,12 +52,12 @@ def test_each_family_plays_every_shipped_variant_and_deck_at_the_table_sizes_ser
 
 def test_one_job_runs_the_families_in_order_and_says_so(monkeypatch):
     ran = []
-    monkeypatch.setattr(kc, "_run_family", lambda family: ran.append(family) or (family, 0.0))
+    monkeypatch.setattr(kc, "_run_family", lambda f: ran.append(f) or (f, 0.0, 0.0))
     out = io.StringIO()
     assert kc.warm_up(1, stream=out) >= 0
     assert ran == list(kc.FAMILIES)
     lines = out.getvalue().splitlines()
-    assert lines[:-1] == [f"warm-up: {f} kernels ready in 0 s" for f in kc.FAMILIES]
+    assert lines[:-1] == [f"warm-up: {f} kernels ready in 0 s (0 CPU-s)" for f in kc.FAMILIES]
     assert re.fullmatch(r"warm-up: done in \d+ s", lines[-1])
 
 
