@@ -14,9 +14,10 @@ by ``import simkit``.
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TextIO
 
 #: Kernels every simulation compiles: (module, dispatcher name); a test checks they exist.
@@ -173,11 +174,10 @@ def warm_up(jobs: int = 1, stream: TextIO | None = None) -> float:
     """
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs must be a whole number >= 1, got {jobs!r}")
-    import os
-
     os.environ.setdefault("SIMKIT_TABLES", "fallback")  # never build win tables here
     out = stream or sys.stderr
     start = time.monotonic()
+    done: Iterable[tuple[str, float, float]]
     if jobs == 1:
         done = map(_run_family, FAMILIES)
     else:
