@@ -9,6 +9,10 @@ read, no compiling); when they are cold, :func:`compile_stage` runs the caller's
 (a tiny game per variant) in this process before any worker starts, with a line per step, so
 that the workers load the kernels instead of each compiling them.  Nothing here is imported
 by ``import simkit``.
+
+``python -m simkit.kernel_cache --jobs N`` (:func:`warm_up`; ``make warm``, run before the test
+suite) compiles the kernels ahead of any run: tiny games of every shipped variant and deck
+option, in families that compile different kernels, side by side in ``N`` processes.
 """
 
 from __future__ import annotations
