@@ -159,21 +159,60 @@ def _warm_up_steps(family: str) -> list[tuple[str, Callable[[], object]]]:
     return steps
 
 
-def _run_family(family: str) -> tuple[str, float, float]:
-    """Run ``family``'s steps in this process; ``(family, seconds, CPU seconds)``."""
+def compile_times(call: Callable[[], object]) -> dict[str, tuple[int, float]]:
+    """Run ``call`` and return what numba compiled meanwhile in this process: by kernel
+    (``module.qualname``), ``(compiles, CPU seconds)``, the seconds exclusive of the kernels it
+    compiled inside (a kernel calling another compiles it first).  Loads from the cache are
+    not compiles."""
+    from numba.core import event
+
+    times: dict[str, tuple[int, float]] = {}
+    started: list[list[float]] = []
+
+    class Recorder(event.Listener):
+        def on_start(self, ev: Any) -> None:
+            started.append([time.process_time(), 0.0])
+
+        def on_end(self, ev: Any) -> None:
+            began, inner = started.pop()
+            spent = time.process_time() - began
+            if started:
+                started[-1][1] += spent
+            func = ev.data["dispatcher"].py_func
+            name = f"{func.__module__}.{func.__qualname__}"
+            n, cpu = times.get(name, (0, 0.0))
+            times[name] = (n + 1, cpu + spent - inner)
+
+    recorder = Recorder()
+    event.register("numba:compile", recorder)
+    try:
+        call()
+    finally:
+        event.unregister("numba:compile", recorder)
+    return times
+
+
+def _run_family(family: str) -> tuple[str, float, float, dict[str, tuple[int, float]]]:
+    """Run ``family``'s steps in this process; ``(family, seconds, CPU seconds, what it
+    compiled)`` (:func:`compile_times`)."""
     start, cpu = time.monotonic(), time.process_time()
-    for _, step in _warm_up_steps(family):
-        step()
-    return family, time.monotonic() - start, time.process_time() - cpu
+
+    def run() -> None:
+        for _, step in _warm_up_steps(family):
+            step()
+
+    compiled = compile_times(run)
+    return family, time.monotonic() - start, time.process_time() - cpu, compiled
 
 
-def warm_up(jobs: int = 1, stream: TextIO | None = None) -> float:
+def warm_up(jobs: int = 1, stream: TextIO | None = None, top: int = 0) -> float:
     """Compile the kernels that a simulation and the test suite call, each once, in ``jobs``
     processes side by side (each running whole :data:`FAMILIES`), so that the processes that
     start next (pytest's workers, a run's workers) load them from numba's cache.
 
     Where the cache is warm, this only loads the kernels (seconds).  Writes a line per family on
-    ``stream`` (stderr by default) and returns the seconds the whole warm-up took.  Raises
+    ``stream`` (stderr by default), with its ``top`` costliest compiled kernels (CPU seconds,
+    :func:`compile_times`), and returns the seconds the whole warm-up took.  Raises
     ValueError when ``jobs`` < 1.
     """
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
@@ -181,7 +220,7 @@ def warm_up(jobs: int = 1, stream: TextIO | None = None) -> float:
     os.environ.setdefault("SIMKIT_TABLES", "fallback")  # never build win tables here
     out = stream or sys.stderr
     start = time.monotonic()
-    done: Iterable[tuple[str, float, float]]
+    done: Iterable[tuple[str, float, float, dict[str, tuple[int, float]]]]
     if jobs == 1:
         done = map(_run_family, FAMILIES)
     else:
@@ -192,29 +231,38 @@ def warm_up(jobs: int = 1, stream: TextIO | None = None) -> float:
             max_workers=min(jobs, len(FAMILIES)), mp_context=multiprocessing.get_context("spawn")
         ) as pool:
             done = list(pool.map(_run_family, FAMILIES))
-    for family, seconds, cpu in done:
+    for family, seconds, cpu, compiled in done:
         print(
-            f"warm-up: {family} kernels ready in {seconds:.0f} s ({cpu:.0f} CPU-s)",
+            f"warm-up: {family} kernels ready in {seconds:.0f} s ({cpu:.0f} CPU-s, "
+            f"{sum(n for n, _ in compiled.values())} compiles)",
             file=out,
             flush=True,
         )
+        costliest = sorted(compiled.items(), key=lambda kv: -kv[1][1])[:top]
+        for name, (n, kernel_cpu) in costliest:
+            print(f"warm-up:   {kernel_cpu:7.1f} CPU-s  {n} x {name}", file=out, flush=True)
     total = time.monotonic() - start
     print(f"warm-up: done in {total:.0f} s", file=out, flush=True)
     return total
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m simkit.kernel_cache [--jobs N]``: :func:`warm_up`."""
+    """``python -m simkit.kernel_cache [--jobs N] [--top N]``: :func:`warm_up`."""
     import argparse
 
     parser = argparse.ArgumentParser(
         prog="python -m simkit.kernel_cache", description="Compile simkit's kernels once."
     )
     parser.add_argument("--jobs", type=int, default=1, help="processes side by side (1)")
+    parser.add_argument(
+        "--top", type=int, default=0, help="list each family's N costliest compiles (0)"
+    )
     args = parser.parse_args(argv)
     if args.jobs < 1:
         parser.error(f"--jobs must be >= 1, got {args.jobs}")
-    warm_up(args.jobs)
+    if args.top < 0:
+        parser.error(f"--top must be >= 0, got {args.top}")
+    warm_up(args.jobs, top=args.top)
     return 0
 
 

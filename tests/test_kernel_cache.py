@@ -22,11 +22,13 @@ def test_warm_up_refuses_a_bad_number_of_jobs_before_any_work(jobs, monkeypatch)
         kc.warm_up(jobs)
 
 
-def test_the_command_refuses_a_bad_number_of_jobs(capsys):
+@pytest.mark.parametrize(("args", "says"), [(["--jobs", "0"], "--jobs must be >= 1, got 0"),
+                                            (["--top", "-1"], "--top must be >= 0, got -1")])
+def test_the_command_refuses_bad_options(args, says, capsys):
     with pytest.raises(SystemExit) as exit_:
-        kc.main(["--jobs", "0"])
+        kc.main(args)
     assert exit_.value.code == 2
-    assert "--jobs must be >= 1, got 0" in capsys.readouterr().err
+    assert says in capsys.readouterr().err
 
 
 def test_an_unknown_family_is_named_with_the_valid_ones():
@@ -52,13 +54,41 @@ def test_each_family_plays_every_shipped_variant_and_deck_at_the_table_sizes_ser
 
 def test_one_job_runs_the_families_in_order_and_says_so(monkeypatch):
     ran = []
-    monkeypatch.setattr(kc, "_run_family", lambda f: ran.append(f) or (f, 0.0, 0.0))
+    compiled = {"simkit.score._kernel": (1, 2.0), "simkit.deal._deal_one_deck": (2, 0.5)}
+    monkeypatch.setattr(kc, "_run_family", lambda f: ran.append(f) or (f, 0.0, 0.0, compiled))
     out = io.StringIO()
-    assert kc.warm_up(1, stream=out) >= 0
+    assert kc.warm_up(1, stream=out, top=1) >= 0
     assert ran == list(kc.FAMILIES)
     lines = out.getvalue().splitlines()
-    assert lines[:-1] == [f"warm-up: {f} kernels ready in 0 s (0 CPU-s)" for f in kc.FAMILIES]
+    assert lines[:-1] == [
+        line
+        for f in kc.FAMILIES
+        for line in (
+            f"warm-up: {f} kernels ready in 0 s (0 CPU-s, 3 compiles)",
+            "warm-up:       2.0 CPU-s  1 x simkit.score._kernel",  # the costliest only
+        )
+    ]
     assert re.fullmatch(r"warm-up: done in \d+ s", lines[-1])
+
+
+def test_compile_times_counts_what_numba_compiles_not_what_it_loads():
+    @numba.njit
+    def inner(x):
+        return x + 1
+
+    @numba.njit
+    def outer(x):
+        return inner(x) * 2
+
+    times = kc.compile_times(lambda: outer(1))
+    name = "test_kernel_cache.test_compile_times_counts_what_numba_compiles_not_what_it_loads"
+    assert {k: n for k, (n, _) in times.items() if k.startswith(name)} == {
+        f"{name}.<locals>.inner": 1,
+        f"{name}.<locals>.outer": 1,
+    }
+    assert all(cpu >= 0 for _, cpu in times.values())
+    assert kc.compile_times(lambda: outer(2)) == {}  # compiled already: nothing new
+    assert kc.compile_times(lambda: outer(2.5))[f"{name}.<locals>.outer"][0] == 1  # a new type
 
 
 @pytest.mark.parametrize(
