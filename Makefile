@@ -9,7 +9,7 @@ PYTEST := $(PY) -m pytest -q -n 2 --dist loadfile
 # Compiled kernels go to numba's default cache (__pycache__ beside the sources), the one a plain
 # `simkit` call uses too: no second compile after `make`.
 
-.PHONY: test test-slow test-all lint report bench clean docs
+.PHONY: test test-slow test-all lint warm report bench clean docs
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,12 +25,18 @@ lint: $(STAMP)
 	$(PY) -m ruff check simkit tests experiments docs/hooks.py docs/griffe_doctests.py
 	$(PY) -m mypy
 
+# Compile every kernel once, families side by side in two processes, before pytest starts its
+# two workers: each worker would otherwise compile the kernels the other is compiling.  Where
+# the kernels are compiled already it only loads them (seconds).
+warm: $(STAMP)
+	$(PY) -m simkit.kernel_cache --jobs 2
+
 # The fast tier: every test not marked slow (tests/conftest.py has the hypothesis profiles).
-test: lint
+test: lint warm
 	$(PYTEST) -m "not slow"
 
 # The slow tier alone: exhaustive scans, statistical tests, notebooks, the tutorials.
-test-slow: $(STAMP)
+test-slow: warm
 	$(PYTEST) -m slow
 
 test-all: test test-slow

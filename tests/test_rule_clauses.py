@@ -280,7 +280,7 @@ def test_001_front_strictly_below_the_middles_top_three(tmp_path) -> None:
 
 
 def _phases_play(hands: tuple[str, ...], values: list[float], **tables):
-    from test_phases_settle import as_arrangement, identity_expected, with_phases
+    from phases.test_phases_settle import as_arrangement, identity_expected, with_phases
 
     from simkit.phases.expected import pair_results
     from simkit.phases.settle import settle
@@ -293,7 +293,7 @@ def _phases_play(hands: tuple[str, ...], values: list[float], **tables):
 
 
 def _final(play, variant, found) -> list[float]:
-    from test_phases_settle import final_scores
+    from phases.test_phases_settle import final_scores
 
     return final_scores(play, variant, found)[0].tolist()
 
@@ -466,7 +466,7 @@ def test_004_surrender_to_another_player_where_every_pair_compares() -> None:
 
 
 def test_surrender_to_another_player_needs_an_all_pairs_table() -> None:
-    from test_phases_settle import as_arrangement, identity_expected
+    from phases.test_phases_settle import as_arrangement, identity_expected
 
     from simkit.errors import SimkitError
     from simkit.phases.expected import pair_results

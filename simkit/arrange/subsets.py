@@ -78,7 +78,11 @@ def _rank_tables(ranking: Ranking, any_deck: bool = False) -> tuple[np.ndarray, 
     for multi in _multiset_tables(ranking):
         ranks = np.maximum(multi, 0).astype(np.int64)
         packed.append(ranks << CLASS_BITS | fine_classes(ranks).astype(np.int64))
-    flat5, flat3 = any_deck_flat(ranking) if any_deck else (np.zeros(1, np.int32),) * 2
+    if any_deck:
+        flat5, flat3 = any_deck_flat(ranking)
+    else:  # read-only placeholders, as the real tables are: the kernels compile once for both
+        flat5 = flat3 = np.zeros(1, np.int32)
+        flat5.setflags(write=False)
     return packed[0], packed[1], flush_table, table5, flat5, flat3, fine_class_of_code()
 
 

@@ -23,7 +23,7 @@ import pytest
 from simkit.arrange import WinTables, shipped_table_path
 from simkit.arrange.classes import n_fine_classes
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EXPERIMENTS = ROOT / "experiments"
 SUPPORT = "experiments.support"
 

@@ -29,7 +29,7 @@ from simkit.errors import SimkitError
 from simkit.evaluate import Category, dun_ranks
 from simkit.variants import deck_option_names, load_variant, variant_names, with_compare
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = range(2, 9)
 
 

@@ -9,7 +9,7 @@ strategies were restructured; a refactor that moves any split or value by one bi
 that became an option of another is named by that option today (``NOW``) and keeps its
 digest.  To print the digests of the current
 code (after a change that is meant to move numbers): ``SIMKIT_PRINT_DIGESTS=1 pytest
-tests/test_strategy_digest.py -s``.
+tests/arrange/test_strategy_digest.py -s``.
 """
 
 from __future__ import annotations

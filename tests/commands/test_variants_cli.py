@@ -10,7 +10,7 @@ from simkit.cli import main
 from simkit.variants import deck_option_names, load_variant, variant_names
 from simkit.variants.docs import render_variants_doc
 
-DOCS = Path(__file__).resolve().parents[1] / "docs" / "variants.md"
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "variants.md"
 
 
 def test_list_names_every_variant_then_the_deck_options(capsys) -> None:

@@ -10,7 +10,7 @@ import pytest
 jupytext = pytest.importorskip("jupytext")
 nbclient = pytest.importorskip("nbclient")
 
-NOTEBOOKS = sorted((Path(__file__).parent.parent / "notebooks").glob("*.py"))
+NOTEBOOKS = sorted((Path(__file__).resolve().parents[2] / "notebooks").glob("*.py"))
 
 
 def test_the_three_notebooks_are_there() -> None:
@@ -32,7 +32,7 @@ def test_notebook_runs_headless(path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setenv("CI", "true")
     monkeypatch.delenv("MPLBACKEND", raising=False)
     # ... and the simkit under test, whichever checkout is installed.
-    root = str(Path(__file__).parent.parent)
+    root = str(Path(__file__).resolve().parents[2])
     monkeypatch.setenv(
         "PYTHONPATH", os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))
     )

@@ -41,7 +41,7 @@ from simkit.objective import biggest_worths, dun_points, fit_place_model
 from simkit.regret import front_candidates
 from simkit.variants import load_variant
 
-RESULTS = Path(__file__).resolve().parents[1] / "results" / "strategy"
+RESULTS = Path(__file__).resolve().parents[2] / "results" / "strategy"
 MODEL = PlaceModel(2.86, -0.43, 4.53, (1.0, 3.0, 4.0, 5.0, 8.0), (0.81, 0.05, 0.09, 0.045, 0.005))
 
 
