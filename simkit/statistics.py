@@ -192,15 +192,14 @@ def record_blocks(
         zip(variants, plays, scored, strict=True)
     ):
         exact &= _record_variant_blocks(out, starts, v, variant, play, total, components)
-    stacked = np.stack(totals)  # (V, n, P)
-    cross, cross2, square_cross = _block_cross(starts, stacked)
+    cross, cross2, square_cross = _block_cross(starts, tuple(totals))
     for b, (_, sums) in enumerate(out):
         if exact[b]:
             sums[Key(Sum.CROSS)] = cross[b]
             sums[Key(Sum.CROSS2)] = cross2[b]
             sums[Key(Sum.SQUARE_GAME_CROSS)] = square_cross[b]
         else:
-            sums.update(_cross_sums(stacked[:, starts[b] : starts[b + 1]]))
+            sums.update(_cross_sums(np.stack([t[starts[b] : starts[b + 1]] for t in totals])))
     return out
 
 
@@ -216,10 +215,12 @@ def _record_variant_blocks(
     """File variant ``v``'s arrays of every block into ``out``; returns per block whether its
     float sums were exact (so that the run's cross sums may be taken in numba too)."""
     names = list(components)
-    comps = np.stack([np.asarray(components[k], dtype=np.float64) for k in names])
+    comps = tuple(np.ascontiguousarray(components[k], dtype=np.float64) for k in names)
     flat_total = np.ascontiguousarray(total, dtype=np.float64)
     declared = np.ascontiguousarray(play.declared, dtype=np.int8)
-    event_comps = np.stack([np.asarray(components[e.component], np.float64) for e in EVENTS])
+    event_comps = tuple(
+        np.ascontiguousarray(components[e.component], dtype=np.float64) for e in EVENTS
+    )
     t = np.zeros(0, dtype=np.int64)
     if "t-formula" in variant.scoring.transforms:
         t = t_values(play.ranks, declared, variant)
@@ -240,8 +241,10 @@ def _record_variant_blocks(
         CATEGORY_SHIFT,
         T_MAX,
     )
-    score1, score2, game2, square2, comp6, exact = _block_float_sums(starts, flat_total, comps)
-    exact &= _exact_bound(starts, flat_total, comps)
+    score1, score2, game2, square2, comp6, whole, largest = _block_float_sums(
+        starts, flat_total, comps
+    )
+    exact = whole & _exact_bound(np.diff(starts), total.shape[1], largest)
     holders = _declare_rows(play, variant)
     for b, (counts, sums) in enumerate(out):
         rows = slice(starts[b], starts[b + 1])
@@ -285,22 +288,13 @@ def _share(comp: np.ndarray, centred_total: np.ndarray, var_t: float) -> float:
 EXACT_LIMIT = 2.0**53
 
 
-def _exact_bound(starts: np.ndarray, total: np.ndarray, comps: np.ndarray) -> np.ndarray:
-    """Per block: whether every score and component is a whole number and so small that each
-    sum of :func:`_block_float_sums` and :func:`_block_cross` (the largest are Σ over games of
-    (Σ over seats of score²)²: ``n · P² · M⁴`` for scores of magnitude at most ``M``) stays
-    below 2⁵³, where every partial sum is an exact float64 integer."""
-    p = total.shape[1]
-    out = np.zeros(len(starts) - 1, dtype=np.bool_)
-    for b in range(len(out)):
-        rows = slice(starts[b], starts[b + 1])
-        n = starts[b + 1] - starts[b]
-        m = max(
-            float(np.abs(total[rows]).max(initial=0.0)),
-            float(np.abs(comps[:, rows]).max(initial=0.0)),
-        )
-        out[b] = bool(n * p * p * (m**4 + 1.0) < EXACT_LIMIT) and m < 2.0**20
-    return out
+def _exact_bound(sizes: np.ndarray, n_players: int, largest: np.ndarray) -> np.ndarray:
+    """Per block: whether scores of magnitude at most ``largest`` (whole numbers) keep each sum
+    of :func:`_block_float_sums` and :func:`_block_cross` below 2⁵³, where every partial sum is
+    an exact float64 integer.  The largest are Σ over games of (Σ over seats of score²)²: at
+    most ``n · P² · M⁴``."""
+    m = np.asarray(largest, dtype=np.float64)
+    return (sizes * n_players**2 * (m**4 + 1.0) < EXACT_LIMIT) & (m < 2.0**20)
 
 
 def _declare_rows(
@@ -377,12 +371,12 @@ def _block_counts(
 ):  # pragma: no cover - numba
     """Per block, the integer arrays of :class:`Count` (but DECLARE_N) in one pass: ``(hist,
     dun, special_any, special_best, declared, events, t_hist)``, each with a leading block
-    axis.  ``event_comps``: ``(len(EVENTS), n, P)``, the components :data:`EVENTS` read, each
+    axis.  ``event_comps``: per event of :data:`EVENTS`, the component ``(n, P)`` it reads, each
     event where its value's sign is ``signs[e]``; ``ranks >> shift``: a dun's category; ``t``:
     the round's t per game (:func:`t_values`), or empty where the variant has no t-formula."""
     n_blocks = len(starts) - 1
     p = total.shape[1]
-    n_events = event_comps.shape[0] + 1
+    n_events = len(event_comps) + 1
     width = 2 * half_width + 3
     hist = np.zeros((n_blocks, p, width), dtype=np.int64)
     dun = np.zeros((n_blocks, 2, 3, n_cat), dtype=np.int64)
@@ -423,7 +417,7 @@ def _block_counts(
                 if 0 <= bs < n_special:
                     g_sp[1, bs] += 1
                 for e in range(n_events - 1):
-                    x = event_comps[e, g, s]
+                    x = event_comps[e][g, s]
                     if (signs[e] > 0 and x > 0) or (signs[e] < 0 and x < 0):
                         g_ev[e] += 1
             for j in range(3):
@@ -446,18 +440,20 @@ def _block_counts(
 
 @nb.njit(cache=True)
 def _block_float_sums(starts, total, comps):  # pragma: no cover - numba
-    """Per block, in one pass: ``(score1, score2, game2, square_game2, comp6, whole)``: the
-    :attr:`Sum.SCORE1` .. :attr:`Sum.SQUARE_GAME2` arrays, the first six fields of
-    :data:`COMPONENT_FIELDS` per component (``comps``: ``(K, n, P)``), and whether every value
-    was a whole number."""
+    """Per block, in one pass: ``(score1, score2, game2, square_game2, comp6, whole,
+    largest)``: the :attr:`Sum.SCORE1` .. :attr:`Sum.SQUARE_GAME2` arrays, the first six fields
+    of :data:`COMPONENT_FIELDS` per component (``comps``: a tuple of ``(n, P)`` arrays), whether
+    every value was a whole number, and the largest magnitude of any."""
     n_blocks = len(starts) - 1
-    n_comp, _, p = comps.shape
+    n_comp = len(comps)
+    p = total.shape[1]
     score1 = np.zeros((n_blocks, p))
     score2 = np.zeros((n_blocks, p))
     game2 = np.zeros(n_blocks)
     square2 = np.zeros(n_blocks)
     comp6 = np.zeros((n_blocks, n_comp, 6))
     whole = np.ones(n_blocks, dtype=np.bool_)
+    largest = np.zeros(n_blocks)
     for b in range(n_blocks):
         for g in range(starts[b], starts[b + 1]):
             game = 0.0
@@ -466,6 +462,7 @@ def _block_float_sums(starts, total, comps):  # pragma: no cover - numba
                 x = total[g, s]
                 if x != np.floor(x):
                     whole[b] = False
+                largest[b] = max(largest[b], abs(x))
                 score1[b, s] += x
                 score2[b, s] += x * x
                 game += x
@@ -475,10 +472,11 @@ def _block_float_sums(starts, total, comps):  # pragma: no cover - numba
             for k in range(n_comp):
                 per_game = 0.0
                 for s in range(p):
-                    c = comps[k, g, s]
+                    c = comps[k][g, s]
                     if c != np.floor(c):
                         whole[b] = False
                     a = abs(c)
+                    largest[b] = max(largest[b], a)
                     comp6[b, k, 0] += c
                     comp6[b, k, 1] += c * c
                     comp6[b, k, 2] += a
@@ -486,14 +484,15 @@ def _block_float_sums(starts, total, comps):  # pragma: no cover - numba
                     comp6[b, k, 4] += c * total[g, s]
                     per_game += c
                 comp6[b, k, 5] += per_game * per_game
-    return score1, score2, game2, square2, comp6, whole
+    return score1, score2, game2, square2, comp6, whole, largest
 
 
 @nb.njit(cache=True)
 def _block_cross(starts, stacked):  # pragma: no cover - numba
     """Per block, :attr:`Sum.CROSS`, :attr:`Sum.CROSS2` and :attr:`Sum.SQUARE_GAME_CROSS` of
-    ``stacked`` ``(V, n, P)``, in one pass."""
-    n_var, _, p = stacked.shape
+    ``stacked``, a tuple of each variant's scores ``(n, P)``, in one pass."""
+    n_var = len(stacked)
+    p = stacked[0].shape[1]
     n_blocks = len(starts) - 1
     cross = np.zeros((n_blocks, n_var, n_var, p))
     cross2 = np.zeros((n_blocks, n_var, n_var, p))
@@ -504,13 +503,13 @@ def _block_cross(starts, stacked):  # pragma: no cover - numba
             for v in range(n_var):
                 acc = 0.0
                 for s in range(p):
-                    acc += stacked[v, g, s] * stacked[v, g, s]
+                    acc += stacked[v][g, s] * stacked[v][g, s]
                 sq_game[v] = acc
             for v in range(n_var):
                 for w in range(n_var):
                     for s in range(p):
-                        a = stacked[v, g, s]
-                        c = stacked[w, g, s]
+                        a = stacked[v][g, s]
+                        c = stacked[w][g, s]
                         cross[b, v, w, s] += a * c
                         cross2[b, v, w, s] += a * a * c * c
                     square_cross[b, v, w] += sq_game[v] * sq_game[w]
@@ -588,7 +587,7 @@ def _record_variant(
         counts[Key(field, v)] = np.stack(event_sums(events))
     counts[Key(Count.EVENTS, v)] = np.stack(event_sums(player_events(components, declared)))
     if "t-formula" in variant.scoring.transforms:
-        t = t_values(play.ranks, declared, variant)
+        t = t_values_reference(play.ranks, declared, variant)
         counts[Key(Count.T_HIST, v)] = np.bincount(t[t >= 0], minlength=T_MAX + 1)[: T_MAX + 1]
     gain_n, gain_sums = declare_value(play, variant)
     counts[Key(Count.DECLARE_N, v)] = gain_n
@@ -637,8 +636,34 @@ def t_values(ranks: np.ndarray, declared: np.ndarray, variant: Variant) -> np.nd
 
     t is the largest dun worth (the ``[scoring.duns]`` table) among hands compared normally
     (not declared, not fouled), at least 1; the formula applies when at least
-    ``t_formula.min_players`` hands are compared normally.
+    ``t_formula.min_players`` hands are compared normally.  ``int64 (n,)`` for ``ranks``
+    ``(n, P, 3)`` and ``declared`` ``(n, P)``; equal to :func:`t_values_reference`.
     """
+    scoring = variant.scoring
+    worth = np.array(scoring.duns.values(), dtype=np.float64)  # (3, 10)
+    r = np.ascontiguousarray(ranks, dtype=np.int32)
+    normal = np.ascontiguousarray((declared < 0) & ~fouled_ranks(r, variant))
+    return _t_kernel(r, normal, worth, CATEGORY_SHIFT, scoring.t_formula.min_players, T_MAX)
+
+
+@nb.njit(cache=True)
+def _t_kernel(ranks, normal, worth, shift, min_players, t_max):  # pragma: no cover - numba
+    n, p = normal.shape
+    out = np.empty(n, dtype=np.int64)
+    for g in range(n):
+        t = 1.0
+        compared = 0
+        for s in range(p):
+            if normal[g, s]:
+                compared += 1
+                for j in range(3):
+                    t = max(t, worth[j, ranks[g, s, j] >> shift])
+        out[g] = int(min(np.rint(t), t_max)) if compared >= min_players else -1
+    return out
+
+
+def t_values_reference(ranks: np.ndarray, declared: np.ndarray, variant: Variant) -> np.ndarray:
+    """:func:`t_values` by numpy expressions (the reference it is tested against)."""
     scoring = variant.scoring
     worth = np.array(scoring.duns.values(), dtype=np.float64)  # (3, 10)
     cats = ranks >> CATEGORY_SHIFT

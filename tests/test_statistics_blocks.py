@@ -22,8 +22,10 @@ from simkit.statistics import (
     record_block,
     record_block_reference,
     record_blocks,
+    t_values,
+    t_values_reference,
 )
-from simkit.variants import deck_option_names, variant_names
+from simkit.variants import deck_option_names, load_variant, variant_names
 
 GAMES = 300
 
@@ -163,3 +165,17 @@ def test_record_blocks_equal_the_reference_block_by_block_for_any_cut(cuts, scal
 @functools.cache
 def _base():
     return _block_inputs(["guangxi"])
+
+
+@pytest.mark.parametrize(
+    "name", [n for n in variant_names() if "t-formula" in load_variant(n).scoring.transforms]
+)
+def test_t_values_equal_the_reference(name):
+    _, plays, _ = _block_inputs([name])
+    variant, play = load_variant(name), plays[0]
+    rng = np.random.default_rng(3)
+    for declared in (play.declared, rng.integers(-1, 1, size=play.declared.shape).astype(np.int8)):
+        got = t_values(play.ranks, declared, variant)
+        want = t_values_reference(play.ranks, declared, variant)
+        assert got.dtype == want.dtype and np.array_equal(got, want)
+    assert (got >= 1).any() and (got == -1).any()
