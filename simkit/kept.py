@@ -251,19 +251,20 @@ def kept_arrangement(
     ranked and its specials detected by ``variant``'s rules, the declarations as kept.
 
     ``cards``: ``int8 (n, p, 13)`` in dun order; ``declared``: ``int8 (n, p)``, indices into
-    ``variant.specials.rules``.  ``split_ids`` is not kept and is -1 (nothing downstream of
-    setting reads it).
+    ``variant.specials.rules``.  ``split_ids`` is not kept and is -1, a read-only broadcast
+    (nothing downstream of setting reads it).
     """
-    flat = cards.reshape(-1, HAND_SIZE)
+    flat = np.ascontiguousarray(cards, dtype=np.int8).reshape(-1, HAND_SIZE)
     masks = detect_specials(
         np.sort(flat, axis=1), variant, decks=variant.deck_for(n_players).decks
     ).reshape(declared.shape)
     return Arrangement(
         cards=cards,
         declared=declared,
-        split_ids=np.full((*declared.shape, 3), -1, dtype=np.int64),
+        split_ids=np.broadcast_to(np.int64(-1), (*declared.shape, 3)),
         ranks=dun_ranks(flat, variant).reshape((*declared.shape, 3)),
         special_masks=masks,
         best=best_special(masks).astype(np.int8).reshape(declared.shape),
         value=value,
     )
+

@@ -1,7 +1,7 @@
 """Par sheets (issue 51.4): per seat role, the edge, the spread, sessions and the risk of ruin.
 
 A par sheet is computed from a run's kept games (:mod:`simkit.kept`), scored again under the
-run's own variant (:func:`simkit.rescore.scored_blocks`, which reproduces the run's scores), so
+run's own variant (:func:`simkit.rescore.scored_batches`, which reproduces the run's scores), so
 every figure rests on per-game scores.  Roles: ``"seat"`` in all-pairs variants (every seat
 pooled), ``"banker"`` (seat 0) and ``"player"`` (the other seats pooled) in banker variants.
 
@@ -39,7 +39,7 @@ import numpy as np
 import polars as pl
 
 from simkit.kept import open_kept
-from simkit.rescore import run_variant, scored_blocks
+from simkit.rescore import run_variant, scored_batches
 from simkit.variants import Variant, has_banker
 
 if TYPE_CHECKING:
@@ -176,7 +176,7 @@ def par_sheet(run: str | Path, *, source: str | None = None, seed: int = 0) -> P
     comp_nonzero: dict[str, dict[str, int]] = {r: {} for r in roles}
     comp_cross: dict[str, dict[str, float]] = {r: {} for r in roles}
     strategy = kept.provenance["strategy"]
-    for _, (total, components), _ in scored_blocks(kept, index, variant, variant, strategy):
+    for _, (total, components), _ in scored_batches(kept, index, variant, variant, strategy):
         total = np.asarray(total, dtype=np.float64)
         totals.append(total)
         for role, seats in roles.items():
