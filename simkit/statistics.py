@@ -255,10 +255,11 @@ def _record_variant_blocks(
             sums[Key(Sum.SQUARE_GAME2, v)] = square2[b : b + 1]
             block_total = total[rows]
             var_t = block_total.var()
-            centred = block_total - block_total.mean()
+            # exact sums: their means are numpy's .mean() to the bit (an exact sum / the count)
+            centred = block_total - float(score1[b].sum()) / block_total.size
             for k, name in enumerate(names):
                 comp = components[name][rows]
-                share = _share(comp, centred, var_t)
+                share = _share(comp, comp6[b, k, 0] / comp.size, centred, var_t)
                 sums[Key(Sum.COMPONENT, v, name)] = np.concatenate(
                     [comp6[b, k], [share * comp.size, share * share * comp.size]]
                 )
@@ -279,9 +280,10 @@ def _record_variant_blocks(
     return exact
 
 
-def _share(comp: np.ndarray, centred_total: np.ndarray, var_t: float) -> float:
-    """A block's Cov(component, total) / Var(total), by the reference's own expression."""
-    return float(((comp - comp.mean()) * centred_total).mean() / var_t) if var_t else 0.0
+def _share(comp: np.ndarray, mean: float, centred_total: np.ndarray, var_t: float) -> float:
+    """A block's Cov(component, total) / Var(total), by the reference's own expression, given
+    the component's mean."""
+    return float(((comp - mean) * centred_total).mean() / var_t) if var_t else 0.0
 
 
 #: Largest magnitude a float64 holds every integer up to.
@@ -455,35 +457,47 @@ def _block_float_sums(starts, total, comps):  # pragma: no cover - numba
     whole = np.ones(n_blocks, dtype=np.bool_)
     largest = np.zeros(n_blocks)
     for b in range(n_blocks):
-        for g in range(starts[b], starts[b + 1]):
+        lo, hi = starts[b], starts[b + 1]
+        big = 0.0
+        is_whole = True
+        for g in range(lo, hi):
             game = 0.0
             sq = 0.0
             for s in range(p):
                 x = total[g, s]
-                if x != np.floor(x):
-                    whole[b] = False
-                largest[b] = max(largest[b], abs(x))
+                is_whole &= x == np.floor(x)
+                big = max(big, abs(x))
                 score1[b, s] += x
                 score2[b, s] += x * x
                 game += x
                 sq += x * x
             game2[b] += game * game
             square2[b] += sq * sq
-            for k in range(n_comp):
+        for k in range(n_comp):
+            arr = comps[k]
+            s0 = s1 = s2 = s3 = s4 = s5 = 0.0
+            for g in range(lo, hi):
                 per_game = 0.0
                 for s in range(p):
-                    c = comps[k][g, s]
-                    if c != np.floor(c):
-                        whole[b] = False
+                    c = arr[g, s]
+                    is_whole &= c == np.floor(c)
                     a = abs(c)
-                    largest[b] = max(largest[b], a)
-                    comp6[b, k, 0] += c
-                    comp6[b, k, 1] += c * c
-                    comp6[b, k, 2] += a
-                    comp6[b, k, 3] += a * a
-                    comp6[b, k, 4] += c * total[g, s]
+                    big = max(big, a)
+                    s0 += c
+                    s1 += c * c
+                    s2 += a
+                    s3 += a * a
+                    s4 += c * total[g, s]
                     per_game += c
-                comp6[b, k, 5] += per_game * per_game
+                s5 += per_game * per_game
+            comp6[b, k, 0] = s0
+            comp6[b, k, 1] = s1
+            comp6[b, k, 2] = s2
+            comp6[b, k, 3] = s3
+            comp6[b, k, 4] = s4
+            comp6[b, k, 5] = s5
+        whole[b] = is_whole
+        largest[b] = big
     return score1, score2, game2, square2, comp6, whole, largest
 
 
