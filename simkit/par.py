@@ -347,3 +347,67 @@ def plot_ruin(sheet: ParSheet) -> Figure:
         return fig
 
     return draw()
+
+
+# --------------------------------------------------------------------------- as report tables
+
+#: The report's table of each par-sheet table (``par_tables``), and ``par_fan`` for the fans.
+REPORT_TABLES = {
+    "par": "par",
+    "returns": "par_returns",
+    "sessions": "par_sessions",
+    "ruin": "par_ruin",
+}
+FAN_TABLE = "par_fan"
+FAN_COLUMNS = ("q05", "q25", "q50", "q75", "q95")
+
+
+def fan_table(sheet: ParSheet) -> pl.DataFrame:
+    """The fans of ``sheet`` as a table: per role and game, the running total's quantiles."""
+    parts = [
+        pl.DataFrame(
+            {
+                "variant": sheet.variant,
+                "players": sheet.n_players,
+                "role": role,
+                "game": np.arange(1, fan.shape[1] + 1),
+            }
+            | {name: fan[i] for i, name in enumerate(FAN_COLUMNS)}
+        )
+        for role, fan in sheet.fans.items()
+    ]
+    return pl.concat(parts)
+
+
+def par_tables(
+    run: str | Path, variants: Sequence[str] | None = None, *, seed: int = 0
+) -> dict[str, pl.DataFrame]:
+    """The par sheets of the kept games of run folder ``run``, one per variant of ``variants``
+    (None: every variant the run kept), stacked as tables :data:`REPORT_TABLES` and
+    :data:`FAN_TABLE` (each row names its variant): what ``simkit report`` saves beside the
+    run's tables.  Each sheet is :func:`par_sheet` with ``seed``."""
+    names = open_kept(run).variant_names if variants is None else list(variants)
+    sheets = [par_sheet(run, source=name, seed=seed) for name in names]
+    out = {
+        REPORT_TABLES[key]: pl.concat([s.tables[key] for s in sheets], how="diagonal_relaxed")
+        for key in REPORT_TABLES
+    }
+    out[FAN_TABLE] = pl.concat([fan_table(s) for s in sheets])
+    return out
+
+
+def sheet_from_tables(tables: dict[str, pl.DataFrame], variant: str) -> ParSheet:
+    """The :class:`ParSheet` of ``variant`` read back from :func:`par_tables`' tables (for its
+    figures).  Raises ``KeyError`` where the tables hold no sheet of ``variant``."""
+    of = {
+        key: tables[name].filter(pl.col("variant") == variant)
+        for key, name in REPORT_TABLES.items()
+    }
+    if of["par"].is_empty():
+        raise KeyError(f"no par sheet of {variant!r} in the tables")
+    fan = tables[FAN_TABLE].filter(pl.col("variant") == variant)
+    fans = {
+        role: fan.filter(pl.col("role") == role).sort("game").select(FAN_COLUMNS).to_numpy().T
+        for role in of["par"]["role"].to_list()
+    }
+    return ParSheet(variant=variant, n_players=int(of["par"]["players"][0]), tables=of, fans=fans)
