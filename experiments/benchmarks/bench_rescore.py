@@ -1,15 +1,16 @@
 """Benchmark: re-scoring kept games (``simkit rescore``) and the par sheet (``simkit par``).
 
 A kept run of ``--games`` guangxi games (4 players, ``--strategy``; made once with
-``simulate(..., keep_games=...)`` into ``.bench-revisions/kept-guangxi-<games>-<strategy>``
-and reused) is re-scored under its own variant with 1 and 2 local jobs, and its par sheet
-computed; the same calls of an earlier revision (``--before``, imported beside this tree by
-:func:`experiments.support.simkit_at`) are timed in the same process, in turns, and both
-revisions' tables are checked equal (exactly).  The strategy only decides how the kept hands
-were set; re-scoring reads the hands, so its speed does not depend on it.
+``simulate(..., keep_games=...)`` into ``<runs>/kept-guangxi-<games>-<strategy>-<seed>``,
+``--runs`` by default ``.bench-revisions``, and reused) is re-scored under its own variant
+with 1 and 2 local jobs, and its par sheet computed; the same calls of an earlier revision
+(``--before``, imported beside this tree by :func:`experiments.support.simkit_at`) are timed
+in the same process, in turns, and both revisions' tables are checked equal (exactly).  The
+strategy only decides how the kept hands were set; re-scoring reads the hands, so its speed
+does not depend on it.
 
     python -m experiments.benchmarks.bench_rescore [--games 1000000] [--repeats 2]
-        [--before main] [--before-repeats 1] [--out results/bench]
+        [--before main] [--before-repeats 1] [--out results/bench] [--runs DIR]
 
 Writes ``rescore.json`` and ``rescore.md`` into ``--out``.  Times are wall seconds (the
 2-job figure spans two processes), best of ``--repeats``; the 1-job figures also give this
@@ -39,12 +40,14 @@ from simkit.rescore import rescore
 from simkit.simulate import simulate
 
 OUT = ROOT / "results" / "bench"
+#: Where the kept run is made by default (ignored by git, kept between runs).
+RUNS = ROOT / ".bench-revisions"
 TARGET_GAMES_PER_S = 1_000_000
 
 
-def kept_run(games: int, strategy: str, seed: int) -> Path:
-    """The kept run of ``games`` guangxi games, made once and reused."""
-    folder = ROOT / ".bench-revisions" / f"kept-guangxi-{games}-{strategy}-{seed}"
+def kept_run(games: int, strategy: str, seed: int, runs: Path) -> Path:
+    """The kept run of ``games`` guangxi games in folder ``runs``, made once and reused."""
+    folder = runs / f"kept-guangxi-{games}-{strategy}-{seed}"
     try:
         if open_kept(folder).n_games == games:
             return folder
@@ -74,10 +77,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--before", default="main", help="earlier revision to time beside ('none')")
     ap.add_argument("--before-repeats", type=int, default=1)
     ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--runs", type=Path, default=RUNS, help="where the kept run is made")
     args = ap.parse_args(argv)
     if args.games < 1 or args.repeats < 1 or args.before_repeats < 1:
         raise SystemExit("--games, --repeats and --before-repeats must be at least 1")
-    run = kept_run(args.games, args.strategy, args.seed)
+    run = kept_run(args.games, args.strategy, args.seed, args.runs)
     sides: dict[str, Any] = {"this": (rescore, par_sheet)}
     if args.before != "none":
         old = simkit_at(args.before)
