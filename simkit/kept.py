@@ -172,7 +172,7 @@ def map_block(path: Path) -> dict[str, np.ndarray]:
     :func:`write_block`) is read by ``np.load``.
     """
     mapped = np.memmap(path, dtype=np.uint8, mode="r")
-    raw = memoryview(mapped)
+    raw = mapped.data  # a memoryview of the mapped bytes
     out: dict[str, np.ndarray] = {}
     pos = 0
     while bytes(raw[pos : pos + 4]) == _LOCAL_HEADER:
