@@ -267,4 +267,3 @@ def kept_arrangement(
         best=best_special(masks).astype(np.int8).reshape(declared.shape),
         value=value,
     )
-

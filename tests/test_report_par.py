@@ -41,7 +41,9 @@ def test_the_report_has_a_par_sheet_per_shipped_variant_and_role(report_dir: Pat
         ("hongkong", "banker"),
         ("hongkong", "player"),
     ]  # the top-card twin is no shipped variant: no sheet
-    assert all(" ± " in c[2] for c in cells)
+    assert cells[0][2] == "0 (zero-sum)"  # every seat of an all-pairs game: zero exactly
+    assert all(" ± " in c[2] for c in cells[1:])
+    assert "0.000 ± 0.000" not in readme
     assert f"(figures/{FIGURE}.png)" in section
     assert (report_dir / "figures" / f"{FIGURE}.png").is_file()
     assert not (report_dir / ".kept").exists()  # the kept games are removed

@@ -51,7 +51,7 @@ def par_section(page: Page) -> list[str]:
             [
                 row["variant"],
                 row["role"],
-                est(row["edge"], row["edge_se"]),
+                _edge(row["edge"], row["edge_se"]),
                 num(row["sd"], ".3g"),
                 num(row["volatility_index"], ".3g"),
                 f"{row['p_win']:.3f} / {row['p_tie']:.3f} / {row['p_loss']:.3f}",
@@ -94,6 +94,12 @@ def par_section(page: Page) -> list[str]:
         + "\n",
         figure(FIGURE, "The running total over 1,000 games: median and 5–95% band per role") + "\n",
     ]
+
+
+def _edge(edge: float, se: float) -> str:
+    """The edge ± its SE; an all-pairs seat's edge is zero in every game (the game is
+    zero-sum and every seat is a seat of the role): said so, not shown as 0 ± 0."""
+    return "0 (zero-sum)" if abs(se) < 1e-12 and abs(edge) < 1e-12 else est(edge, se)
 
 
 def par_figures(tables: dict[str, pl.DataFrame], out_dir: str | Path) -> list[Path]:
