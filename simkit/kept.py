@@ -26,7 +26,10 @@ payment.  Each file adds a fixed zip/npy header of a few hundred bytes.
 
 from __future__ import annotations
 
+import functools
+import io
 import json
+import struct
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -133,10 +136,77 @@ class KeptGames:
 
     def blocks(self, first: int = 0, stop: int | None = None) -> Iterator[dict[str, np.ndarray]]:
         """Each block's arrays, in block order, blocks ``first .. stop - 1`` (None: to the
-        end)."""
+        end), read-only views of the memory-mapped block files (:func:`map_block`)."""
         for block in range(first, self.n_blocks if stop is None else stop):
-            with np.load(block_path(self.folder, block)) as data:
-                yield {name: data[name] for name in data.files}
+            yield map_block(block_path(self.folder, block))
+
+
+_LOCAL_HEADER = b"PK\x03\x04"
+_ZIP64_EXTRA = 0x0001
+
+
+def _load_block(path: Path) -> dict[str, np.ndarray]:
+    with np.load(path) as data:
+        return {name: data[name] for name in data.files}
+
+
+@functools.lru_cache(maxsize=64)
+def _npy_header(text: bytes) -> tuple[tuple[int, ...], bool, np.dtype]:
+    """``(shape, fortran_order, dtype)`` of an ``.npy`` header (the same text in every block
+    file of a run, so it is parsed once)."""
+    with io.BytesIO(text) as fh:
+        version = np.lib.format.read_magic(fh)
+        if version == (1, 0):
+            return np.lib.format.read_array_header_1_0(fh)
+        return np.lib.format.read_array_header_2_0(fh)
+
+
+def map_block(path: Path) -> dict[str, np.ndarray]:
+    """The arrays of one block file, as read-only views into the file memory-mapped once.
+
+    Block files are uncompressed ``.npz`` (zip, stored, sizes in the local headers): each member
+    is an ``.npy`` lying whole in the file after its zip local header, so the members are
+    walked header by header and each array is viewed where it lies, not read through
+    :mod:`zipfile`.  Equal, array for array, to ``np.load(path)``; a file that is laid out
+    otherwise (compressed, sizes in data descriptors, another ``.npy`` version: none written by
+    :func:`write_block`) is read by ``np.load``.
+    """
+    mapped = np.memmap(path, dtype=np.uint8, mode="r")
+    raw = mapped.data  # a memoryview of the mapped bytes
+    out: dict[str, np.ndarray] = {}
+    pos = 0
+    while bytes(raw[pos : pos + 4]) == _LOCAL_HEADER:
+        flags, method = struct.unpack_from("<HH", raw, pos + 6)
+        size, _, name_len, extra_len = struct.unpack_from("<IIHH", raw, pos + 18)
+        name = bytes(raw[pos + 30 : pos + 30 + name_len]).decode()
+        extra = pos + 30 + name_len
+        if size == 0xFFFFFFFF:
+            size = _zip64_size(raw, extra, extra + extra_len)
+        start = extra + extra_len
+        version = bytes(raw[start + 6 : start + 8])
+        if flags & 0x08 or method != 0 or size < 0 or version not in (b"\x01\x00", b"\x02\x00"):
+            return _load_block(path)
+        length_at, length_fmt = (start + 8, "<H") if version == b"\x01\x00" else (start + 8, "<I")
+        (header_len,) = struct.unpack_from(length_fmt, raw, length_at)
+        data = length_at + struct.calcsize(length_fmt) + header_len
+        shape, fortran, dtype = _npy_header(bytes(raw[start:data]))
+        count = int(np.prod(shape, dtype=np.int64))
+        flat = np.frombuffer(mapped, dtype=dtype, count=count, offset=data)
+        out[name.removesuffix(".npy")] = flat.reshape(shape, order="F" if fortran else "C")
+        pos = start + size
+    if not out:
+        raise SimkitError(f"{path}: not a block file (no zip member at its start)")
+    return out
+
+
+def _zip64_size(raw: memoryview, start: int, stop: int) -> int:
+    """The compressed size in a local header's zip64 extra field (-1 where there is none)."""
+    while start + 4 <= stop:
+        tag, length = struct.unpack_from("<HH", raw, start)
+        if tag == _ZIP64_EXTRA and length >= 16:
+            return int(struct.unpack_from("<Q", raw, start + 12)[0])
+        start += 4 + length
+    return -1
 
 
 def open_kept(run: str | Path) -> KeptGames:
@@ -181,17 +251,17 @@ def kept_arrangement(
     ranked and its specials detected by ``variant``'s rules, the declarations as kept.
 
     ``cards``: ``int8 (n, p, 13)`` in dun order; ``declared``: ``int8 (n, p)``, indices into
-    ``variant.specials.rules``.  ``split_ids`` is not kept and is -1 (nothing downstream of
-    setting reads it).
+    ``variant.specials.rules``.  ``split_ids`` is not kept and is -1, a read-only broadcast
+    (nothing downstream of setting reads it).
     """
-    flat = cards.reshape(-1, HAND_SIZE)
+    flat = np.ascontiguousarray(cards, dtype=np.int8).reshape(-1, HAND_SIZE)
     masks = detect_specials(
         np.sort(flat, axis=1), variant, decks=variant.deck_for(n_players).decks
     ).reshape(declared.shape)
     return Arrangement(
         cards=cards,
         declared=declared,
-        split_ids=np.full((*declared.shape, 3), -1, dtype=np.int64),
+        split_ids=np.broadcast_to(np.int64(-1), (*declared.shape, 3)),
         ranks=dun_ranks(flat, variant).reshape((*declared.shape, 3)),
         special_masks=masks,
         best=best_special(masks).astype(np.int8).reshape(declared.shape),

@@ -1,7 +1,7 @@
 """Par sheets (issue 51.4): per seat role, the edge, the spread, sessions and the risk of ruin.
 
 A par sheet is computed from a run's kept games (:mod:`simkit.kept`), scored again under the
-run's own variant (:func:`simkit.rescore.scored_blocks`, which reproduces the run's scores), so
+run's own variant (:func:`simkit.rescore.scored_batches`, which reproduces the run's scores), so
 every figure rests on per-game scores.  Roles: ``"seat"`` in all-pairs variants (every seat
 pooled), ``"banker"`` (seat 0) and ``"player"`` (the other seats pooled) in banker variants.
 
@@ -39,7 +39,7 @@ import numpy as np
 import polars as pl
 
 from simkit.kept import open_kept
-from simkit.rescore import run_variant, scored_blocks
+from simkit.rescore import run_variant, scored_batches
 from simkit.variants import Variant, has_banker
 
 if TYPE_CHECKING:
@@ -176,7 +176,7 @@ def par_sheet(run: str | Path, *, source: str | None = None, seed: int = 0) -> P
     comp_nonzero: dict[str, dict[str, int]] = {r: {} for r in roles}
     comp_cross: dict[str, dict[str, float]] = {r: {} for r in roles}
     strategy = kept.provenance["strategy"]
-    for _, (total, components), _ in scored_blocks(kept, index, variant, variant, strategy):
+    for _, (total, components), _ in scored_batches(kept, index, variant, variant, strategy):
         total = np.asarray(total, dtype=np.float64)
         totals.append(total)
         for role, seats in roles.items():
@@ -347,3 +347,67 @@ def plot_ruin(sheet: ParSheet) -> Figure:
         return fig
 
     return draw()
+
+
+# --------------------------------------------------------------------------- as report tables
+
+#: The report's table of each par-sheet table (``par_tables``), and ``par_fan`` for the fans.
+REPORT_TABLES = {
+    "par": "par",
+    "returns": "par_returns",
+    "sessions": "par_sessions",
+    "ruin": "par_ruin",
+}
+FAN_TABLE = "par_fan"
+FAN_COLUMNS = ("q05", "q25", "q50", "q75", "q95")
+
+
+def fan_table(sheet: ParSheet) -> pl.DataFrame:
+    """The fans of ``sheet`` as a table: per role and game, the running total's quantiles."""
+    parts = [
+        pl.DataFrame(
+            {
+                "variant": sheet.variant,
+                "players": sheet.n_players,
+                "role": role,
+                "game": np.arange(1, fan.shape[1] + 1),
+            }
+            | {name: fan[i] for i, name in enumerate(FAN_COLUMNS)}
+        )
+        for role, fan in sheet.fans.items()
+    ]
+    return pl.concat(parts)
+
+
+def par_tables(
+    run: str | Path, variants: Sequence[str] | None = None, *, seed: int = 0
+) -> dict[str, pl.DataFrame]:
+    """The par sheets of the kept games of run folder ``run``, one per variant of ``variants``
+    (None: every variant the run kept), stacked as tables :data:`REPORT_TABLES` and
+    :data:`FAN_TABLE` (each row names its variant): what ``simkit report`` saves beside the
+    run's tables.  Each sheet is :func:`par_sheet` with ``seed``."""
+    names = open_kept(run).variant_names if variants is None else list(variants)
+    sheets = [par_sheet(run, source=name, seed=seed) for name in names]
+    out = {
+        REPORT_TABLES[key]: pl.concat([s.tables[key] for s in sheets], how="diagonal_relaxed")
+        for key in REPORT_TABLES
+    }
+    out[FAN_TABLE] = pl.concat([fan_table(s) for s in sheets])
+    return out
+
+
+def sheet_from_tables(tables: dict[str, pl.DataFrame], variant: str) -> ParSheet:
+    """The :class:`ParSheet` of ``variant`` read back from :func:`par_tables`' tables (for its
+    figures).  Raises ``KeyError`` where the tables hold no sheet of ``variant``."""
+    of = {
+        key: tables[name].filter(pl.col("variant") == variant)
+        for key, name in REPORT_TABLES.items()
+    }
+    if of["par"].is_empty():
+        raise KeyError(f"no par sheet of {variant!r} in the tables")
+    fan = tables[FAN_TABLE].filter(pl.col("variant") == variant)
+    fans = {
+        role: fan.filter(pl.col("role") == role).sort("game").select(FAN_COLUMNS).to_numpy().T
+        for role in of["par"]["role"].to_list()
+    }
+    return ParSheet(variant=variant, n_players=int(of["par"]["players"][0]), tables=of, fans=fans)

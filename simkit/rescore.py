@@ -30,8 +30,8 @@ from simkit.phases import add_payments
 from simkit.phases.settle import settle_payments
 from simkit.score import score
 from simkit.simulate import SimulationResult, make_config, provenance, trace_points
-from simkit.statistics import convergence_rows, record_block
-from simkit.summary import Summary
+from simkit.statistics import convergence_rows, record_blocks
+from simkit.summary import BlockOutput, Summary
 from simkit.tables import build_tables
 from simkit.variants import Variant, resolve_variant
 from simkit.variants.schema import to_plain
@@ -125,7 +125,7 @@ def _batches(kept: KeptGames, first: int, stop: int) -> Iterator[list[dict[str, 
         yield batch
 
 
-def scored_blocks(
+def scored_batches(
     kept: KeptGames,
     index: int,
     played: Variant,
@@ -133,11 +133,12 @@ def scored_blocks(
     strategy: str,
     first: int = 0,
     stop: int | None = None,
-) -> Iterator[tuple[Any, Any, Any]]:
-    """Per kept block ``first .. stop - 1`` (None: to the end), in order: ``(play, (total,
-    components), n)`` under ``other``: the block's :class:`~simkit.arrange.Arrangement` under
-    ``other``, its scores as :func:`simkit.score.score` with ``breakdown=True`` gives them (the
-    phases' payments added), and its number of games."""
+) -> Iterator[tuple[Arrangement, Any, list[int]]]:
+    """Kept blocks ``first .. stop - 1`` (None: to the end) under ``other``, up to
+    :data:`BATCH_BLOCKS` blocks at a time: ``(play, (total, components), sizes)``, the
+    batch's :class:`~simkit.arrange.Arrangement` under ``other``, its scores as
+    :func:`simkit.score.score` with ``breakdown=True`` gives them (the phases' payments added),
+    and the number of games of each of its blocks, the blocks one after the other."""
     p = kept.n_players
     remap = _declared_map(played, other)
     for batch in _batches(kept, first, kept.n_blocks if stop is None else stop):
@@ -167,6 +168,23 @@ def scored_blocks(
         if paid:
             scored = add_payments(scored, paid)
         scored = add_payments(scored, settle_payments(play, other, p, strategy))
+        yield play, scored, sizes
+
+
+def scored_blocks(
+    kept: KeptGames,
+    index: int,
+    played: Variant,
+    other: Variant,
+    strategy: str,
+    first: int = 0,
+    stop: int | None = None,
+) -> Iterator[tuple[Any, Any, Any]]:
+    """Per kept block ``first .. stop - 1`` (None: to the end), in order: ``(play, (total,
+    components), n)`` under ``other``: :func:`scored_batches` cut into its blocks."""
+    for play, (total, components), sizes in scored_batches(
+        kept, index, played, other, strategy, first, stop
+    ):
         start = 0
         for n in sizes:
             rows = slice(start, start + n)
@@ -180,7 +198,6 @@ def scored_blocks(
                 best=play.best[rows],
                 value=None if play.value is None else play.value[rows],
             )
-            total, components = scored
             yield part, (total[rows], {k: c[rows] for k, c in components.items()}), n
 
 
@@ -192,13 +209,23 @@ def _record_blocks(
     strategy: str,
     first: int,
     stop: int,
-) -> list[tuple[Any, Any, int]]:
-    """One task: blocks ``first .. stop - 1`` re-scored and recorded, ``(counts, sums, n)``
-    per block (what :class:`~simkit.summary.Summary` folds)."""
-    return [
-        (*record_block([other], [play], [scored]), n)
-        for play, scored, n in scored_blocks(kept, index, played, other, strategy, first, stop)
-    ]
+) -> BlockOutput:
+    """One task: blocks ``first .. stop - 1`` re-scored and recorded: their counts merged (exact
+    in any order) and their sums block by block (what :class:`~simkit.summary.Summary`
+    folds)."""
+    counts = Summary()
+    block_sums: list[dict[Any, np.ndarray]] = []
+    sizes: list[int] = []
+    for play, scored, batch_sizes in scored_batches(
+        kept, index, played, other, strategy, first, stop
+    ):
+        for block_counts, sums in record_blocks([other], [play], [scored], batch_sizes):
+            counts.add_counts(block_counts)
+            block_sums.append(sums)
+        sizes += batch_sizes
+    return BlockOutput(
+        first_block=first, n_games=sizes, counts=counts.counts, block_sums=block_sums
+    )
 
 
 def rescore(
@@ -234,9 +261,9 @@ def rescore(
         (kept, index, played, other, prov["strategy"], b, min(b + BATCH_BLOCKS, kept.n_blocks))
         for b in range(0, kept.n_blocks, BATCH_BLOCKS)
     )
-    for recorded in run_ordered(_record_blocks, tasks, n_jobs=n_jobs):
-        for counts, sums, n in recorded:
-            summary.add_counts(counts)
+    for output in run_ordered(_record_blocks, tasks, n_jobs=n_jobs):
+        summary.add_counts(output.counts)
+        for sums, n in zip(output.block_sums, output.n_games, strict=True):
             summary.fold_sums(sums)
             summary.n_games += n
             summary.n_blocks += 1

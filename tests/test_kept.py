@@ -97,3 +97,32 @@ def test_cli_keep_games_needs_out_and_keeps_in_out_kept(tmp_path, capsys):
     out = tmp_path / "run"
     assert main([*argv, "--jobs", "1", "--quiet", "--keep-games", "--out", str(out)]) == 0
     assert open_kept(out).n_games == 300
+
+
+def test_map_block_views_the_arrays_np_load_reads(tmp_path):
+    from simkit.kept import map_block, write_block
+
+    rng = np.random.default_rng(4)
+    arrays = {
+        "banker": np.zeros(37, dtype=np.int8),
+        "cards0": rng.integers(0, 52, size=(37, 4, 13)).astype(np.int8),
+        "declared0": rng.integers(-1, 3, size=(37, 4)).astype(np.int8),
+        "value0": rng.normal(size=(37, 4)),
+        "paid0:exchange": rng.normal(size=(37, 4)),
+        "empty": np.zeros((0, 4)),
+    }
+    path = write_block(tmp_path, 0, arrays)
+    mapped = map_block(path)
+    with np.load(path) as data:
+        assert list(mapped) == list(data.files)
+        for name in data.files:
+            assert mapped[name].dtype == data[name].dtype
+            assert mapped[name].shape == data[name].shape
+            assert np.array_equal(mapped[name], data[name])
+            assert not mapped[name].flags.writeable  # views of the file, not copies
+    # a file laid out otherwise (compressed) is read by np.load, to the same arrays
+    other = tmp_path / "block-000001.npz"
+    with open(other, "wb") as fh:
+        np.savez_compressed(fh, **arrays)
+    again = map_block(other)
+    assert all(np.array_equal(again[k], v) for k, v in arrays.items())

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import re
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from simkit.files import atomic_write, check_output_dir
+from simkit.par import par_tables
 from simkit.plots import all_figures, plot_strategy_costs, save_figure
 from simkit.report.command import report_variants, reproduce_section
 from simkit.report.decks import decks_section
 from simkit.report.findings import findings_section, strategy_costs
 from simkit.report.page import STUDIES_DIR, Page
+from simkit.report.par_sheets import par_figures, par_section
 from simkit.report.phases import phases_section
 from simkit.report.sections import (
     banker_section,
@@ -32,6 +35,7 @@ from simkit.report.sections import (
 )
 from simkit.report.studies import regret_section, strategy_matters_section
 from simkit.simulate import DEFAULT_STRATEGY, SimulationResult, load_result, simulate
+from simkit.variants import variant_names
 
 #: Deals of ``simkit report`` by default (each played under every variant): a few minutes on
 #: 2 cores, numba compilation included.
@@ -52,6 +56,7 @@ SECTIONS: list[Callable[[Page], list[str]]] = [
     specials_section,
     declare_section,
     banker_section,
+    par_section,
     phases_section,
     decks_section,
     payouts_section,
@@ -62,6 +67,8 @@ SECTIONS: list[Callable[[Page], list[str]]] = [
     convergence_section,
     reproduce_section,
 ]
+#: Where :func:`build_report` keeps the run's games for the par sheets (removed afterwards).
+KEPT_DIR = ".kept"
 #: Headings left unnumbered: the first screen, the list of variants and the command.
 UNNUMBERED = ("## Findings", "## The variants", "## Reproduce")
 
@@ -83,12 +90,15 @@ def build_report(
     studies: str | Path | None = None,
 ) -> Path:
     """Simulate, then write ``out/tables/*.parquet``, ``out/figures/*`` and ``out/README.md``;
-    returns the README's path.  ``studies``: the folder of study files the page quotes
+    returns the README's path.  The run keeps its games in ``out/.kept`` while the shipped
+    variants' par sheets are computed from them (:func:`simkit.par.par_tables`, saved as tables
+    with the run's), then removes them.  ``studies``: the folder of study files the page quotes
     (default :data:`~simkit.report.page.STUDIES_DIR`).  Raises what :func:`simulate` raises,
     and ``FileExistsError`` for an ``out`` that is a file, before any work."""
     out = Path(out)
     check_output_dir(out)
     chosen, tables = report_variants(variants)
+    kept = out / KEPT_DIR
     result = simulate(
         chosen,
         n_games,
@@ -102,7 +112,11 @@ def build_report(
         checkpoint=checkpoint,
         progress=progress,
         win_tables=tables,
+        keep_games=kept,
     )
+    shipped = [name for name in result.variant_names if name in variant_names()]
+    result.tables.update(par_tables(kept, shipped, seed=seed))
+    shutil.rmtree(kept)
     result.save(out / "tables")
     return write_report(result, out, studies=studies)
 
@@ -138,6 +152,7 @@ def write_report(
     check_output_dir(out)
     page = Page(result, STUDIES_DIR if studies is None else Path(studies))
     all_figures(result.tables, out / "figures")
+    par_figures(result.tables, out / "figures")
     costs = strategy_costs(page)
     if costs is not None:
         save_figure(plot_strategy_costs(costs[1], costs[0]), out / "figures", "strategy")

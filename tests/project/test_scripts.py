@@ -54,6 +54,10 @@ SMOKE: dict[str, list[tuple[str, list[str]]]] = {
         ("benchmarks.bench_rank_decks", ["--games", "500", "--repeats", "1", "--arrange-hands",
                                          "20", "--out", "{out}"]),
     ],
+    "bench_rescore": [
+        ("benchmarks.bench_rescore", ["--games", "2100", "--repeats", "1", "--before", "none",
+                                      "--runs", "{out}", "--out", "{out}"]),
+    ],
     "bench_walk": [
         ("benchmarks.bench_walk", ["--hands", "8", "--repeats", "1", "--before", "HEAD",
                                    "--control", "HEAD", "--row", "western-2-4:2:max-ev",
