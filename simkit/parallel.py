@@ -137,15 +137,17 @@ def _run_shared(
     """``func(*task)`` for every task, yielded in task order, played by ``workers`` loky
     workers and by this process.
 
-    Each worker has at most :data:`TASKS_AHEAD` tasks queued; whenever the next result in
-    order is not in yet, this process plays the next task not handed out yet itself instead
-    of waiting.  So this process is never idle while there is work (on ``n`` cores, ``n - 1``
-    workers and this process keep every core busy), and the workers' start (their imports,
-    their setup) overlaps with the work this process does meanwhile.  On an error or when
+    This process plays the first task while the workers start on the next ones; each worker
+    has at most :data:`TASKS_AHEAD` tasks queued; whenever the next result in order is not in
+    yet, this process plays the next task not handed out yet itself instead of waiting.  So
+    this process is never idle while there is work (on ``n`` cores, ``n - 1`` workers and this
+    process keep every core busy), and the workers' start (their imports, their setup)
+    overlaps with the work this process does meanwhile.  On an error or when
     the consumer stops, the tasks not started are cancelled."""
     from joblib.executor import get_memmapping_executor
 
     todo = iter(tasks)
+    first = next(todo, None)  # played here while the workers start (a run of one task: alone)
     pending: deque[tuple[bool, Any]] = deque()  # (a worker's?, its future, or the result)
     queued = 0  # tasks handed to the workers whose results are not yielded yet
     executor = None
@@ -160,6 +162,9 @@ def _run_shared(
                     )
                 pending.append((True, executor.submit(func, *task)))
                 queued += 1
+            if first is not None:
+                pending.appendleft((False, func(*first)))
+                first = None
             if pending and (not pending[0][0] or pending[0][1].done()):
                 remote, item = pending.popleft()
                 queued -= remote

@@ -48,7 +48,8 @@ SMOKE: dict[str, list[tuple[str, list[str]]]] = {
     ],
     "bench_simulate": [
         ("benchmarks.bench_simulate", ["--games", "256", "--all-games", "256", "--before", "",
-                                       "--variants", "guangxi,western-2-4", "--out", "{out}"]),
+                                       "--variants", "guangxi,western-2-4", "--stage-games", "256",
+                                       "--out", "{out}"]),
     ],
     "bench_rank_decks": [
         ("benchmarks.bench_rank_decks", ["--games", "500", "--repeats", "1", "--arrange-hands",

@@ -34,6 +34,7 @@ import platform
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -60,6 +61,11 @@ BLOCK_STAGE = "play_block (everything)"
 TARGET_REPORT_S = 240.0
 
 
+#: This tree's ``simkit`` with the runner's scheduling before issue 54 (``n_jobs`` workers,
+#: this process waiting): the scheduling's share of the change, measured beside the rest.
+WORKERS_ONLY = ModuleType("workers-only")
+
+
 def _module(sk: ModuleType, name: str) -> Any:
     return importlib.import_module(f"{sk.__name__}.{name}")
 
@@ -70,13 +76,15 @@ def timed(fn: Callable[[], Any]) -> tuple[float, Any]:
     return time.perf_counter() - t0, value
 
 
-def stage_times(sk: ModuleType, names: list[str], block: int = 1) -> dict[str, float]:
-    """Seconds of each stage of block ``block`` (``BLOCK_GAMES`` deals) under the variants
-    ``names``, in this process, as ``play_block`` plays it; raises ``AssertionError`` when the
-    stages do not give ``play_block``'s summary."""
+def stage_times(sk: ModuleType, names: list[str], games: int = BLOCK_GAMES) -> dict[str, float]:
+    """Seconds of each stage of one block of ``games`` deals under the variants ``names``, in
+    this process, as ``play_block`` plays it (blocks of ``games``: the second block, after a
+    first that builds the strategies' state); raises ``AssertionError`` when the stages do
+    not give ``play_block``'s summary."""
     sim = _module(sk, "simulate")
     phases = _module(sk, "phases")
-    config = sim.make_config(names, (block + 1) * BLOCK_GAMES, seed=7)
+    config = replace(sim.make_config(names, 2 * games, seed=7), block_games=games)
+    block = 1
     sim.play_block(config, 0)  # warm: solvers and tables of every variant built
     p = config.n_players
     seq = np.random.SeedSequence(config.seed, spawn_key=(block,))
@@ -131,7 +139,15 @@ def stage_times(sk: ModuleType, names: list[str], block: int = 1) -> dict[str, f
 
 def run_once(sk: ModuleType, names: list[str], games: int, jobs: int) -> tuple[float, Any]:
     """Seconds of ``simulate`` (default strategy, phases as each variant plays them) and
-    its result."""
+    its result; ``sk`` is a ``simkit`` package, or :data:`WORKERS_ONLY` (this tree's, with
+    ``n_jobs`` workers and this process waiting on them, as the runner did before)."""
+    if sk is WORKERS_ONLY:
+        runner = importlib.import_module("simkit.simulate.runner")
+        runner.PARENT_PLAYS = False
+        try:
+            return run_once(simkit, names, games, jobs)
+        finally:
+            runner.PARENT_PLAYS = True
     return timed(lambda: sk.simulate(names, games, seed=11, n_jobs=jobs, progress=False))
 
 
@@ -185,6 +201,7 @@ def markdown(record: dict[str, Any]) -> list[str]:
     """The benchmark as ``results/bench/simulate.md``'s lines."""
     revs = record["revision_names"]
     this, *others = revs
+    staged = list(record["stages"])
     lines = [
         "# Simulation benchmark: the default strategy with the phases",
         "",
@@ -193,7 +210,9 @@ def markdown(record: dict[str, Any]) -> list[str]:
         f"{record['repeats']}; {record['machine']['cpus']} CPUs, load average "
         f"{record['load_before']} before and {record['load_after']} after (a shared machine: "
         "read the ratios between revisions, run side by side in one process). "
-        f"Revisions: {', '.join(f'`{r}`' for r in revs)}.",
+        f"Revisions: {', '.join(f'`{r}`' for r in revs)} (workers only: this tree with "
+        "`n_jobs` workers and the parent waiting on them, the runner's scheduling before; "
+        "the other rows play chunks in the parent beside `n_jobs - 1` workers).",
         "",
         "| run | games | revision | 1 job s | 2 jobs s | 1 → 2 jobs | s per 1M games (2 jobs) "
         "| same tables (1 vs 2 jobs; as this tree) |",
@@ -208,32 +227,35 @@ def markdown(record: dict[str, Any]) -> list[str]:
                 f"{x['s_per_1M_2_jobs']:,.0f} | {x['identical_1_vs_2_jobs']}; "
                 f"{r['identical_to_this_tree'][rev]} |"
             )
-    if others:
+    for other in others:
         lines += [
             "",
-            "This tree against the previous revision, 2 jobs (ratio of seconds, < 1 is faster):",
+            f"This tree against {other} (ratio of seconds, < 1 is faster):",
             "",
-            f"| run | this tree / {others[0]} |",
-            "|---|---|",
+            f"| run | this tree / {other}, 2 jobs | 1 job |",
+            "|---|---|---|",
         ]
         for row, r in record["runs"].items():
-            a, b = (r["revisions"][rev]["seconds_2_jobs"] for rev in (this, others[0]))
-            lines.append(f"| {row} | {a / b:.2f} |")
+            x, y = r["revisions"][this], r["revisions"][other]
+            lines.append(
+                f"| {row} | {x['seconds_2_jobs'] / y['seconds_2_jobs']:.2f} | "
+                f"{x['seconds_1_job'] / y['seconds_1_job']:.2f} |"
+            )
     lines += ["", "Targets of issue 54 (this tree, extrapolated from the runs above):", ""]
     lines += [f"- {t}" for t in record["targets"]]
     lines += [
         "",
-        f"Stages of one block of {BLOCK_GAMES:,} deals under "
+        f"Stages of one block of {record['stage_games']:,} deals under "
         f"{', '.join(record['stage_variants'])}, one process (seconds):",
         "",
-        "| stage | " + " | ".join(revs) + " |",
-        "|---|" + "---|" * len(revs),
+        "| stage | " + " | ".join(staged) + " |",
+        "|---|" + "---|" * len(staged),
     ]
     stages = record["stages"]
     for name in stages[this]:
         cells = " | ".join(
             f"{stages[rev][name]:.3f} ({stages[rev][name] / stages[rev][BLOCK_STAGE]:.0%})"
-            for rev in revs
+            for rev in staged
         )
         lines.append(f"| {name} | {cells} |")
     return lines
@@ -277,13 +299,15 @@ def main() -> None:
     parser.add_argument("--before", default=BEFORE,
                         help="the previous revision beside this tree ('': none)")  # fmt: skip
     parser.add_argument("--repeats", type=int, default=1, help="best of this many runs")
+    parser.add_argument("--stage-games", type=int, default=BLOCK_GAMES,
+                        help="deals of the block whose stages are timed")  # fmt: skip
     parser.add_argument("--out", type=Path, default=OUT, help="results folder (results/bench)")
     args = parser.parse_args()
     names = [n for n in args.variants.split(",") if n] or list(variant_names())
     unknown = sorted(set(names) - set(variant_names()))
-    if unknown or args.games < 1 or args.all_games < 0 or args.repeats < 1:
+    if unknown or min(args.games, args.repeats, args.stage_games) < 1 or args.all_games < 0:
         parser.error(f"bad arguments (unknown variants: {unknown})" if unknown else "bad sizes")
-    revs: dict[str, ModuleType] = {"this tree": simkit}
+    revs: dict[str, ModuleType] = {"this tree": simkit, "this tree, workers only": WORKERS_ONLY}
     if args.before:
         revs[f"{args.before} (before)"] = simkit_at(args.before)
     rows = {n: [n] for n in names}
@@ -292,9 +316,10 @@ def main() -> None:
         rows["all variants"] = names
         games["all variants"] = args.all_games
     load_before = [round(x, 1) for x in os.getloadavg()]
-    for sk in revs.values():  # compile or load the kernels, start the workers
+    modules = {rev: sk for rev, sk in revs.items() if sk is not WORKERS_ONLY}
+    for sk in modules.values():  # compile or load the kernels
         sk.simulate(names, 64, seed=0, n_jobs=1, progress=False)
-    stages = {rev: stage_times(sk, names) for rev, sk in revs.items()}
+    stages = {rev: stage_times(sk, names, args.stage_games) for rev, sk in modules.items()}
     runs = measure(revs, rows, games, args.repeats)
     record: dict[str, Any] = {
         "command": " ".join(["python -m experiments.benchmarks.bench_simulate", *sys.argv[1:]]),
@@ -307,6 +332,7 @@ def main() -> None:
         "revision_names": list(revs),
         "runs": runs,
         "stage_variants": names,
+        "stage_games": args.stage_games,
         "stages": stages,
         "load_before": load_before,
         "load_after": [round(x, 1) for x in os.getloadavg()],

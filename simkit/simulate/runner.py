@@ -36,6 +36,9 @@ from simkit.tables import build_tables
 #: A checkpoint is written when the first chunk is in, then at most this often (seconds), on
 #: an interrupt (Ctrl-C, SIGTERM) and at the end.
 CHECKPOINT_INTERVAL_S = 10.0
+#: Whether this process plays chunks beside its ``n_jobs - 1`` workers (True), or waits on
+#: ``n_jobs`` workers (False: the runner before issue 54, kept for the benchmark's A/B).
+PARENT_PLAYS = True
 
 
 # --------------------------------------------------------------------------- the runner
@@ -187,7 +190,12 @@ def _play(
     # this process plays tasks too, while the workers start and whenever the next chunk in
     # order is not in yet (a task costs seconds, a merge milliseconds)
     outputs = run_ordered(
-        play_task, tasks, n_jobs=jobs, backend=backend, scheduler=scheduler, parent_plays=True
+        play_task,
+        tasks,
+        n_jobs=jobs,
+        backend=backend,
+        scheduler=scheduler,
+        parent_plays=PARENT_PLAYS,
     )
     try:
         with _checkpoint_held(ckpt), _interrupts_raised():
