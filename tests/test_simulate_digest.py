@@ -62,3 +62,16 @@ def test_a_run_gives_the_numbers_it_gave_before(name: str) -> None:
 
 def test_the_digests_cover_every_variant_without_phases() -> None:
     assert sorted(DIGESTS) == sorted(n for n in variant_names() if _no_phases(n))
+
+
+@pytest.mark.parametrize("name", ["qiantang", "philippines"])
+def test_a_variant_with_phases_plays_alike_with_any_jobs_and_chunks(name: str) -> None:
+    """The phases draw from each block's own stream: 2 jobs (this process and a worker
+    playing blocks in turn) and one block a task give the tables of 1 job in one task."""
+    from simkit.simulate import BLOCK_GAMES
+
+    games = 2 * BLOCK_GAMES + 100  # three blocks, the last a short one
+    one = simulate(name, games, seed=SEED, n_jobs=1, progress=False)
+    two = simulate(name, games, seed=SEED, n_jobs=2, chunk_size=BLOCK_GAMES, progress=False)
+    assert one.summary is not None and two.summary is not None
+    assert one.summary.equals(two.summary)

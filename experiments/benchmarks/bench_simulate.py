@@ -76,6 +76,30 @@ def timed(fn: Callable[[], Any]) -> tuple[float, Any]:
     return time.perf_counter() - t0, value
 
 
+def _cpu_by_process() -> dict[int, float]:
+    """CPU seconds (user + system) of this process and each of its children, by pid."""
+    import psutil
+
+    out = {}
+    for proc in [psutil.Process(), *psutil.Process().children(recursive=True)]:
+        try:
+            t = proc.cpu_times()
+        except psutil.Error:
+            continue
+        out[proc.pid] = t.user + t.system
+    return out
+
+
+def cpu_timed(fn: Callable[[], Any]) -> tuple[float, float, Any]:
+    """Wall seconds, CPU seconds of this process and its workers (the workers alive at the
+    end, counted from the start or from their own start), and ``fn()``'s value.  The CPU
+    seconds do not depend on how busy the machine is: the work the run cost every core."""
+    before = _cpu_by_process()
+    dt, value = timed(fn)
+    after = _cpu_by_process()
+    return dt, sum(t - before.get(pid, 0.0) for pid, t in after.items()), value
+
+
 def stage_times(sk: ModuleType, names: list[str], games: int = BLOCK_GAMES) -> dict[str, float]:
     """Seconds of each stage of one block of ``games`` deals under the variants ``names``, in
     this process, as ``play_block`` plays it (blocks of ``games``: the second block, after a
@@ -137,10 +161,11 @@ def stage_times(sk: ModuleType, names: list[str], games: int = BLOCK_GAMES) -> d
     }
 
 
-def run_once(sk: ModuleType, names: list[str], games: int, jobs: int) -> tuple[float, Any]:
-    """Seconds of ``simulate`` (default strategy, phases as each variant plays them) and
-    its result; ``sk`` is a ``simkit`` package, or :data:`WORKERS_ONLY` (this tree's, with
-    ``n_jobs`` workers and this process waiting on them, as the runner did before)."""
+def run_once(sk: ModuleType, names: list[str], games: int, jobs: int) -> tuple[float, float, Any]:
+    """Wall and CPU seconds (:func:`cpu_timed`) of ``simulate`` (default strategy, phases as
+    each variant plays them) and its result; ``sk`` is a ``simkit`` package, or
+    :data:`WORKERS_ONLY` (this tree's, with ``n_jobs`` workers and this process waiting on
+    them, as the runner did before)."""
     if sk is WORKERS_ONLY:
         runner = importlib.import_module("simkit.simulate.runner")
         runner.PARENT_PLAYS = False
@@ -148,7 +173,7 @@ def run_once(sk: ModuleType, names: list[str], games: int, jobs: int) -> tuple[f
             return run_once(simkit, names, games, jobs)
         finally:
             runner.PARENT_PLAYS = True
-    return timed(lambda: sk.simulate(names, games, seed=11, n_jobs=jobs, progress=False))
+    return cpu_timed(lambda: sk.simulate(names, games, seed=11, n_jobs=jobs, progress=False))
 
 
 def _equal(a: Any, b: Any) -> bool:
@@ -163,12 +188,14 @@ def measure(
     out: dict[str, Any] = {}
     for row, names in rows.items():
         best: dict[str, dict[int, float]] = {r: {1: np.inf, 2: np.inf} for r in revs}
+        cpu: dict[str, dict[int, float]] = {r: {1: np.inf, 2: np.inf} for r in revs}
         results: dict[str, dict[int, Any]] = {r: {} for r in revs}
         for _ in range(repeats):
             for jobs in (1, 2):
                 for rev, sk in revs.items():  # alternated: busy spells fall on both
-                    dt, results[rev][jobs] = run_once(sk, names, games[row], jobs)
+                    dt, used, results[rev][jobs] = run_once(sk, names, games[row], jobs)
                     best[rev][jobs] = min(best[rev][jobs], dt)
+                    cpu[rev][jobs] = min(cpu[rev][jobs], used)
         first = next(iter(revs))
         out[row] = {
             "games": games[row],
@@ -177,6 +204,8 @@ def measure(
                     "seconds_1_job": best[rev][1],
                     "seconds_2_jobs": best[rev][2],
                     "scaling_1_to_2": best[rev][1] / best[rev][2],
+                    "cpu_seconds_1_job": cpu[rev][1],
+                    "cpu_seconds_2_jobs": cpu[rev][2],
                     "s_per_1M_2_jobs": MILLION * best[rev][2] / games[row],
                     "identical_1_vs_2_jobs": _equal(results[rev][1], results[rev][2]),
                 }
@@ -215,8 +244,8 @@ def markdown(record: dict[str, Any]) -> list[str]:
         "the other rows play chunks in the parent beside `n_jobs - 1` workers).",
         "",
         "| run | games | revision | 1 job s | 2 jobs s | 1 → 2 jobs | s per 1M games (2 jobs) "
-        "| same tables (1 vs 2 jobs; as this tree) |",
-        "|---|---|---|---|---|---|---|---|",
+        "| CPU s, 1 job | CPU s, 2 jobs | same tables (1 vs 2 jobs; as this tree) |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for row, r in record["runs"].items():
         for rev in revs:
@@ -224,7 +253,8 @@ def markdown(record: dict[str, Any]) -> list[str]:
             lines.append(
                 f"| {row} | {r['games']:,} | {rev} | {x['seconds_1_job']:.1f} | "
                 f"{x['seconds_2_jobs']:.1f} | ×{x['scaling_1_to_2']:.2f} | "
-                f"{x['s_per_1M_2_jobs']:,.0f} | {x['identical_1_vs_2_jobs']}; "
+                f"{x['s_per_1M_2_jobs']:,.0f} | {x['cpu_seconds_1_job']:.1f} | "
+                f"{x['cpu_seconds_2_jobs']:.1f} | {x['identical_1_vs_2_jobs']}; "
                 f"{r['identical_to_this_tree'][rev]} |"
             )
     for other in others:
@@ -267,7 +297,7 @@ def targets(record: dict[str, Any], this: str) -> list[str]:
     for row, r in record["runs"].items():
         x = r["revisions"][this]
         if row == "all variants":
-            per_variant = x["s_per_1M_2_jobs"] / len(record["variants"])
+            per_variant = x["s_per_1M_2_jobs"] / len(variant_names())
             report = REPORT_DEALS * x["seconds_2_jobs"] / r["games"]
             out.append(
                 f"all variants together: {per_variant:.0f} s per 1M games a variant (target "
@@ -313,7 +343,7 @@ def main() -> None:
     rows = {n: [n] for n in names}
     games = dict.fromkeys(names, args.games)
     if args.all_games:
-        rows["all variants"] = names
+        rows["all variants"] = list(variant_names())  # every shipped variant, on common deals
         games["all variants"] = args.all_games
     load_before = [round(x, 1) for x in os.getloadavg()]
     modules = {rev: sk for rev, sk in revs.items() if sk is not WORKERS_ONLY}
