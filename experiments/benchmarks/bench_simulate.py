@@ -276,7 +276,8 @@ def markdown(record: dict[str, Any]) -> list[str]:
     lines += [
         "",
         "Targets of issue 54, this tree on two idle cores, estimated from the runs' CPU seconds "
-        "(`two_core_estimate` in the script: the work of a game times the games, plus what 2 jobs cost "
+        "(`two_core_estimate` in the script: the work of a game times the games, plus what 2 "
+        "jobs cost "
         "beyond 1, shared by the two cores; process start-up left out). The wall seconds above "
         "were taken on a machine far busier than two cores and say little:",
         "",
