@@ -76,13 +76,16 @@ def run_ordered(
     n_jobs: int = 1,
     backend: str | None = None,
     scheduler: str | None = None,
+    parent_plays: bool = False,
 ) -> Generator[Any, None, None]:
     """``func(*task)`` for every task, yielded in task order.
 
-    ``n_jobs=1`` without a backend runs in this process.  ``backend="dask"`` submits the tasks
-    to the Dask cluster at ``scheduler`` (an address such as ``tcp://host:8786``), or through
-    the Dask client already active in this process, two tasks in flight per worker thread
-    (``n_jobs`` does not apply there).
+    ``n_jobs=1`` without a backend runs in this process.  ``parent_plays`` (local processes
+    only): this process is one of the ``n_jobs``, with ``n_jobs - 1`` workers beside it
+    (:func:`_run_shared`), for tasks that cost far more than the consumer's work on a result.
+    ``backend="dask"`` submits the tasks to the Dask cluster at ``scheduler`` (an address
+    such as ``tcp://host:8786``), or through the Dask client already active in this process,
+    two tasks in flight per worker thread (``n_jobs`` does not apply there).
     """
     check_backend(backend, scheduler)
     jobs = effective_jobs(n_jobs)
@@ -95,6 +98,12 @@ def run_ordered(
         with ExitStack() as stack:
             client = _enter_dask(stack, scheduler)
             yield from _run_on_dask(client, func, tasks, address=scheduler)
+        return
+
+    if parent_plays and backend is None:
+        # the warning is issued by loky's manager thread (see below)
+        warnings.filterwarnings("ignore", message=LOKY_WORKER_STOPPED, category=UserWarning)
+        yield from _run_shared(func, tasks, jobs - 1)
         return
 
     import joblib
@@ -116,6 +125,64 @@ def run_ordered(
             stack.enter_context(joblib.parallel_config(backend=backend))
         parallel = joblib.Parallel(n_jobs=jobs, return_as="generator", pre_dispatch="2*n_jobs")
         yield from parallel(joblib.delayed(func)(*task) for task in tasks)
+
+
+#: Tasks a worker has queued at most while this process plays others (:func:`_run_shared`).
+TASKS_AHEAD = 2
+
+
+def _run_shared(
+    func: Callable[..., Any], tasks: Iterable[tuple[Any, ...]], workers: int
+) -> Iterator[Any]:
+    """``func(*task)`` for every task, yielded in task order, played by ``workers`` loky
+    workers and by this process.
+
+    This process plays the first task while the workers start on the next ones; each worker
+    has at most :data:`TASKS_AHEAD` tasks queued; whenever the next result in order is not in
+    yet, this process plays the next task not handed out yet itself instead of waiting.  So
+    this process is never idle while there is work (on ``n`` cores, ``n - 1`` workers and this
+    process keep every core busy), and the workers' start (their imports, their setup)
+    overlaps with the work this process does meanwhile.  On an error or when
+    the consumer stops, the tasks not started are cancelled."""
+    from joblib.executor import get_memmapping_executor
+
+    todo = iter(tasks)
+    first = next(todo, None)  # played here while the workers start (a run of one task: alone)
+    pending: deque[tuple[bool, Any]] = deque()  # (a worker's?, its future, or the result)
+    queued = 0  # tasks handed to the workers whose results are not yielded yet
+    executor = None
+    try:
+        while True:
+            while queued < TASKS_AHEAD * workers and (task := next(todo, None)) is not None:
+                if executor is None:
+                    # joblib's loky pool (one pool per process, shared with run_ordered's
+                    # joblib.Parallel), with the same initializer
+                    executor = get_memmapping_executor(
+                        workers, initializer=_watch_parent, initargs=(os.getpid(),)
+                    )
+                pending.append((True, executor.submit(func, *task)))
+                queued += 1
+            if first is not None:
+                pending.appendleft((False, func(*first)))
+                first = None
+            if pending and (not pending[0][0] or pending[0][1].done()):
+                remote, item = pending.popleft()
+                queued -= remote
+                yield item.result() if remote else item
+                continue
+            task = next(todo, None)
+            if task is not None:  # played here while the workers play theirs
+                pending.append((False, func(*task)))
+                continue
+            if not pending:
+                return
+            _, future = pending.popleft()  # a worker's (this process's are yielded above)
+            queued -= 1
+            yield future.result()
+    finally:
+        for remote, item in pending:
+            if remote:
+                item.cancel()
 
 
 def _watch_parent(parent_pid: int) -> None:

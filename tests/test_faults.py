@@ -22,6 +22,7 @@ from simkit.cli import main
 from simkit.simulate import BLOCK_GAMES, load_result, simulate
 
 sim = importlib.import_module("simkit.simulate")  # `simkit.simulate` is also a function
+blocks = importlib.import_module("simkit.simulate.blocks")
 
 ROOT = Path(__file__).resolve().parents[1]
 VARIANT = "western-2-4"
@@ -77,7 +78,7 @@ def no_work(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*args, **kwargs):  # type: ignore[no-untyped-def]
         raise AssertionError("work started before the output paths were checked")
 
-    monkeypatch.setattr(sim, "play_chunk", refuse)
+    monkeypatch.setattr(blocks, "play_chunk", refuse)
 
 
 # --------------------------------------------------------------------------- 1. orphans
@@ -148,13 +149,13 @@ def test_a_run_holds_its_folder_and_ctrl_c_saves_and_says_how_to_resume(
 
 def load_checkpoint_games(path: Path, n_games: int = RUN_GAMES) -> int:
     config = sim.make_config([VARIANT], n_games, seed=1)
-    return sim._load_checkpoint(path, config).summary.n_games
+    return sim.load_checkpoint(path, config).summary.n_games
 
 
 def test_sigterm_saves_the_checkpoint_and_exits_143(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    real_chunk = sim.play_chunk
+    real_chunk = blocks.play_chunk
 
     def terminated_during_the_second_chunk(config, first, n):  # type: ignore[no-untyped-def]
         if first == 1:
@@ -164,7 +165,7 @@ def test_sigterm_saves_the_checkpoint_and_exits_143(
     def unhandled(signum, frame):  # type: ignore[no-untyped-def]
         raise RuntimeError("SIGTERM reached the caller: the run did not handle it")
 
-    monkeypatch.setattr(sim, "play_chunk", terminated_during_the_second_chunk)
+    monkeypatch.setattr(blocks, "play_chunk", terminated_during_the_second_chunk)
     previous = signal.signal(signal.SIGTERM, unhandled)  # not the default: it would end pytest
     ckpt = tmp_path / "run.ckpt"
     n_games = 3 * BLOCK_GAMES
@@ -186,7 +187,7 @@ def test_ctrl_c_without_checkpoint_says_nothing_was_saved(
     def interrupted(*args, **kwargs):  # type: ignore[no-untyped-def]
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(sim, "play_chunk", interrupted)
+    monkeypatch.setattr(blocks, "play_chunk", interrupted)
     try:
         code = main(["simulate", VARIANT, "--games", "100", "--jobs", "1", "--quiet"])
     except KeyboardInterrupt:

@@ -23,6 +23,8 @@ from simkit.errors import SimkitError
 from simkit.simulate import BLOCK_GAMES, make_config, simulate
 
 sim = importlib.import_module("simkit.simulate")
+blocks = importlib.import_module("simkit.simulate.blocks")
+runner = importlib.import_module("simkit.simulate.runner")
 ROOT = Path(__file__).resolve().parent.parent
 VARIANT = "western-2-4"
 STRATEGY = "random-legal"  # the cheapest: these tests are about the runner, not the play
@@ -38,27 +40,27 @@ def test_a_worker_plays_every_task_of_a_run_with_one_copy_of_its_configuration(
     built state is keyed by the variant objects' identity, so the worker must play every task
     with the first copy it received (its setup built once, not per task)."""
     config = make_config([VARIANT], 3 * BLOCK_GAMES, strategy=STRATEGY, seed=1)
-    key = sim._run_key(config)
+    key = sim.run_key(config)
     played = []
-    monkeypatch.setattr(sim, "play_chunk", lambda c, first, n: played.append(c))
-    monkeypatch.setattr(sim, "_RUN_CONFIGS", {})
-    monkeypatch.setattr(sim, "setups_in_process", 0)
+    monkeypatch.setattr(blocks, "play_chunk", lambda c, first, n: played.append(c))
+    monkeypatch.setattr(blocks, "_RUN_CONFIGS", {})
+    monkeypatch.setattr(blocks, "setups_in_process", 0)
     for block in range(3):
         copy = pickle.loads(pickle.dumps(config))  # as a worker receives it
         sim.play_task(key, copy, block, 1)
     assert played[0] is played[1] is played[2]
     assert played[0].variants[0] is played[2].variants[0]
-    assert sim.setups_in_process == 1
+    assert blocks.setups_in_process == 1
     other = make_config([VARIANT], 3 * BLOCK_GAMES, strategy=STRATEGY, seed=2)
-    sim.play_task(sim._run_key(other), other, 0, 1)  # another run: its own setup
-    assert played[-1] is other and sim.setups_in_process == 2
+    sim.play_task(sim.run_key(other), other, 0, 1)  # another run: its own setup
+    assert played[-1] is other and blocks.setups_in_process == 2
 
 
 def test_run_key_names_the_configuration() -> None:
     config = make_config([VARIANT], 100, strategy=STRATEGY, seed=1)
     same = make_config([VARIANT], 100, strategy=STRATEGY, seed=1)
-    assert sim._run_key(config) == sim._run_key(same)
-    assert sim._run_key(config) != sim._run_key(make_config([VARIANT], 100, seed=1))
+    assert sim.run_key(config) == sim.run_key(same)
+    assert sim.run_key(config) != sim.run_key(make_config([VARIANT], 100, seed=1))
 
 
 def _worker_pids() -> frozenset[int]:
@@ -77,17 +79,17 @@ def _worker_pids() -> frozenset[int]:
 def test_workers_live_for_the_whole_run_across_checkpoints(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A checkpoint at every block (one block a task): the same two workers play them all,
-    and no warning reaches the user."""
-    monkeypatch.setattr(sim, "CHECKPOINT_INTERVAL_S", 0.0)
+    """A checkpoint at every block (one block a task): the same worker plays them all beside
+    this process (2 jobs: one worker and this process), and no warning reaches the user."""
+    monkeypatch.setattr(runner, "CHECKPOINT_INTERVAL_S", 0.0)
     seen: list[frozenset[int]] = []
-    real_save = sim._save_checkpoint
+    real_save = runner.save_checkpoint
 
     def save(path, config, state):  # type: ignore[no-untyped-def]
         seen.append(_worker_pids())
         real_save(path, config, state)
 
-    monkeypatch.setattr(sim, "_save_checkpoint", save)
+    monkeypatch.setattr(runner, "save_checkpoint", save)
     n_games = 8 * BLOCK_GAMES
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -101,13 +103,35 @@ def test_workers_live_for_the_whole_run_across_checkpoints(
             progress=False,
         )
     assert len(seen) == 8  # one checkpoint a block
-    assert len(seen[0]) == 2 and all(pids == seen[0] for pids in seen), seen
+    assert len(seen[0]) == 1 and all(pids == seen[0] for pids in seen), seen
     assert [str(w.message) for w in caught] == []
     plain = simulate(
         [VARIANT, "hongkong"], n_games, strategy=STRATEGY, seed=3, n_jobs=1, progress=False
     )
     assert result.summary is not None and plain.summary is not None
     assert result.summary.equals(plain.summary)
+
+
+def test_this_process_plays_beside_its_workers_results_in_task_order() -> None:
+    """``parent_plays``: n_jobs - 1 workers and this process play the tasks, the results come
+    in task order, and both played some (this process while the worker starts; the worker
+    the tasks queued for it)."""
+    from simkit.parallel import run_ordered
+
+    tasks = [(-i,) for i in range(40)]
+    assert list(run_ordered(abs, tasks, n_jobs=2, parent_plays=True)) == list(range(40))
+    pids = set(run_ordered(os.getpid, [()] * 40, n_jobs=2, parent_plays=True))
+    assert os.getpid() in pids and len(pids) == 2
+
+
+@pytest.mark.parametrize("bad", [1, 30])
+def test_an_error_in_a_task_reaches_the_caller_when_this_process_plays(bad: int) -> None:
+    """A task that fails, early (played by a worker) or late (here), raises in the caller."""
+    from simkit.parallel import run_ordered
+
+    tasks = [(str(i) if i != bad else "x",) for i in range(40)]
+    with pytest.raises(ValueError, match="invalid literal"):
+        list(run_ordered(int, tasks, n_jobs=2, parent_plays=True))
 
 
 def test_lokys_worker_replaced_warning_is_not_shown() -> None:
@@ -145,7 +169,7 @@ def test_a_checkpoint_holds_data_only(checkpoint: Path) -> None:
     assert data.startswith(sim.CHECKPOINT_MAGIC + b"3\n")
     assert b"pickle" not in data and data[:1] != b"\x80"
     config = make_config([VARIANT], 2 * BLOCK_GAMES, strategy=STRATEGY, seed=5)
-    state = sim._load_checkpoint(checkpoint, config)
+    state = sim.load_checkpoint(checkpoint, config)
     again = simulate([VARIANT], 2 * BLOCK_GAMES, strategy=STRATEGY, seed=5, n_jobs=1)
     assert again.summary is not None and state.summary.equals(again.summary)
     assert_frame_equal(_resume(checkpoint)["convergence"], again["convergence"], check_exact=True)
@@ -209,8 +233,8 @@ def test_cold_kernels_are_compiled_in_a_visible_stage_before_the_run(
 
     monkeypatch.setattr(kc, "cold_kernels", lambda: ["simkit.score._kernel"])
     warmed = []
-    real_block = sim.play_block
-    monkeypatch.setattr(sim, "play_block", lambda c, b: warmed.append(c) or real_block(c, b))
+    real_block = runner.play_block
+    monkeypatch.setattr(runner, "play_block", lambda c, b: warmed.append(c) or real_block(c, b))
     simulate([VARIANT, "hongkong"], 300, strategy=STRATEGY, seed=1, n_jobs=1, progress=False)
     err = capsys.readouterr().err
     assert kc.NOTICE in err and "about 30 s" not in err
@@ -244,7 +268,7 @@ def test_progress_lines_come_while_no_chunk_does(monkeypatch: pytest.MonkeyPatch
     """The workers' start and a long first chunk are not silent: a timer prints the lines."""
     monkeypatch.setenv("SIMKIT_PROGRESS_INTERVAL", "0.05")
     stream = io.StringIO()
-    lines = sim._ProgressLines(300_000, 47_104, stream)
+    lines = sim.ProgressLines(300_000, 47_104, stream)
     time.sleep(0.5)
     lines.update(10_000)
     time.sleep(0.3)
@@ -264,8 +288,8 @@ def test_a_resumed_run_says_where_it_resumes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     ckpt = tmp_path / "run.ckpt"
-    monkeypatch.setattr(sim, "CHECKPOINT_INTERVAL_S", 0.0)
-    real_chunk = sim.play_chunk
+    monkeypatch.setattr(runner, "CHECKPOINT_INTERVAL_S", 0.0)
+    real_chunk = blocks.play_chunk
     calls = {"n": 0}
 
     def dying_chunk(config, first, n):  # type: ignore[no-untyped-def]
@@ -274,7 +298,7 @@ def test_a_resumed_run_says_where_it_resumes(
             raise KeyboardInterrupt
         return real_chunk(config, first, n)
 
-    monkeypatch.setattr(sim, "play_chunk", dying_chunk)
+    monkeypatch.setattr(blocks, "play_chunk", dying_chunk)
     args = ([VARIANT], 3 * BLOCK_GAMES)
     kwargs = {"strategy": STRATEGY, "seed": 1, "n_jobs": 1, "checkpoint": ckpt}
     with pytest.raises(sim.RunInterrupted):

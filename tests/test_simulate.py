@@ -34,6 +34,8 @@ from simkit.variants import VariantError, load_variant
 
 # The module, not the function: ``simkit.simulate`` is re-exported as the function.
 sim = importlib.import_module("simkit.simulate")
+blocks = importlib.import_module("simkit.simulate.blocks")
+runner = importlib.import_module("simkit.simulate.runner")
 
 VARIANTS = ["guangxi", "hongkong"]
 N_GAMES = 2 * BLOCK_GAMES + 500  # three blocks, the last one partial
@@ -236,11 +238,11 @@ def test_specials_table_sits_beside_exact_values(base_run: sim.SimulationResult)
 def test_progress_in_ci_is_plain_lines_not_a_bar(monkeypatch: pytest.MonkeyPatch) -> None:
     config = make_config(["western-2-4"], 10, seed=1)
     monkeypatch.setenv("CI", "true")
-    lines = sim._progress_bar(config, 0, None)
-    assert isinstance(lines, sim._ProgressLines)
+    lines = sim.progress_bar(config, 0, None)
+    assert isinstance(lines, sim.ProgressLines)
     lines.close()
-    assert sim._progress_bar(config, 0, False) is None
-    bar = sim._progress_bar(config, 0, True)
+    assert sim.progress_bar(config, 0, False) is None
+    bar = sim.progress_bar(config, 0, True)
     assert bar is not None
     bar.close()
 
@@ -256,8 +258,8 @@ def test_killed_run_resumes_to_identical_tables(
     tmp_path, monkeypatch: pytest.MonkeyPatch, base_run: sim.SimulationResult
 ) -> None:
     ckpt = tmp_path / "run.ckpt"
-    monkeypatch.setattr(sim, "CHECKPOINT_INTERVAL_S", 0.0)
-    real_chunk = sim.play_chunk
+    monkeypatch.setattr(runner, "CHECKPOINT_INTERVAL_S", 0.0)
+    real_chunk = blocks.play_chunk
     calls = {"n": 0}
 
     def dying_chunk(config: SimulationConfig, first: int, n: int):  # type: ignore[no-untyped-def]
@@ -266,7 +268,7 @@ def test_killed_run_resumes_to_identical_tables(
             raise Killed
         return real_chunk(config, first, n)
 
-    monkeypatch.setattr(sim, "play_chunk", dying_chunk)
+    monkeypatch.setattr(blocks, "play_chunk", dying_chunk)
     with pytest.raises(Killed):
         simulate(
             VARIANTS,
@@ -279,7 +281,7 @@ def test_killed_run_resumes_to_identical_tables(
         )
     assert ckpt.exists()
     assert [p.name for p in tmp_path.iterdir()] == ["run.ckpt"]  # no temporary files left
-    monkeypatch.setattr(sim, "play_chunk", real_chunk)
+    monkeypatch.setattr(blocks, "play_chunk", real_chunk)
     resumed = simulate(
         VARIANTS,
         N_GAMES,
@@ -291,7 +293,7 @@ def test_killed_run_resumes_to_identical_tables(
     )
     assert_same_tables(base_run, resumed)
     # Calling again with the finished checkpoint plays nothing and gives the same tables.
-    monkeypatch.setattr(sim, "play_chunk", dying_chunk)
+    monkeypatch.setattr(blocks, "play_chunk", dying_chunk)
     calls["n"] = 2
     again = simulate(VARIANTS, N_GAMES, strategy="max-ev", seed=SEED, n_jobs=1, checkpoint=ckpt)
     assert_same_tables(base_run, again)
@@ -353,7 +355,7 @@ def no_work(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*args, **kwargs):  # type: ignore[no-untyped-def]
         raise AssertionError("work started before the input was checked")
 
-    monkeypatch.setattr(sim, "play_chunk", refuse)
+    monkeypatch.setattr(blocks, "play_chunk", refuse)
 
 
 @pytest.mark.parametrize(

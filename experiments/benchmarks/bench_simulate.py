@@ -1,13 +1,25 @@
-"""Benchmark the whole simulation: deal, max-ev arrangement, scoring and aggregation.
+"""Benchmark the whole simulation with the default strategy and the phases, beside a previous
+revision in the same process.
 
-Plays the same deals under every shipped variant with ``n_jobs=1`` and ``n_jobs=2`` (the
-scaling), checks that both give identical tables, runs each variant alone with ``n_jobs=2``,
-times one full-size run (1M games of the default variant alone), and times the stages of one
-block side by side (deal, arrange, score, and the summaries simkit adds on top), so the cost
-of aggregation is read against the pipeline it wraps.
+For this tree's ``simkit`` and the revision ``--before`` (:func:`experiments.support.simkit_at`,
+main when the work began), alternating the two so that a shared machine's busy spells fall on
+both alike:
 
-    python -m experiments.benchmarks.bench_simulate [--games 8192] [--alone-games 32768]
-        [--full-variant guangxi] [--full-games 1000000] [--strategy max-ev]
+- every shipped variant alone and all of them together (one run on common deals), each with
+  ``n_jobs=1`` and ``n_jobs=2`` (the scaling), default chunking, the default strategy and each
+  variant's phases; the tables of 1 and 2 jobs and of the two revisions are compared (equal
+  summaries, bit for bit, where the revision plays alike);
+- the stages of one block of ``BLOCK_GAMES`` deals under all variants in one process: deal, the
+  phases before setting (the pass, 换牌), the arrangement, the score, the phases after setting
+  (抢庄, 谈判, 抛牌) and the summaries, played as ``play_block`` plays them and checked against it.
+
+Times are wall seconds, the best of ``--repeats``; the load average is recorded beside them
+(on a shared machine the ratios between revisions are the reading, not the absolute times).
+Seconds per 1,000,000 games are extrapolated from the runs (start-up included, so an upper
+bound).
+
+    python -m experiments.benchmarks.bench_simulate [--games 8192] [--all-games 8192]
+        [--before f09ea0c] [--repeats 1] [--variants guangxi,qiantang]
 
 Writes ``results/bench/simulate.json`` and ``results/bench/simulate.md``.
 """
@@ -15,209 +27,369 @@ Writes ``results/bench/simulate.json`` and ``results/bench/simulate.md``.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import platform
 import sys
 import time
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
-
-import importlib
 
 import numpy as np
 
 import simkit
-from experiments.support import best_of
-from simkit.arrange import arrangements
-from simkit.deal import deal
-from simkit.phases import before_setting
-from simkit.score import score
-from simkit.simulate import BLOCK_GAMES, make_config, play_block, simulate
-
-# The module, not the function: ``simkit.simulate`` is re-exported as the function.
-sim = importlib.import_module("simkit.simulate")
+from experiments.support import simkit_at
+from simkit.simulate import BLOCK_GAMES
+from simkit.variants import variant_names
 
 OUT = Path(__file__).resolve().parents[2] / "results" / "bench"
-TARGET_GAMES = 1_000_000
-TARGET_SECONDS = 60.0
+#: main when issue 54's speed work began (the revision the figures are read against).
+BEFORE = "f09ea0c"
+MILLION = 1_000_000
+#: The targets of issue 54 (seconds, 2 jobs, default strategy, four players).
+TARGET_NO_PHASES_S = 45.0
+TARGET_PHASES_S = 60.0
+TARGET_SCALING = 1.8
+REPORT_DEALS = 200_000
+BLOCK_STAGE = "play_block (everything)"
+TARGET_REPORT_S = 240.0
 
 
-def timed(fn):  # type: ignore[no-untyped-def]
+#: This tree's ``simkit`` with the runner's scheduling before issue 54 (``n_jobs`` workers,
+#: this process waiting): the scheduling's share of the change, measured beside the rest.
+WORKERS_ONLY = ModuleType("workers-only")
+
+
+def _module(sk: ModuleType, name: str) -> Any:
+    return importlib.import_module(f"{sk.__name__}.{name}")
+
+
+def timed(fn: Callable[[], Any]) -> tuple[float, Any]:
     t0 = time.perf_counter()
     value = fn()
     return time.perf_counter() - t0, value
 
 
-def stage_times(strategy: str) -> dict[str, float]:
-    """Seconds per block of BLOCK_GAMES deals, all variants, for each stage (one core)."""
-    config = make_config("all", 2 * BLOCK_GAMES, strategy=strategy, seed=7)
-    play_block(config, 0)  # warm: solvers and tables of every variant loaded
-    # The very deals and random stream of block 1, so the stages add up to play_block.
-    deal_seq, play_seq, phase_seq = np.random.SeedSequence(7, spawn_key=(1,)).spawn(3)
-    t_deal, dealt = timed(lambda: deal(BLOCK_GAMES, 4, rng=np.random.default_rng(deal_seq)))
-    hands_of = [before_setting(dealt, v, None, phase_seq)[0] for v in config.variants]
-    # as play_block does it: one search per group of variants that share cards and ranking
-    t_arrange, plays = timed(
-        lambda: arrangements(hands_of, config.variants, strategy, n_players=4, rng=play_seq)
-    )
-    t_score = 0.0
-    for variant, play in zip(config.variants, plays, strict=True):
-        dt, _ = timed(lambda v=variant, p=play: score(p.cards, v, declared=p.declared))
-        t_score += dt
-    t_block, _ = timed(lambda: play_block(config, 1))
-    # The same block with the arrangements served from the run above: what simkit adds around
-    # the arrangement (scoring, the declare-or-play rescoring, special detection, summaries).
-    real = sim.arrangements
-    sim.arrangements = lambda *a, **k: plays  # type: ignore[assignment]
-    try:
-        play_block(config, 1)
-        t_rest, _ = timed(lambda: play_block(config, 1))
-    finally:
-        sim.arrangements = real  # type: ignore[assignment]
+def _cpu_by_process() -> dict[int, float]:
+    """CPU seconds (user + system) of this process and each of its children, by pid."""
+    import psutil
+
+    out = {}
+    for proc in [psutil.Process(), *psutil.Process().children(recursive=True)]:
+        try:
+            t = proc.cpu_times()
+        except psutil.Error:
+            continue
+        out[proc.pid] = t.user + t.system
+    return out
+
+
+def cpu_timed(fn: Callable[[], Any]) -> tuple[float, float, Any]:
+    """Wall seconds, CPU seconds of this process and its workers (the workers alive at the
+    end, counted from the start or from their own start), and ``fn()``'s value.  The CPU
+    seconds do not depend on how busy the machine is: the work the run cost every core."""
+    before = _cpu_by_process()
+    dt, value = timed(fn)
+    after = _cpu_by_process()
+    return dt, sum(t - before.get(pid, 0.0) for pid, t in after.items()), value
+
+
+def stage_times(sk: ModuleType, names: list[str], games: int = BLOCK_GAMES) -> dict[str, float]:
+    """CPU seconds of each stage of one block of ``games`` deals under the variants ``names``, in
+    this process, as ``play_block`` plays it (blocks of ``games``: the second block, after a
+    first that builds the strategies' state); raises ``AssertionError`` when the stages do
+    not give ``play_block``'s summary."""
+    sim = _module(sk, "simulate")
+    phases = _module(sk, "phases")
+    config = replace(sim.make_config(names, 2 * games, seed=7), block_games=games)
+    block = 1
+    sim.play_block(config, 0)  # warm: solvers and tables of every variant built
+    p = config.n_players
+    seq = np.random.SeedSequence(config.seed, spawn_key=(block,))
+    deal_seq, play_seq, phase_seq = seq.spawn(3)
+    clock = time.process_time  # CPU seconds: a shared machine's load does not move them
+    t0 = clock()
+    dealt = _module(sk, "deal").deal(
+        config.block_size(block), p, rng=np.random.default_rng(deal_seq),
+        deck=config.variants[0].deck_for(p),
+    )  # fmt: skip
+    t1 = clock()
+    before = [phases.before_setting(dealt, v, None, phase_seq) for v in config.variants]
+    t2 = clock()
+    plays = _module(sk, "arrange").arrangements(
+        [hands for hands, _ in before], config.variants, config.strategy, n_players=p,
+        tables=[None] * len(config.variants), rng=play_seq,
+    )  # fmt: skip
+    t3 = clock()
+    score = _module(sk, "score").score
+    scored = [
+        score(pl.cards, v, declared=pl.declared, ranks=pl.ranks,
+              special_masks=pl.special_masks, breakdown=True)
+        for pl, v in zip(plays, config.variants, strict=True)
+    ]  # fmt: skip
+    t4 = clock()
+    settle = _module(sk, "phases.settle").settle_payments
+    scored = [
+        phases.add_payments(s, paid) if paid else s
+        for s, (_, paid) in zip(scored, before, strict=True)
+    ]
+    scored = [
+        phases.add_payments(s, settle(pl, v, p, config.strategy))
+        for pl, v, s in zip(plays, config.variants, scored, strict=True)
+    ]
+    t5 = clock()
+    counts, sums = _module(sk, "statistics").record_block(config.variants, plays, scored)
+    t6 = clock()
+    t6b = clock()
+    counts2, sums2 = sim.play_block(config, block)
+    t_block = clock() - t6b
+    for mine, theirs in ((counts, counts2), (sums, sums2)):
+        assert mine.keys() == theirs.keys(), "the stages do not give play_block's summary"
+        assert all(np.array_equal(mine[k], theirs[k]) for k in mine), "the stages differ"
     return {
-        "deal": t_deal,
-        f"arrange ({strategy})": t_arrange,
-        "score": t_score,
-        "play_block without arranging (score, rescoring, summaries)": t_rest,
-        "play_block (everything)": t_block,
+        "deal": t1 - t0,
+        "phases before setting (pass, 换牌)": t2 - t1,
+        "arrange (default strategy)": t3 - t2,
+        "score": t4 - t3,
+        "phases after setting (抢庄, 谈判, 抛牌)": t5 - t4,
+        "summaries": t6 - t5,
+        BLOCK_STAGE: t_block,
     }
+
+
+def run_once(sk: ModuleType, names: list[str], games: int, jobs: int) -> tuple[float, float, Any]:
+    """Wall and CPU seconds (:func:`cpu_timed`) of ``simulate`` (default strategy, phases as
+    each variant plays them) and its result; ``sk`` is a ``simkit`` package, or
+    :data:`WORKERS_ONLY` (this tree's, with ``n_jobs`` workers and this process waiting on
+    them, as the runner did before)."""
+    if sk is WORKERS_ONLY:
+        runner = importlib.import_module("simkit.simulate.runner")
+        runner.PARENT_PLAYS = False
+        try:
+            return run_once(simkit, names, games, jobs)
+        finally:
+            runner.PARENT_PLAYS = True
+    return cpu_timed(lambda: sk.simulate(names, games, seed=11, n_jobs=jobs, progress=False))
+
+
+def _equal(a: Any, b: Any) -> bool:
+    return bool(a.summary is not None and b.summary is not None and a.summary.equals(b.summary))
+
+
+def measure(
+    revs: dict[str, ModuleType], rows: dict[str, list[str]], games: dict[str, int], repeats: int
+) -> dict[str, Any]:
+    """Per row (a variant alone, or all together) and revision: the best seconds with 1 and 2
+    jobs, whether 1 and 2 jobs gave the same tables, and whether the revisions did."""
+    out: dict[str, Any] = {}
+    for row, names in rows.items():
+        best: dict[str, dict[int, float]] = {r: {1: np.inf, 2: np.inf} for r in revs}
+        cpu: dict[str, dict[int, float]] = {r: {1: np.inf, 2: np.inf} for r in revs}
+        results: dict[str, dict[int, Any]] = {r: {} for r in revs}
+        for _ in range(repeats):
+            for jobs in (1, 2):
+                for rev, sk in revs.items():  # alternated: busy spells fall on both
+                    dt, used, results[rev][jobs] = run_once(sk, names, games[row], jobs)
+                    best[rev][jobs] = min(best[rev][jobs], dt)
+                    cpu[rev][jobs] = min(cpu[rev][jobs], used)
+        first = next(iter(revs))
+        out[row] = {
+            "games": games[row],
+            "revisions": {
+                rev: {
+                    "seconds_1_job": best[rev][1],
+                    "seconds_2_jobs": best[rev][2],
+                    "scaling_1_to_2": best[rev][1] / best[rev][2],
+                    "cpu_seconds_1_job": cpu[rev][1],
+                    "cpu_seconds_2_jobs": cpu[rev][2],
+                    "s_per_1M_2_jobs": MILLION * best[rev][2] / games[row],
+                    "identical_1_vs_2_jobs": _equal(results[rev][1], results[rev][2]),
+                }
+                for rev in revs
+            },
+            "identical_to_this_tree": {
+                rev: _equal(results[rev][2], results[first][2]) for rev in revs
+            },
+        }
+        print(row, json.dumps(out[row]["revisions"]), flush=True)
+    return out
+
+
+def _plays_phases(name: str) -> bool:
+    from simkit.variants import load_variant
+
+    v = load_variant(name)
+    return bool(v.deal.changes_hands or v.phases.any_enabled)
+
+
+def markdown(record: dict[str, Any]) -> list[str]:
+    """The benchmark as ``results/bench/simulate.md``'s lines."""
+    revs = record["revision_names"]
+    this, *others = revs
+    staged = list(record["stages"])
+    lines = [
+        "# Simulation benchmark: the default strategy with the phases",
+        "",
+        f"`{record['command']}`, {record['players']} players, the default strategy "
+        f"(`{record['strategy']}`) and each variant's phases; wall seconds, best of "
+        f"{record['repeats']}; {record['machine']['cpus']} CPUs, load average "
+        f"{record['load_before']} before and {record['load_after']} after (a shared machine: "
+        "read the ratios between revisions, run side by side in one process). "
+        f"Revisions: {', '.join(f'`{r}`' for r in revs)} (workers only: this tree with "
+        "`n_jobs` workers and the parent waiting on them, the runner's scheduling before; "
+        "the other rows play chunks in the parent beside `n_jobs - 1` workers).",
+        "",
+        "| run | games | revision | 1 job s | 2 jobs s | 1 → 2 jobs | s per 1M games (2 jobs) "
+        "| CPU s, 1 job | CPU s, 2 jobs | same tables (1 vs 2 jobs; as this tree) |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for row, r in record["runs"].items():
+        for rev in revs:
+            x = r["revisions"][rev]
+            lines.append(
+                f"| {row} | {r['games']:,} | {rev} | {x['seconds_1_job']:.1f} | "
+                f"{x['seconds_2_jobs']:.1f} | ×{x['scaling_1_to_2']:.2f} | "
+                f"{x['s_per_1M_2_jobs']:,.0f} | {x['cpu_seconds_1_job']:.1f} | "
+                f"{x['cpu_seconds_2_jobs']:.1f} | {x['identical_1_vs_2_jobs']}; "
+                f"{r['identical_to_this_tree'][rev]} |"
+            )
+    for other in others:
+        lines += [
+            "",
+            f"This tree against {other} (ratio of seconds, < 1 is faster):",
+            "",
+            f"| run | this tree / {other}, 2 jobs | 1 job |",
+            "|---|---|---|",
+        ]
+        for row, r in record["runs"].items():
+            x, y = r["revisions"][this], r["revisions"][other]
+            lines.append(
+                f"| {row} | {x['seconds_2_jobs'] / y['seconds_2_jobs']:.2f} | "
+                f"{x['seconds_1_job'] / y['seconds_1_job']:.2f} |"
+            )
+    lines += [
+        "",
+        "Targets of issue 54, this tree on two idle cores, estimated from the runs' CPU seconds "
+        "(`two_core_estimate` in the script: the work of a game times the games, plus what 2 "
+        "jobs cost "
+        "beyond 1, shared by the two cores; process start-up left out). The wall seconds above "
+        "were taken on a machine far busier than two cores and say little:",
+        "",
+    ]
+    lines += [f"- {t}" for t in record["targets"]]
+    lines += [
+        "",
+        f"Stages of one block of {record['stage_games']:,} deals under "
+        f"{', '.join(record['stage_variants'])}, one process (CPU seconds):",
+        "",
+        "| stage | " + " | ".join(staged) + " |",
+        "|---|" + "---|" * len(staged),
+    ]
+    stages = record["stages"]
+    for name in stages[this]:
+        cells = " | ".join(
+            f"{stages[rev][name]:.3f} ({stages[rev][name] / stages[rev][BLOCK_STAGE]:.0%})"
+            for rev in staged
+        )
+        lines.append(f"| {name} | {cells} |")
+    return lines
+
+
+def two_core_estimate(x: dict[str, Any], games: int, target_games: int) -> tuple[float, float]:
+    """``(seconds with 2 jobs, 1 → 2 jobs)`` for ``target_games`` games on two idle cores, from
+    a run's CPU seconds: the work of a game (1 job's CPU over its games) times
+    ``target_games``, plus what 2 jobs cost beyond 1 job (the worker's start and setup),
+    shared by the two cores; 1 job takes the work alone.  The processes' start (imports) is
+    left out of both."""
+    work = x["cpu_seconds_1_job"] * target_games / games
+    two = (work + max(0.0, x["cpu_seconds_2_jobs"] - x["cpu_seconds_1_job"])) / 2
+    return two, work / two
+
+
+def targets(record: dict[str, Any], this: str) -> list[str]:
+    """The issue's targets read on this tree's runs: met or not, with the figure."""
+    out = []
+    for row, r in record["runs"].items():
+        x = r["revisions"][this]
+        s_1m, _ = two_core_estimate(x, r["games"], MILLION)
+        if row == "all variants":
+            per_variant = s_1m / len(variant_names())
+            report, _ = two_core_estimate(x, r["games"], REPORT_DEALS)
+            out.append(
+                f"all variants together: about {per_variant:.0f} s per 1M games a variant "
+                f"(target {TARGET_PHASES_S:.0f}: "
+                f"{'met' if per_variant <= TARGET_PHASES_S else 'not met'})"
+            )
+            out.append(
+                f"the report's default run ({REPORT_DEALS:,} deals under every variant): about "
+                f"{report:.0f} s (target {TARGET_REPORT_S:.0f}: "
+                f"{'met' if report <= TARGET_REPORT_S else 'not met'})"
+            )
+            continue
+        limit = TARGET_PHASES_S if _plays_phases(row) else TARGET_NO_PHASES_S
+        _, scale_1m = two_core_estimate(x, r["games"], MILLION)
+        _, scale_100k = two_core_estimate(x, r["games"], 100_000)
+        out.append(
+            f"{row}: about {s_1m:.0f} s per 1M games with 2 jobs (target {limit:.0f}: "
+            f"{'met' if s_1m <= limit else 'not met'}); 1 → 2 jobs ×{scale_1m:.2f} at 1M games, "
+            f"×{scale_100k:.2f} at 100,000 (target ×{TARGET_SCALING}: "
+            f"{'met' if scale_1m >= TARGET_SCALING else 'not met'} at 1M)"
+        )
+    return out
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=4 * BLOCK_GAMES)
-    parser.add_argument("--strategy", default="max-ev")
-    parser.add_argument("--repeats", type=int, default=3, help="best of this many runs")
-    parser.add_argument(
-        "--full-variant",
-        default="guangxi",
-        help="variant of the one full-size run (--full-games games alone, n_jobs=2)",
-    )
-    parser.add_argument(
-        "--full-games",
-        type=int,
-        default=TARGET_GAMES,
-        help="games of the full-size run, timed once, not extrapolated (0: skip it)",
-    )
-    parser.add_argument(
-        "--alone-games",
-        type=int,
-        default=16 * BLOCK_GAMES,
-        help="games of each variant run alone (enough blocks that start-up is a small share)",
-    )
+    parser.add_argument("--games", type=int, default=4 * BLOCK_GAMES, help="games a variant alone")
+    parser.add_argument("--all-games", type=int, default=4 * BLOCK_GAMES,
+                        help="deals of the run of all variants together (0: skip it)")  # fmt: skip
+    parser.add_argument("--variants", default="", help="the variants alone (default: all)")
+    parser.add_argument("--before", default=BEFORE,
+                        help="the previous revision beside this tree ('': none)")  # fmt: skip
+    parser.add_argument("--repeats", type=int, default=1, help="best of this many runs")
+    parser.add_argument("--stage-games", type=int, default=BLOCK_GAMES,
+                        help="deals of the block whose stages are timed")  # fmt: skip
     parser.add_argument("--out", type=Path, default=OUT, help="results folder (results/bench)")
     args = parser.parse_args()
-    variants = make_config("all", 1, seed=0).variants
-    n_var = len(variants)
-
-    # Compile (or load from the numba cache) before timing, in this process and in workers.
-    simulate("all", 64, strategy=args.strategy, seed=0, n_jobs=1, progress=False)
-    simulate(
-        "all",
-        2 * BLOCK_GAMES,
-        strategy=args.strategy,
-        seed=0,
-        n_jobs=2,
-        chunk_size=BLOCK_GAMES,
-        progress=False,
-    )
-
-    trials = [stage_times(args.strategy) for _ in range(args.repeats)]
-    stages = {k: min(t[k] for t in trials) for k in trials[0]}
-    runs = {}
-    results = {}
-    best: dict[int, float] = {1: float("inf"), 2: float("inf")}
-    # Alternate 1 and 2 jobs and keep the best of each: the machine may be shared.
-    for _ in range(args.repeats):
-        for jobs in (1, 2):
-            dt, results[jobs] = timed(
-                lambda j=jobs: simulate(
-                    "all",
-                    args.games,
-                    strategy=args.strategy,
-                    seed=11,
-                    n_jobs=j,
-                    chunk_size=BLOCK_GAMES,
-                    progress=False,
-                )
-            )
-            best[jobs] = min(best[jobs], dt)
-    for jobs, dt in best.items():
-        runs[jobs] = {
-            "seconds": dt,
-            "deals_per_s": args.games / dt,
-            "variant_games_per_s": args.games * n_var / dt,
-            "seconds_for_1M_games_per_variant": TARGET_GAMES * dt / args.games,
-            # The target read per variant: 1M games of one variant, the run's time shared
-            # evenly among the variants it plays on the same deals.
-            "seconds_for_1M_games_of_one_variant": TARGET_GAMES * dt / (args.games * n_var),
-        }
-    # Each variant alone (no deals shared with other variants), two jobs: the per-variant
-    # reading of the target without the saving of playing one deal under several variants.
-    alone = {
-        variant.name: best_of(
-            lambda v=variant: simulate(
-                v.name,
-                args.alone_games,
-                strategy=args.strategy,
-                seed=11,
-                n_jobs=2,
-                chunk_size=BLOCK_GAMES,
-                progress=False,
-            ),
-            args.repeats,
-        )
-        for variant in variants
-    }
-    alone_1m = {name: TARGET_GAMES * dt / args.alone_games for name, dt in alone.items()}
-    # The target measured, not extrapolated: one run of the full size, the default variant.
-    full_seconds = None
-    if args.full_games > 0:
-        full_seconds, _ = timed(
-            lambda: simulate(
-                args.full_variant,
-                args.full_games,
-                strategy=args.strategy,
-                seed=13,
-                n_jobs=2,
-                progress=False,
-            )
-        )
-    identical = results[1].summary.equals(results[2].summary)  # type: ignore[union-attr]
-    scaling = runs[1]["seconds"] / runs[2]["seconds"]
-    record = {
+    names = [n for n in args.variants.split(",") if n] or list(variant_names())
+    unknown = sorted(set(names) - set(variant_names()))
+    if unknown or min(args.games, args.repeats, args.stage_games) < 1 or args.all_games < 0:
+        parser.error(f"bad arguments (unknown variants: {unknown})" if unknown else "bad sizes")
+    revs: dict[str, ModuleType] = {"this tree": simkit, "this tree, workers only": WORKERS_ONLY}
+    if args.before:
+        revs[f"{args.before} (before)"] = simkit_at(args.before)
+    rows = {n: [n] for n in names}
+    games = dict.fromkeys(names, args.games)
+    if args.all_games:
+        rows["all variants"] = list(variant_names())  # every shipped variant, on common deals
+        games["all variants"] = args.all_games
+    load_before = [round(x, 1) for x in os.getloadavg()]
+    modules = {rev: sk for rev, sk in revs.items() if sk is not WORKERS_ONLY}
+    for sk in modules.values():  # compile or load the kernels
+        sk.simulate(names, 64, seed=0, n_jobs=1, progress=False)
+    stages = {rev: stage_times(sk, names, args.stage_games) for rev, sk in modules.items()}
+    runs = measure(revs, rows, games, args.repeats)
+    record: dict[str, Any] = {
         "command": " ".join(["python -m experiments.benchmarks.bench_simulate", *sys.argv[1:]]),
-        "benchmark": "simulate end to end (deal, arrange, score, aggregate), all variants",
-        "strategy": args.strategy,
-        "games": args.games,
-        "repeats_best_kept": args.repeats,
-        "variants": [v.name for v in variants],
+        "benchmark": "simulate end to end, default strategy and phases",
+        "strategy": _module(simkit, "simulate").DEFAULT_STRATEGY,
         "players": 4,
         "block_games": BLOCK_GAMES,
-        "runs": {f"n_jobs={j}": r for j, r in runs.items()},
-        "scaling_1_to_2_jobs": scaling,
-        "identical_tables_1_vs_2_jobs": identical,
-        "stage_seconds_per_block_all_variants": stages,
-        "target": f"{TARGET_GAMES:,} four-player games per variant in {TARGET_SECONDS:.0f} s "
-        "with n_jobs=2",
-        "target_reading": "time for 1M games of one variant (the all-variant run's time / "
-        "number of variants)",
-        "target_met": runs[2]["seconds_for_1M_games_of_one_variant"] <= TARGET_SECONDS,
-        "alone_games": args.alone_games,
-        "each_variant_alone_n_jobs_2": {
-            name: {"seconds": alone[name], "seconds_for_1M_games": alone_1m[name]} for name in alone
-        },
-        "each_variant_alone_target_met": max(alone_1m.values()) <= TARGET_SECONDS,
-        "full_run": None
-        if full_seconds is None
-        else {
-            "variant": args.full_variant,
-            "games": args.full_games,
-            "n_jobs": 2,
-            "seconds": full_seconds,
-        },
+        "repeats": args.repeats,
+        "variants": names,
+        "revision_names": list(revs),
+        "runs": runs,
+        "stage_variants": names,
+        "stage_games": args.stage_games,
+        "stages": stages,
+        "load_before": load_before,
+        "load_after": [round(x, 1) for x in os.getloadavg()],
         "simkit_version": simkit.__version__,
         "machine": {
             "cpus": os.cpu_count(),
@@ -225,66 +397,10 @@ def main() -> None:
             "platform": platform.platform(),
         },
     }
+    record["targets"] = targets(record, "this tree")
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "simulate.json").write_text(json.dumps(record, indent=2) + "\n")
-    lines = [
-        "# Simulation benchmark",
-        "",
-        f"`python -m experiments.benchmarks.bench_simulate --games {args.games} "
-        f"--alone-games {args.alone_games} --full-games {args.full_games}` "
-        f"(best of {args.repeats}): "
-        f"{args.games:,} four-player deals, each played under all {n_var} shipped variants "
-        f"(`{args.strategy}` arrangement, scoring, every summary of the result tables).",
-        "",
-        "| n_jobs | seconds | deals/s | variant-games/s | s for 1M deals under all variants "
-        "| s for 1M games of one variant |",
-        "|---|---|---|---|---|---|",
-    ]
-    for j, r in runs.items():
-        lines.append(
-            f"| {j} | {r['seconds']:.1f} | {r['deals_per_s']:,.0f} | "
-            f"{r['variant_games_per_s']:,.0f} | {r['seconds_for_1M_games_per_variant']:,.0f} | "
-            f"{r['seconds_for_1M_games_of_one_variant']:,.0f} |"
-        )
-    lines += [
-        "",
-        f"Scaling from 1 to 2 jobs: ×{scaling:.2f}. Identical tables with 1 and 2 jobs: "
-        f"{identical}. Target ({record['target']}, read as {record['target_reading']}): "
-        f"{'met' if record['target_met'] else 'not met'}.",
-        "",
-        f"Each variant alone ({args.alone_games:,} games, `n_jobs=2`, best of {args.repeats}; "
-        "no deal shared with another variant):",
-        "",
-        "| variant | seconds | s for 1M games |",
-        "|---|---|---|",
-        *(
-            f"| {name} | {alone[name]:.2f} | {alone_1m[name]:.0f} |"
-            for name in sorted(alone, key=alone_1m.__getitem__)
-        ),
-        "",
-        f"Every variant alone under {TARGET_SECONDS:.0f} s for 1M games: "
-        f"{'yes' if record['each_variant_alone_target_met'] else 'no'} (slowest: "
-        f"{max(alone_1m.values()):.0f} s).",
-        "",
-        *(
-            []
-            if full_seconds is None
-            else [
-                f"One full-size run, timed once: {args.full_games:,} four-player games of "
-                f"{args.full_variant} alone, `n_jobs=2`, default chunking: "
-                f"**{full_seconds:.1f} s** (target {TARGET_SECONDS:.0f} s: "
-                f"{'met' if full_seconds <= TARGET_SECONDS else 'not met'}).",
-                "",
-            ]
-        ),
-        f"Stages, seconds per block of {BLOCK_GAMES} deals under all variants (one core):",
-        "",
-        "| stage | seconds | share |",
-        "|---|---|---|",
-    ]
-    total = stages["play_block (everything)"]
-    for name, sec in stages.items():
-        lines.append(f"| {name} | {sec:.3f} | {sec / total:.0%} of play_block |")
+    (args.out / "simulate.json").write_text(json.dumps(record, indent=2, ensure_ascii=False) + "\n")
+    lines = markdown(record)
     (args.out / "simulate.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
 

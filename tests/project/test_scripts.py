@@ -47,8 +47,9 @@ SMOKE: dict[str, list[tuple[str, list[str]]]] = {
                                       "--count-hands", "2", "--out", "{out}"]),
     ],
     "bench_simulate": [
-        ("benchmarks.bench_simulate", ["--games", "2048", "--alone-games", "2048",
-                                       "--full-games", "0", "--repeats", "1", "--out", "{out}"]),
+        ("benchmarks.bench_simulate", ["--games", "256", "--all-games", "256", "--before", "",
+                                       "--variants", "guangxi,western-2-4", "--stage-games", "256",
+                                       "--out", "{out}"]),
     ],
     "bench_rank_decks": [
         ("benchmarks.bench_rank_decks", ["--games", "500", "--repeats", "1", "--arrange-hands",
