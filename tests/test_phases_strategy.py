@@ -186,3 +186,22 @@ def test_the_strategy_of_a_valuer_is_the_runs() -> None:
     v = load_variant("qiantang")
     valuer = strategy_value(v, 4, as_strategy("max-ev"))
     assert valuer.strategy.name == "max-ev" and valuer.n_players == 4
+
+
+def test_004_the_three_player_swap_values_only_the_seats_it_asks() -> None:
+    """54.2: the 3-player swap values a player's hand only where every seat before it declined;
+    its decisions are those of valuing every seat (:func:`fresh_values`, same numbers)."""
+    from simkit.phases.exchange import exchange_three, fresh_values
+
+    v = load_variant("qiantang")
+    hands = deal(64, 3, rng=6)
+    solver = make_solver(v, 3)
+    done = exchange_three(hands, 1.0, solver, np.random.default_rng(4))
+    own = hand_values(hands, solver)
+    fresh = fresh_values(hands, solver, np.random.default_rng(4))
+    want = np.full(64, -1)
+    want[fresh[:, 0] - 2.0 > own[:, 0]] = 0
+    for seat in (1, 2):
+        want[(want < 0) & (fresh[:, seat] - 1.0 > own[:, seat])] = seat
+    np.testing.assert_array_equal(done.bought, want)
+    assert {0, 1, 2, -1} >= set(want.tolist()) and (want >= 0).any() and (want < 0).any()

@@ -96,6 +96,10 @@ def rows_of(result, phase: str, on: Variant, off: Variant, players: int, seed: i
         row = scores.filter((scores["variant"] == v.name) & (scores["seat"] == seat))
         return float(row["mean"][0])
 
+    def se(v: Variant, seat: str) -> float:
+        row = scores.filter((scores["variant"] == v.name) & (scores["seat"] == seat))
+        return float(row["se"][0])
+
     names = {on.name, off.name}
     pair = paired.filter(
         paired["variant_a"].is_in(names)
@@ -121,6 +125,9 @@ def rows_of(result, phase: str, on: Variant, off: Variant, players: int, seed: i
                 "games": pair["n"],
                 "with": w,
                 "without": wo,
+                # the banker's mean score and its se (the player's: −banker/(p−1))
+                "with_se": se(on, "0") / (1 if seat == "banker" else k),
+                "without_se": se(off, "0") / (1 if seat == "banker" else k),
                 "diff": d,
                 "se": s,
                 "ci_low": d - Z95 * s,

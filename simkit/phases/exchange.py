@@ -164,24 +164,38 @@ def fresh_values(hands: np.ndarray, valuer: Valuer, rng: np.random.Generator) ->
     """``float64 (n, p)``: each seat's mean value of :data:`FRESH_SAMPLES` hands of 13 cards
     drawn from the 39 it does not see (what 13 unseen new cards are worth to it)."""
     n, p, _ = hands.shape
-    flat = np.repeat(hands.reshape(n * p, HAND_SIZE), FRESH_SAMPLES, axis=0)
-    draws = rng.random((n * p * FRESH_SAMPLES, 52 - HAND_SIZE))
-    imagined = unseen_hands(flat, draws)[:, :HAND_SIZE].reshape(n * p, FRESH_SAMPLES, HAND_SIZE)
-    return hand_values(imagined, valuer).mean(axis=1).reshape(n, p)
+    draws = rng.random((n, p, FRESH_SAMPLES, 52 - HAND_SIZE))
+    flat = hands.reshape(n * p, HAND_SIZE)
+    return _fresh(flat, draws.reshape(n * p, FRESH_SAMPLES, -1), valuer).reshape(n, p)
+
+
+def _fresh(hands: np.ndarray, draws: np.ndarray, valuer: Valuer) -> np.ndarray:
+    """``float64 (m,)``: the mean value of the hands ``draws`` (``(m, K, 39)`` uniforms) imagine
+    from the cards each of ``hands`` (``int8 (m, 13)``) does not see."""
+    m, k, _ = draws.shape
+    flat = np.repeat(hands, k, axis=0)
+    imagined = unseen_hands(flat, draws.reshape(m * k, -1))[:, :HAND_SIZE]
+    return hand_values(imagined.reshape(m, k, HAND_SIZE), valuer).mean(axis=1)
 
 
 def exchange_three(
     hands: np.ndarray, fee: float, valuer: Valuer, rng: np.random.Generator
 ) -> Exchange:
-    """The three-player exchange (004 （二）2) on hands ``int8 (n, 3, 13)``."""
+    """The three-player exchange (004 （二）2) on hands ``int8 (n, 3, 13)``.
+
+    A seat is valued only where it is asked (the banker always; a player where every seat
+    before it declined), on numbers drawn for every seat whatever is decided: the decisions of
+    :func:`fresh_values` for all seats, at a fraction of the searches."""
     n, p, _ = hands.shape
     new_cards = undealt(hands)
-    own = hand_values(hands, valuer)
-    fresh = fresh_values(hands, valuer, rng)
+    draws = rng.random((n, p, FRESH_SAMPLES, 52 - HAND_SIZE))  # as fresh_values draws them
     bought = np.full(n, -1, dtype=np.int64)
-    bought[fresh[:, 0] - fee * (p - 1) > own[:, 0]] = 0
-    for seat in range(1, p):  # clockwise after the banker declines
-        bought[(bought < 0) & (fresh[:, seat] - fee > own[:, seat])] = seat
+    for seat in range(p):  # the banker, then clockwise after it declines
+        ask = np.flatnonzero(bought < 0)
+        own = hand_values(hands[ask, seat], valuer)
+        fresh = _fresh(hands[ask, seat], draws[ask, seat], valuer)
+        pays = fee * (p - 1) if seat == 0 else fee
+        bought[ask[fresh - pays > own]] = seat
     out = hands.copy()
     rows = np.flatnonzero(bought >= 0)
     out[rows, bought[rows]] = new_cards[rows]
