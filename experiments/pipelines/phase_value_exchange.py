@@ -96,7 +96,7 @@ def rows_of(result, phase: str, on: Variant, off: Variant, players: int, seed: i
         row = scores.filter((scores["variant"] == v.name) & (scores["seat"] == seat))
         return float(row["mean"][0])
 
-    def se(v: Variant, seat: str) -> float:
+    def mean_se(v: Variant, seat: str) -> float:
         row = scores.filter((scores["variant"] == v.name) & (scores["seat"] == seat))
         return float(row["se"][0])
 
@@ -126,8 +126,8 @@ def rows_of(result, phase: str, on: Variant, off: Variant, players: int, seed: i
                 "with": w,
                 "without": wo,
                 # the banker's mean score and its se (the player's: −banker/(p−1))
-                "with_se": se(on, "0") / (1 if seat == "banker" else k),
-                "without_se": se(off, "0") / (1 if seat == "banker" else k),
+                "with_se": mean_se(on, "0") / (1 if seat == "banker" else k),
+                "without_se": mean_se(off, "0") / (1 if seat == "banker" else k),
                 "diff": d,
                 "se": s,
                 "ci_low": d - Z95 * s,
