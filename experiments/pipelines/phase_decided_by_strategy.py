@@ -80,6 +80,12 @@ def table(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> list[str
     return lines
 
 
+def decisions(md: Path) -> list[str]:
+    """The bullet lines of the "Decisions taken" section of an ``exchange.md``."""
+    text = md.read_text(encoding="utf-8").split("Decisions taken", 1)[-1]
+    return [line for line in text.splitlines() if line.startswith("- ")][:4]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", type=Path, default=ROOT / "results/phases/before-f09ea0c")
@@ -109,6 +115,11 @@ def main() -> int:
         lines += [f"## {title}", "", f"Before: `{cmd_b}` ({before[0]['games']:,} deals).  "
                   f"After: `{cmd_a}` ({after[0]['games']:,} deals).", ""]  # fmt: skip
         lines += [*table(before, after), ""]
+    lines += ["## Decisions taken", ""]
+    for label, folder in (("Before", args.before), ("After", args.after)):
+        lines += [f"{label} (`{folder.relative_to(ROOT) if folder.is_relative_to(ROOT) else folder}"
+                  "/exchange.md`):", ""]  # fmt: skip
+        lines += [*decisions(folder / "exchange.md"), ""]
     args.out.write_text("\n".join(lines), encoding="utf-8")
     print("\n".join(lines))
     return 0
