@@ -172,9 +172,11 @@ def fresh_values(hands: np.ndarray, valuer: Valuer, rng: np.random.Generator) ->
 def _fresh(hands: np.ndarray, draws: np.ndarray, valuer: Valuer) -> np.ndarray:
     """``float64 (m,)``: the mean value of the hands ``draws`` (``(m, K, 39)`` uniforms) imagine
     from the cards each of ``hands`` (``int8 (m, 13)``) does not see."""
-    m, k, _ = draws.shape
+    m, k, width = draws.shape
+    if m == 0:  # nobody asked
+        return np.zeros(0)
     flat = np.repeat(hands, k, axis=0)
-    imagined = unseen_hands(flat, draws.reshape(m * k, -1))[:, :HAND_SIZE]
+    imagined = unseen_hands(flat, draws.reshape(m * k, width))[:, :HAND_SIZE]
     return hand_values(imagined.reshape(m, k, HAND_SIZE), valuer).mean(axis=1)
 
 
