@@ -32,10 +32,11 @@ from pathlib import Path
 
 import numpy as np
 
-from simkit.arrange import arrangements, make_solver
+from simkit.arrange import arrangements
 from simkit.deal import deal
 from simkit.evaluate import CATEGORY_SHIFT, Category
 from simkit.phases.exchange import play_exchange
+from simkit.phases.hand_value import strategy_value
 from simkit.phases.passing import play_passing
 from simkit.simulate import DEFAULT_STRATEGY, simulate
 from simkit.summary import Z95
@@ -51,18 +52,25 @@ NOTES = [
     "How the phases decide (readings and policies: `simkit/phases/passing.py`, "
     "`simkit/phases/exchange.py`, and the variant files' notes):",
     "",
-    "- passing: the banker values each option (no pass; 1 or 2 rounds clockwise, "
-    "counter-clockwise or across) by the mean max-ev value of its own hand after it, over 4 "
-    "imagined deals of the 39 cards it does not see, and takes the largest; each player passes "
-    "the three cards its max-ev arrangement spares best (free kickers first, lowest first). "
+    f"- passing: the banker values each kind of option (no pass; one round; two rounds, by "
+    f"who feeds the second round's giver: options of one kind are alike to a banker who sees "
+    f"no other hand) by the mean value {DEFAULT_STRATEGY} (the strategy in play) gives its "
+    f"own hand after it, over 4 imagined deals of the 39 cards it does not see, common to "
+    f"every kind; it passes where the cross-fitted value of passing (the kind best on half "
+    f"the deals valued on the other half) beats no pass, and plays a direction of the best "
+    f"kind drawn uniformly; each player passes the three cards the strategy's split of its "
+    f"hand spares best (free kickers first, lowest first). "
     "Hands improve on both sides of a pass (a player keeps its made cards and sheds its worst), "
     "so the banker, weighing only its own hand, passes in almost every game; what the pass is "
     "worth to it in score is the row above.",
     "- exchange, 4 players: each puts down the card it spares best; the banker takes the best "
     "of the three for its hand, the player robbed the better of two, then the chain is forced "
     "(the last player takes the banker's card). Choosing first from three is the banker's edge.",
-    "- exchange, 3 players: a seat buys the 13 undealt (unseen) cards when the mean max-ev "
-    "value of 8 imagined hands from the cards it does not see, less its fee, beats its own.",
+    f"- exchange, 3 players: a seat buys the 13 undealt (unseen) cards when the mean value "
+    f"{DEFAULT_STRATEGY} gives 8 imagined hands from the cards it does not see, less its fee, "
+    f"beats its own.",
+    "- every decision values hands as the strategy in play sets them "
+    "(`simkit.phases.hand_value.strategy_value`), the one that then sets the hands.",
 ]
 
 
@@ -87,6 +95,10 @@ def rows_of(result, phase: str, on: Variant, off: Variant, players: int, seed: i
     def mean(v: Variant, seat: str) -> float:
         row = scores.filter((scores["variant"] == v.name) & (scores["seat"] == seat))
         return float(row["mean"][0])
+
+    def mean_se(v: Variant, seat: str) -> float:
+        row = scores.filter((scores["variant"] == v.name) & (scores["seat"] == seat))
+        return float(row["se"][0])
 
     names = {on.name, off.name}
     pair = paired.filter(
@@ -113,6 +125,9 @@ def rows_of(result, phase: str, on: Variant, off: Variant, players: int, seed: i
                 "games": pair["n"],
                 "with": w,
                 "without": wo,
+                # the banker's mean score and its se (the player's: −banker/(p−1))
+                "with_se": mean_se(on, "0") / (1 if seat == "banker" else k),
+                "without_se": mean_se(off, "0") / (1 if seat == "banker" else k),
                 "diff": d,
                 "se": s,
                 "ci_low": d - Z95 * s,
@@ -130,7 +145,7 @@ def decisions(seed: int) -> list[str]:
     rng = np.random.default_rng(seed)
     ph = load_variant("philippines")
     hands = deal(2048, 4, rng=rng)
-    passed = play_passing(hands, ph, make_solver(ph, 4), np.random.default_rng(seed + 1))
+    passed = play_passing(hands, ph, strategy_value(ph, 4), np.random.default_rng(seed + 1))
     names = {0: "none", 1: "clockwise", 3: "counter-clockwise", 2: "across"}
     counts: dict[str, int] = {}
     for r, s in zip(passed.rounds.tolist(), passed.shift.tolist(), strict=True):
@@ -151,7 +166,7 @@ def decisions(seed: int) -> list[str]:
     )
     qt = load_variant("qiantang")
     three = deal(2048, 3, rng=rng)
-    ex = play_exchange(three, qt, make_solver(qt, 3), np.random.default_rng(seed + 2))
+    ex = play_exchange(three, qt, strategy_value(qt, 3), np.random.default_rng(seed + 2))
     who = {-1: "nobody", 0: "the banker", 1: "seat 1", 2: "seat 2"}
     lines.append(
         "qiantang, who takes the 13 undealt cards (3 players): "

@@ -65,7 +65,7 @@ def play(args: argparse.Namespace, variant: Any, p: int) -> dict[str, np.ndarray
         deal_seq, play_seq, phase_seq = block_seq.spawn(3)  # as simulate.play_block
         dealt = deal(n, p, rng=np.random.default_rng(deal_seq))
         # the phases before setting (换牌) as the simulator plays them, their fees included
-        hands, fees = before_setting(dealt, variant, None, phase_seq)
+        hands, fees = before_setting(dealt, variant, None, phase_seq, args.strategy)
         (arranged,) = arrangements([hands], [variant], args.strategy, n_players=p, rng=play_seq)
         total, pairs = pair_results(arranged, variant)
         for paid in fees.values():

@@ -16,10 +16,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from simkit.arrange.strategies import DEFAULT_STRATEGY
 from simkit.errors import SimkitError
 
 if TYPE_CHECKING:
-    from simkit.arrange import WinTables
+    from simkit.arrange import StrategyLike, WinTables
     from simkit.variants import Variant
 
 #: What a phase pays: score component name → ``float (n_games, n_players)`` points per player,
@@ -55,21 +56,33 @@ def add_payments(
 
 
 def before_setting(
-    dealt: np.ndarray, variant: Variant, tables: WinTables | None, rng: np.random.SeedSequence
+    dealt: np.ndarray,
+    variant: Variant,
+    tables: WinTables | None,
+    rng: np.random.SeedSequence,
+    strategy: StrategyLike = DEFAULT_STRATEGY,
 ) -> tuple[np.ndarray, Payments]:
     """The hands the players set under ``variant`` and what the phases before setting pay: the
     deal after the ``[deal]`` phases (the card pass, :mod:`simkit.phases.passing`; the exchange,
-    :mod:`simkit.phases.exchange`).  The phases decide by max-ev values of hands, with
-    ``tables`` (``None``: the variant's own); ``rng`` is their own stream, drawn afresh per
-    variant so that variants see common numbers."""
-    from simkit.arrange import make_solver
+    :mod:`simkit.phases.exchange`).
+
+    The phases decide by the value ``strategy`` (the run's; a name or a strategy) sets the
+    hands by, on ``tables`` (``None``: the shipped ones), so that the player who passes or
+    exchanges is the one who then sets the hand (:mod:`simkit.phases.hand_value`).  ``rng`` is
+    their own stream, read afresh per variant so that variants see common numbers; a strategy
+    that draws gets a stream of its own below it (spawn key ``rng.spawn_key + (1,)``).
+    """
     from simkit.phases.exchange import play_exchange
+    from simkit.phases.hand_value import strategy_value
     from simkit.phases.passing import play_passing
 
     if not variant.deal.changes_hands:
         return dealt, {}
-    solver = make_solver(variant, dealt.shape[1], tables)
     gen = np.random.default_rng(rng)
-    passed = play_passing(dealt, variant, solver, gen).hands
-    exchanged = play_exchange(passed, variant, solver, gen)
+    own = np.random.SeedSequence(rng.entropy, spawn_key=(*rng.spawn_key, 1))
+    valuer = strategy_value(
+        variant, dealt.shape[1], strategy, tables, rng=np.random.default_rng(own)
+    )
+    passed = play_passing(dealt, variant, valuer, gen).hands
+    exchanged = play_exchange(passed, variant, valuer, gen)
     return exchanged.hands, exchanged.payments

@@ -24,7 +24,8 @@ Readings taken (also written in ``qiantang.toml``):
   of the variant's score.
 - Other table sizes: 004 gives no exchange; the phase leaves the hands as dealt.
 
-Decision policies, with max-ev's value of a hand (:mod:`~simkit.phases.hand_value`):
+Decision policies, with the value the strategy in play sets a hand by
+(:mod:`~simkit.phases.hand_value`):
 
 - the card put face down is the card the hand can best spare (its first in
   :func:`~simkit.phases.hand_value.spare_order`);
@@ -48,11 +49,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from simkit.arrange import Solver
 from simkit.cards import HAND_SIZE
 from simkit.deal import undealt
 from simkit.errors import SimkitError
-from simkit.phases.hand_value import hand_values, spare_order, unseen_hands
+from simkit.phases.hand_value import Valuer, hand_values, spare_order, unseen_hands
 from simkit.variants import Variant
 
 #: Imagined hands of unseen cards on which a seat values the 13 new cards.
@@ -84,17 +84,17 @@ def _turned_one_at_a_time(
     offered: np.ndarray,
     hand: np.ndarray,
     rest: np.ndarray,
-    solver: Solver,
+    valuer: Valuer,
     rng: np.random.Generator,
 ) -> np.ndarray:
     """``int64 (n,)``: which of the ``offered`` cards (``(n, k)``, in the order they are turned)
     a chooser with ``hand`` (``(n, 13)``, sorted: what it sees) and ``rest`` (``(n, 12)``: its
     hand without the card it gives) takes, turning them one at a time (see the module)."""
     n, k = offered.shape
-    values = hand_values(_with_card(np.repeat(rest[:, None], k, axis=1), offered), solver)
+    values = hand_values(_with_card(np.repeat(rest[:, None], k, axis=1), offered), valuer)
     unseen = unseen_hands(hand, rng.random((n, 52 - HAND_SIZE)))[:, :FRESH_SAMPLES]
     sampled = hand_values(
-        _with_card(np.repeat(rest[:, None], FRESH_SAMPLES, axis=1), unseen), solver
+        _with_card(np.repeat(rest[:, None], FRESH_SAMPLES, axis=1), unseen), valuer
     )  # (n, FRESH_SAMPLES): what an unturned card may be worth
     going_on = sampled.mean(axis=1)  # one card left unturned
     taken = np.full(n, k - 1, dtype=np.int64)  # the last, if it passed the others
@@ -112,7 +112,7 @@ def _turned_one_at_a_time(
 
 def exchange_four(
     hands: np.ndarray,
-    solver: Solver,
+    valuer: Valuer,
     reveal: str = "all",
     rng: np.random.Generator | None = None,
 ) -> Exchange:
@@ -124,7 +124,7 @@ def exchange_four(
     if reveal == "one-at-a-time" and rng is None:
         raise SimkitError("the one-at-a-time exchange draws the cards a chooser imagines: pass rng")
     n, p, _ = hands.shape
-    order, _ = spare_order(hands, solver)
+    order, _ = spare_order(hands, valuer)
     placed_at = order[..., :1]  # (n, 4, 1)
     placed = np.take_along_axis(hands, placed_at, axis=2)[..., 0]  # (n, 4)
     keep = np.ones(hands.shape, dtype=bool)
@@ -134,19 +134,19 @@ def exchange_four(
     # the banker takes one of the three players' cards, the best for its hand
     if reveal == "all":
         banker_options = _with_card(np.repeat(rest[:, :1], 3, axis=1), placed[:, 1:])
-        first = 1 + np.argmax(hand_values(banker_options, solver), axis=1)
+        first = 1 + np.argmax(hand_values(banker_options, valuer), axis=1)
     else:
         assert rng is not None
-        first = 1 + _turned_one_at_a_time(placed[:, 1:], hands[:, 0], rest[:, 0], solver, rng)
+        first = 1 + _turned_one_at_a_time(placed[:, 1:], hands[:, 0], rest[:, 0], valuer, rng)
     # the player robbed takes one of the two other players' cards (clockwise from it)
     others = np.stack([first % 3 + 1, (first + 1) % 3 + 1], axis=1)  # (n, 2)
     if reveal == "all":
         mine = np.repeat(rest[games, first][:, None], 2, axis=1)
-        pick = np.argmax(hand_values(_with_card(mine, placed[games[:, None], others]), solver), 1)
+        pick = np.argmax(hand_values(_with_card(mine, placed[games[:, None], others]), valuer), 1)
     else:
         assert rng is not None
         pick = _turned_one_at_a_time(
-            placed[games[:, None], others], hands[games, first], rest[games, first], solver, rng
+            placed[games[:, None], others], hands[games, first], rest[games, first], valuer, rng
         )
     second = others[games, pick]
     third = others[games, 1 - pick]
@@ -160,33 +160,44 @@ def exchange_four(
     return Exchange(out, took_from, np.full(n, -1, dtype=np.int64))
 
 
-def fresh_values(hands: np.ndarray, solver: Solver, rng: np.random.Generator) -> np.ndarray:
+def fresh_values(hands: np.ndarray, valuer: Valuer, rng: np.random.Generator) -> np.ndarray:
     """``float64 (n, p)``: each seat's mean value of :data:`FRESH_SAMPLES` hands of 13 cards
     drawn from the 39 it does not see (what 13 unseen new cards are worth to it)."""
     n, p, _ = hands.shape
+    draws = rng.random((n, p, FRESH_SAMPLES, 52 - HAND_SIZE))
     flat = hands.reshape(n * p, HAND_SIZE)
-    imagined = np.stack(
-        [
-            unseen_hands(flat, rng.random((n * p, 52 - HAND_SIZE)))[:, :HAND_SIZE]
-            for _ in range(FRESH_SAMPLES)
-        ],
-        axis=1,
-    )  # (n p, K, 13)
-    return hand_values(imagined, solver).mean(axis=1).reshape(n, p)
+    return _fresh(flat, draws.reshape(n * p, FRESH_SAMPLES, -1), valuer).reshape(n, p)
+
+
+def _fresh(hands: np.ndarray, draws: np.ndarray, valuer: Valuer) -> np.ndarray:
+    """``float64 (m,)``: the mean value of the hands ``draws`` (``(m, K, 39)`` uniforms) imagine
+    from the cards each of ``hands`` (``int8 (m, 13)``) does not see."""
+    m, k, width = draws.shape
+    if m == 0:  # nobody asked
+        return np.zeros(0)
+    flat = np.repeat(hands, k, axis=0)
+    imagined = unseen_hands(flat, draws.reshape(m * k, width))[:, :HAND_SIZE]
+    return hand_values(imagined.reshape(m, k, HAND_SIZE), valuer).mean(axis=1)
 
 
 def exchange_three(
-    hands: np.ndarray, fee: float, solver: Solver, rng: np.random.Generator
+    hands: np.ndarray, fee: float, valuer: Valuer, rng: np.random.Generator
 ) -> Exchange:
-    """The three-player exchange (004 （二）2) on hands ``int8 (n, 3, 13)``."""
+    """The three-player exchange (004 （二）2) on hands ``int8 (n, 3, 13)``.
+
+    A seat is valued only where it is asked (the banker always; a player where every seat
+    before it declined), on numbers drawn for every seat whatever is decided: the decisions of
+    :func:`fresh_values` for all seats, at a fraction of the searches."""
     n, p, _ = hands.shape
     new_cards = undealt(hands)
-    own = hand_values(hands, solver)
-    fresh = fresh_values(hands, solver, rng)
+    draws = rng.random((n, p, FRESH_SAMPLES, 52 - HAND_SIZE))  # as fresh_values draws them
     bought = np.full(n, -1, dtype=np.int64)
-    bought[fresh[:, 0] - fee * (p - 1) > own[:, 0]] = 0
-    for seat in range(1, p):  # clockwise after the banker declines
-        bought[(bought < 0) & (fresh[:, seat] - fee > own[:, seat])] = seat
+    for seat in range(p):  # the banker, then clockwise after it declines
+        ask = np.flatnonzero(bought < 0)
+        own = hand_values(hands[ask, seat], valuer)
+        fresh = _fresh(hands[ask, seat], draws[ask, seat], valuer)
+        pays = fee * (p - 1) if seat == 0 else fee
+        bought[ask[fresh - pays > own]] = seat
     out = hands.copy()
     rows = np.flatnonzero(bought >= 0)
     out[rows, bought[rows]] = new_cards[rows]
@@ -202,13 +213,13 @@ def exchange_three(
 
 
 def play_exchange(
-    hands: np.ndarray, variant: Variant, solver: Solver, rng: np.random.Generator
+    hands: np.ndarray, variant: Variant, valuer: Valuer, rng: np.random.Generator
 ) -> Exchange:
     """The ``[deal.exchange]`` phase of ``variant`` on sorted hands ``int8 (n, p, 13)``."""
     n, p, _ = hands.shape
     rules = variant.deal.exchange
     if rules.play and p == 4:
-        return exchange_four(hands, solver, rules.reveal, rng)
+        return exchange_four(hands, valuer, rules.reveal, rng)
     if rules.play and p == 3:
-        return exchange_three(hands, rules.fee, solver, rng)
+        return exchange_three(hands, rules.fee, valuer, rng)
     return Exchange(hands, np.full((n, p), -1, np.int64), np.full(n, -1, np.int64))

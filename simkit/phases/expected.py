@@ -174,7 +174,7 @@ def _calibration_deals(variant: Variant, n_players: int, strategy: str) -> Calib
         dealt = deal(CALIBRATION_CHUNK, n_players, rng=np.random.default_rng(deal_seq))
         # the hands as the phases before setting leave them (their fees are paid whatever
         # the hands then do, so they stay out of what a hand expects)
-        hands, paid = before_setting(dealt, variant, None, phase_seq)
+        hands, paid = before_setting(dealt, variant, None, phase_seq, strategy)
         fees.append(sum(paid.values(), np.zeros((CALIBRATION_CHUNK, n_players))))
         plays.extend(arrangements([hands], [variant], strategy, n_players=n_players, rng=play_seq))
     play = _concat(plays)

@@ -48,7 +48,7 @@ def play_block_kept(
     ]
     # --- phases before setting (simkit.phases.passing, simkit.phases.exchange)
     before = [
-        before_setting(dealt, variant, tables_of[v], phase_seq)
+        before_setting(dealt, variant, tables_of[v], phase_seq, config.strategy)
         for v, variant in enumerate(config.variants)
     ]
     hands_of = [hands for hands, _ in before]

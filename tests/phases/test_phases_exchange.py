@@ -23,9 +23,14 @@ from simkit.phases.exchange import FEES, exchange_four, exchange_three, play_exc
 from simkit.phases.hand_value import hand_values, spare_order
 from simkit.phases.passing import (
     banker_after,
+    banker_choice,
+    banker_kinds,
     banker_option_values,
+    banker_options,
     chosen_cards,
     directions,
+    imagined_seats,
+    option_kind,
     play_passing,
     play_rounds,
 )
@@ -90,14 +95,23 @@ def test_001_the_banker_whose_hand_gains_from_no_pass_does_not_pass(philippines,
 
 
 def test_001_the_banker_takes_the_option_it_values_most(philippines, solver4) -> None:
-    """001: "交换次序由庄家决定,包括:顺时针,逆时针,与对家交换": the banker's rounds and direction
-    are the option of the largest expected value of its own hand (same imagined deals)."""
+    """001: "交换次序由庄家决定,包括:顺时针,逆时针,与对家交换": the banker passes where the
+    cross-fitted value of passing beats no pass, then plays an option of the kind of the largest
+    mean (same imagined deals); options of one kind are valued alike."""
     hands = deal(64, 4, rng=3)
-    values, options = banker_option_values(hands, "chosen", solver4, np.random.default_rng(9))
+    choice = banker_choice(hands, "chosen", solver4, np.random.default_rng(9))
     passed = play_passing(hands, philippines, solver4, np.random.default_rng(9))
-    best = np.array(options)[np.argmax(values, axis=1)]
+    values, options = choice.values, choice.options
+    best = np.array(options)[choice.chosen]
     np.testing.assert_array_equal(passed.rounds, best[:, 0])
     np.testing.assert_array_equal(passed.shift, best[:, 1])
+    passes = choice.chosen > 0
+    np.testing.assert_array_equal(passes, choice.pass_value > values[:, 0])
+    played = values[np.arange(64), choice.chosen]
+    np.testing.assert_allclose(played[passes], values[passes, 1:].max(axis=1))
+    for r, s, t in options[1:]:  # one round: every direction alike; two: by kind
+        same = [i for i, o in enumerate(options) if option_kind(*o, 4) == option_kind(r, s, t, 4)]
+        np.testing.assert_array_equal(values[:, same], values[:, same[:1]].repeat(len(same), 1))
     expected = play_rounds(hands, best[:, 0], best[:, 1], "chosen", solver4)
     np.testing.assert_array_equal(passed.hands, expected)
     assert_cards_only_moved(hands, passed.hands)
@@ -299,18 +313,35 @@ def test_the_exchange_fees_are_a_score_component() -> None:
     assert scores["mean"].sum() == pytest.approx(0.0, abs=1e-9)
 
 
-@pytest.mark.parametrize("cards", ["chosen", "lowest"])
-def test_the_banker_plays_out_only_what_reaches_it(solver4, cards) -> None:
-    """The banker's valuation plays out only the passes that reach it; its hands are those of
-    the whole table's passes (:func:`play_rounds`, the reference)."""
-    hands = deal(40, 4, rng=8)
-    first = chosen_cards(hands, cards, solver4)
-    for shift in directions(4):
-        once_value, twice = banker_after(hands, first, shift, cards, solver4)
-        reference_once = play_rounds(hands, np.ones(40, int), np.full(40, shift), cards, solver4)
-        reference = play_rounds(hands, np.full(40, 2), np.full(40, shift), cards, solver4)
-        np.testing.assert_array_equal(twice, reference[:, 0])
-        np.testing.assert_allclose(once_value, hand_values(reference_once[:, 0], solver4))
+@pytest.mark.parametrize(("cards", "players"), [("chosen", 4), ("lowest", 4), ("chosen", 3)])
+def test_the_banker_plays_out_only_what_reaches_it(solver4, cards, players) -> None:
+    """The banker's valuation plays out only the passes that reach it, each kind of option once
+    (:func:`banker_kinds`); for every option, its hand is the one the whole table's passes give
+    (:func:`play_rounds`, the reference) on the imagined deal with the hands seated as
+    :func:`imagined_seats` says, so options of one kind differ only by which seat holds which
+    exchangeable unseen hand."""
+    n = 30
+    hands = deal(n, players, rng=8)
+    options = banker_options(players, each_round=True)
+    kinds = list(dict.fromkeys(option_kind(*o, players) for o in options[1:]))
+    found = banker_kinds(hands[:, 0], hands[:, 1:], kinds, cards, solver4)
+    for rounds, s, t in options[1:]:
+        kind = option_kind(rounds, s, t, players)
+        seats = imagined_seats(kind, s, t, players)
+        at = {seat: min(i, players - 2) for seat, i in seats.items()}  # seat → others index
+        free = [i for i in range(players - 1) if i not in at.values()]
+        index = [at[seat] if seat in at else free.pop(0) for seat in range(1, players)]
+        seated = hands[:, [0] + [1 + i for i in index]]
+        reference = play_rounds(
+            seated, np.full(n, rounds), np.full(n, s), cards, solver4, np.full(n, t)
+        )
+        hand, value = found[kind]
+        np.testing.assert_array_equal(hand, reference[:, 0])
+        np.testing.assert_allclose(value, hand_values(reference[:, 0], solver4))
+        if rounds == 2 and s == t:  # banker_after, the option-by-option play-out, agrees
+            first = chosen_cards(seated, cards, solver4)
+            _, twice = banker_after(seated, first, s, cards, solver4)
+            np.testing.assert_array_equal(twice, hand)
 
 
 def test_pass_directions_are_seat_shifts() -> None:
@@ -358,36 +389,12 @@ def test_001_the_banker_may_choose_each_rounds_direction(philippines, solver4) -
         philippines, deal=dataclasses.replace(philippines.deal, passing=rules)
     )
     hands = deal(32, 4, rng=11)
-    values, options = banker_option_values(
-        hands, "chosen", solver4, np.random.default_rng(2), each_round=True
-    )
+    choice = banker_choice(hands, "chosen", solver4, np.random.default_rng(2), each_round=True)
+    options = choice.options
     assert len(options) == 13 and (2, 1, 3) in options and (2, 3, 1) in options
     passed = play_passing(hands, variant, solver4, np.random.default_rng(2))
-    best = np.array(options)[np.argmax(values, axis=1)]
+    best = np.array(options)[choice.chosen]
     np.testing.assert_array_equal(passed.shift2, best[:, 2])
     expected = play_rounds(hands, best[:, 0], best[:, 1], "chosen", solver4, best[:, 2])
     np.testing.assert_array_equal(passed.hands, expected)
     assert_cards_only_moved(hands, passed.hands)
-
-
-def test_004_cards_turned_one_at_a_time(qiantang) -> None:
-    """004 （二）1: "庄家优先查看其余三人所放之牌，可选择其中一张替换自己的手牌；若前两张均放弃，
-    则自动换取最后一张" read with the cards turned one at a time (``reveal = "one-at-a-time"``):
-    the chain is as before (each player takes one card and gives one), but a chooser that sees
-    one card at a time never does better than one that sees them all (which takes the best),
-    does worse in some games, and takes the last card when it passed the first two."""
-    solver = make_solver(qiantang, 4)
-    hands = deal(200, 4, rng=6)
-    seen = exchange_four(hands, solver)
-    turned = exchange_four(hands, solver, "one-at-a-time", np.random.default_rng(3))
-    assert_cards_only_moved(hands, turned.hands)
-    assert (np.sort(turned.took_from, axis=1) == np.arange(4)).all()
-    assert (turned.took_from != np.arange(4)).all()
-    value_seen = hand_values(seen.hands[:, 0], solver)
-    value_turned = hand_values(turned.hands[:, 0], solver)
-    assert (value_turned <= value_seen + 1e-9).all()
-    assert (value_turned < value_seen - 1e-9).any()
-    assert set(turned.took_from[:, 0].tolist()) == {1, 2, 3}
-    with pytest.raises(Exception, match="pass rng"):
-        exchange_four(hands, solver, "one-at-a-time")
-    assert CardExchange().reveal == "all"
