@@ -25,8 +25,8 @@ wins over the same cards played as set (negative: some special is better played)
 ``rarity-monotone`` is the number of pairs of specials where the rarer (by the exact chance of a
 one-deck hand, :func:`simkit.exact.special_probabilities`) pays less.
 
-A target ``M=V:T`` is met where ``|M - V| <= max(T, 1.96·SE)`` (SE: ``edge_se`` for an edge,
-``sd_se`` for an SD, else 0); ``declare-worthwhile`` where the least gain is ``>= 0``
+A target ``M=V:T`` is met where ``|M - V| <= T``; ``M=V`` (no tolerance) where
+``|M - V| <= 1.96·SE`` (SE: ``edge_se`` for an edge, ``sd_se`` for an SD, else 0); ``declare-worthwhile`` where the least gain is ``>= 0``
 (within 1.96 SE of it), ``rarity-monotone`` where no pair is out of order.
 """
 
@@ -152,7 +152,8 @@ def parse_free(spec: str, variant: Variant) -> Free:
 
     Raises :class:`~simkit.errors.SimkitError` for a malformed spec, a key that is not a
     numeric field (naming the close ones), ``LO > HI``, a step that is not positive, or a
-    whole field (the file writes an integer) given a fractional bound or step.  STEP defaults
+    whole field (the nearest file of its ``extends`` chain writes an integer there; a field no
+    file writes takes the schema's type, a float) given a fractional bound or step.  STEP defaults
     to 1 for a whole field and to (HI - LO) / 10 otherwise."""
     key, eq, rng = spec.partition("=")
     key = key.strip()
@@ -171,9 +172,7 @@ def parse_free(spec: str, variant: Variant) -> Free:
     if lo > hi:
         raise SimkitError(f"--free {spec!r}: LO {lo:g} is above HI {hi:g}")
     written = _written_value(_file_chain(variant), key)
-    whole = isinstance(written, int) and not isinstance(written, bool)
-    if written is None:
-        whole = float(known[key]).is_integer()
+    whole = isinstance(written, int) and not isinstance(written, bool)  # unwritten: a float
     step = _number(parts[2], f"--free {key} STEP") if len(parts) == 3 else None
     if step is None:
         step = 1.0 if whole else max((hi - lo) / 10.0, 1e-9)
@@ -449,8 +448,9 @@ def _se_of(metric: str, m: Mapping[str, float]) -> float:
 
 def miss(target: Target, m: Mapping[str, float]) -> float:
     """How far ``m`` misses ``target``, in units of the target's scale (0: met).  A metric's
-    miss is ``max(0, |x - V| - max(T, 1.96·SE)) / s`` with ``s = T`` where ``T > 0``, else
-    ``max(|V|, 1)``; declare-worthwhile's the points by which the worst special is better
+    miss is ``max(0, |x - V| - T) / T`` where ``T > 0``, else ``max(0, |x - V| - 1.96·SE) /
+    max(|V|, 1)`` (a target without a tolerance is met where the estimate cannot be told from
+    it); declare-worthwhile's the points by which the worst special is better
     played (beyond 1.96 SE); rarity-monotone's the number of pairs out of order."""
     if target.metric == "declare-worthwhile":
         x = m["declare-worthwhile"]
@@ -460,7 +460,7 @@ def miss(target: Target, m: Mapping[str, float]) -> float:
     x = m[target.metric]
     if math.isnan(x):
         return float("inf")
-    allow = max(target.tol, Z95 * _se_of(target.metric, m))
+    allow = target.tol if target.tol > 0 else Z95 * _se_of(target.metric, m)
     scale = target.tol if target.tol > 0 else max(abs(target.value), 1.0)
     return max(0.0, abs(x - target.value) - allow) / scale
 
@@ -521,7 +521,7 @@ def search(frees: Sequence[Free], evaluate: Evaluate) -> list[Step]:
         improved = False
         for i, g in enumerate(grids):
             for x in g:
-                point = (*best[:i], float(x), *best[i + 1:])
+                point = (*best[:i], float(x), *best[i + 1 :])
                 step = ask(point, f"round {r + 1}, {frees[i].key}")
                 if step.loss < best_loss - 1e-12:
                     best, best_loss, improved = point, step.loss, True
@@ -627,6 +627,7 @@ def design(
     n_jobs: int = -1,
     progress: Callable[[str], None] | None = _say,
     command: str = "",
+    strategy: str | None = None,
 ) -> Design:
     """Design ``variant``'s free fields to the targets (module docstring) and write
     ``out/<name>.toml``, ``out/par.md`` (with the par tables and figures of its fresh run)
@@ -636,9 +637,11 @@ def design(
     ``METRIC=VALUE[:TOL]`` or constraint names (:func:`parse_target`); both checked before
     any work (:class:`~simkit.errors.SimkitError`).  ``games``: the kept games searched on
     (seed ``seed``); ``verify_games`` (default ``games``): each fresh verification's, on seed
-    ``seed + 1``.  ``command``: how it was asked for, quoted in ``design.md``.  Same
-    arguments → the same design."""
+    ``seed + 1``.  ``command``: how it was asked for, quoted in ``design.md``.
+    ``strategy``: how hands are set in both simulations (None: the default,
+    :data:`~simkit.arrange.DEFAULT_STRATEGY`).  Same arguments → the same design."""
     import simkit.tables_cache  # noqa: F401  (registers the builder of missing tables)
+    from simkit.arrange import DEFAULT_STRATEGY
 
     say = progress or (lambda line: None)
     base = resolve_variant(variant)
@@ -652,6 +655,7 @@ def design(
         return _design(
             base, free_list, target_list, minimize, n_players, games, seed, Path(out), name,
             verify, verify_games or games, n_jobs, Path(tmp), say, command,
+            strategy or DEFAULT_STRATEGY,
         )  # fmt: skip
 
 
@@ -659,15 +663,15 @@ def _design(
     base: Variant, free_list: list[Free], target_list: list[Target], minimize: str | None,
     n_players: int, games: int, seed: int, folder: Path, name: str, verify: int,
     verify_games: int, n_jobs: int, work: Path, say: Callable[[str], None], command: str,
+    strategy: str,
 ) -> Design:  # fmt: skip
     """:func:`design` after its checks, its kept games and candidates in ``work``."""
-    from simkit.arrange import DEFAULT_STRATEGY
     from simkit.kept import KEPT_DIR
     from simkit.simulate import simulate
 
     wanted = _wanted(target_list, minimize)
     say(f"simkit design: simulating {games:,} games of {base.name} (kept) to search on")
-    simulate(base, games, n_players, DEFAULT_STRATEGY, seed=seed, n_jobs=n_jobs,
+    simulate(base, games, n_players, strategy, seed=seed, n_jobs=n_jobs,
              progress=False, keep_games=work / "base" / KEPT_DIR)  # fmt: skip
     kept = open_run(work / "base")
     by_key = {f.key: f for f in free_list}
@@ -686,7 +690,7 @@ def _design(
     ranked = sorted(path, key=lambda s: s.loss)
     verified = _verify(
         base, name, free_list, target_list, minimize, ranked[:verify], work, kept, n_players,
-        verify_games, seed + 1, n_jobs, say,
+        verify_games, seed + 1, n_jobs, say, strategy,
     )  # fmt: skip
     meeting = [v for v in verified if v.meets]
     chosen = meeting[0] if meeting else min(verified, key=lambda v: v.loss)
@@ -701,12 +705,11 @@ def _design(
 def _verify(
     base: Variant, name: str, frees: Sequence[Free], targets: Sequence[Target],
     minimize: str | None, steps: Sequence[Step], work: Path, kept: Kept, n_players: int,
-    games: int, seed: int, n_jobs: int, say: Callable[[str], None],
+    games: int, seed: int, n_jobs: int, say: Callable[[str], None], strategy: str,
 ) -> list[Verified]:  # fmt: skip
     """Simulate each of ``steps``' candidates afresh with the strategy re-derived (its tables
     built for its rules) and measure it on its own kept games; stops at the first that meets
     every target."""
-    from simkit.arrange import DEFAULT_STRATEGY
     from simkit.kept import KEPT_DIR
     from simkit.simulate import simulate
 
@@ -720,7 +723,7 @@ def _verify(
         )  # fmt: skip
         say(f"simkit design: verifying {step.values} by {games:,} fresh games (seed {seed})")
         run = work / f"verify-{i}"
-        simulate(cand, games, n_players, DEFAULT_STRATEGY, seed=seed, n_jobs=n_jobs,
+        simulate(cand, games, n_players, strategy, seed=seed, n_jobs=n_jobs,
                  progress=False, keep_games=run / KEPT_DIR)  # fmt: skip
         fresh = metrics(open_run(run), cand, wanted)
         lo = loss(targets, fresh, minimize)
@@ -794,8 +797,8 @@ def design_markdown(d: Design, name: str) -> str:
         "candidate with the hands as the base's strategy set them (fixed play). Each verified "
         "candidate was then simulated afresh (seed "
         f"{d.seed + 1}) with the default strategy re-derived for its rules (win tables built "
-        "for them, `simkit.tables_cache`). ± is 1.96 SE away from being met; a target is met "
-        "where the miss is within max(TOL, 1.96 SE).",
+        "for them, `simkit.tables_cache`). ± is the SE; a target `M=V:TOL` is met where "
+        "|M - V| <= TOL, one without TOL where |M - V| <= 1.96 SE.",
         "",
         f"| candidate | {free_head} | play | {head} | loss | meets |",
         "|---|" + "---:|" * len(d.frees) + "---|" + "---:|" * len(metric_names) + "---:|---|",
