@@ -14,8 +14,12 @@ metric.  :func:`design` then:
 3. verifies the best :data:`VERIFY` candidates by a fresh simulation of each candidate file
    with the strategy re-derived for its rules (its win tables and fitted extras built and
    cached on first use, :mod:`simkit.tables_cache`) on another seed, and keeps the first that
-   meets every target there; where none does the targets are infeasible and the closest
-   candidate (the least :func:`loss` on its fresh simulation) is reported as such.
+   meets every target there;
+4. where none does, searches again on the kept games of the closest verified candidate (the
+   play there is re-derived for rules near the answer, so fixed play errs less) from its
+   values, and verifies again, for at most :data:`ROUNDS` rounds.  Where no round's candidate
+   meets the targets they are reported infeasible within the freed ranges, with the closest
+   candidate (the least :func:`loss` on its fresh simulation).
 
 Metrics of a candidate (:func:`metrics`): per role (``seat``, or ``banker`` and ``player``,
 :func:`simkit.par.role_seats`) the :func:`simkit.par.par_row` columns, plus ``sd_se`` (the
@@ -26,8 +30,9 @@ wins over the same cards played as set (negative: some special is better played)
 one-deck hand, :func:`simkit.exact.special_probabilities`) pays less.
 
 A target ``M=V:T`` is met where ``|M - V| <= T``; ``M=V`` (no tolerance) where
-``|M - V| <= 1.96·SE`` (SE: ``edge_se`` for an edge, ``sd_se`` for an SD, else 0); ``declare-worthwhile`` where the least gain is ``>= 0``
-(within 1.96 SE of it), ``rarity-monotone`` where no pair is out of order.
+``|M - V| <= 1.96·SE`` (SE: ``edge_se`` for an edge, ``sd_se`` for an SD, else 0);
+``declare-worthwhile`` where the least gain is ``>= 0`` (within 1.96 SE of it),
+``rarity-monotone`` where no pair is out of order.
 """
 
 from __future__ import annotations
@@ -57,8 +62,11 @@ COLUMNS = ("edge", "edge_se", "sd", "sd_se", "volatility_index", "p_win", "p_tie
 MAX_GRID = 400
 #: Rounds of the coordinate search (each sweeps every free field once).
 COORD_ROUNDS = 4
-#: Candidates verified by a fresh simulation, best first.
+#: Candidates verified by a fresh simulation per round, best first.
 VERIFY = 2
+#: Rounds of search and verification at most (each after the first on the kept games of the
+#: closest verified candidate, whose play is re-derived for rules near the answer).
+ROUNDS = 3
 #: Sections of a variant file whose numeric leaves may be freed.
 SECTIONS = ("scoring", "specials", "phases")
 
@@ -492,12 +500,14 @@ class Step:
 Evaluate = Callable[[dict[str, float]], Step]
 
 
-def search(frees: Sequence[Free], evaluate: Evaluate) -> list[Step]:
+def search(
+    frees: Sequence[Free], evaluate: Evaluate, start: Mapping[str, float] | None = None
+) -> list[Step]:
     """Every candidate ``evaluate`` was asked about, in order: the whole grid of ``frees``
     where it has at most :data:`MAX_GRID` points, else a coordinate search (each free field
-    swept over its grid in turn with the others at the best so far, from their values in the
-    file clipped to the grid, for at most :data:`COORD_ROUNDS` rounds or until a round
-    improves nothing)."""
+    swept over its grid in turn with the others at the best so far, from ``start`` (default:
+    their values in the file) clipped to the grid, for at most :data:`COORD_ROUNDS` rounds or
+    until a round improves nothing)."""
     grids = [f.values() for f in frees]
     size = math.prod(len(g) for g in grids)
     seen: dict[tuple[float, ...], Step] = {}
@@ -513,8 +523,9 @@ def search(frees: Sequence[Free], evaluate: Evaluate) -> list[Step]:
         for point in itertools.product(*grids):
             ask(tuple(float(x) for x in point), "grid")
         return list(seen.values())
+    at = {f.key: f.current for f in frees} | dict(start or {})
     best = tuple(
-        float(g[np.argmin(np.abs(g - f.current))]) for f, g in zip(frees, grids, strict=True)
+        float(g[np.argmin(np.abs(g - at[f.key]))]) for f, g in zip(frees, grids, strict=True)
     )
     best_loss = ask(best, "start").loss
     for r in range(COORD_ROUNDS):
@@ -545,6 +556,7 @@ class Verified:
     fresh: dict[str, float]
     loss: float
     meets: bool
+    values: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass
@@ -628,6 +640,7 @@ def design(
     progress: Callable[[str], None] | None = _say,
     command: str = "",
     strategy: str | None = None,
+    rounds: int = ROUNDS,
 ) -> Design:
     """Design ``variant``'s free fields to the targets (module docstring) and write
     ``out/<name>.toml``, ``out/par.md`` (with the par tables and figures of its fresh run)
@@ -639,7 +652,9 @@ def design(
     (seed ``seed``); ``verify_games`` (default ``games``): each fresh verification's, on seed
     ``seed + 1``.  ``command``: how it was asked for, quoted in ``design.md``.
     ``strategy``: how hands are set in both simulations (None: the default,
-    :data:`~simkit.arrange.DEFAULT_STRATEGY`).  Same arguments → the same design."""
+    :data:`~simkit.arrange.DEFAULT_STRATEGY`).  ``rounds``: rounds of search and
+    verification at most (:data:`ROUNDS`; module docstring).  Same arguments → the same
+    design."""
     import simkit.tables_cache  # noqa: F401  (registers the builder of missing tables)
     from simkit.arrange import DEFAULT_STRATEGY
 
@@ -648,14 +663,14 @@ def design(
     free_list = [parse_free(f, base) for f in frees]
     target_list = [parse_target(t, base, n_players) for t in targets]
     check_request(base, n_players, free_list, target_list, minimize)
-    if verify < 1:
-        raise SimkitError(f"verify must be at least 1, got {verify}")
+    if verify < 1 or rounds < 1:
+        raise SimkitError(f"verify and rounds must be at least 1, got {verify} and {rounds}")
     name = name or f"{base.name}-design"
     with tempfile.TemporaryDirectory(prefix="simkit-design-") as tmp:
         return _design(
             base, free_list, target_list, minimize, n_players, games, seed, Path(out), name,
             verify, verify_games or games, n_jobs, Path(tmp), say, command,
-            strategy or DEFAULT_STRATEGY,
+            strategy or DEFAULT_STRATEGY, rounds,
         )  # fmt: skip
 
 
@@ -663,9 +678,12 @@ def _design(
     base: Variant, free_list: list[Free], target_list: list[Target], minimize: str | None,
     n_players: int, games: int, seed: int, folder: Path, name: str, verify: int,
     verify_games: int, n_jobs: int, work: Path, say: Callable[[str], None], command: str,
-    strategy: str,
+    strategy: str, rounds: int,
 ) -> Design:  # fmt: skip
-    """:func:`design` after its checks, its kept games and candidates in ``work``."""
+    """:func:`design` after its checks, its kept games and candidates in ``work``: up to
+    ``rounds`` rounds of a search on kept games and a verification of its best candidates,
+    each round after the first searching the kept games of the previous round's closest
+    verified candidate (play re-derived near it) from its values."""
     from simkit.kept import KEPT_DIR
     from simkit.simulate import simulate
 
@@ -676,22 +694,35 @@ def _design(
     kept = open_run(work / "base")
     by_key = {f.key: f for f in free_list}
     counter = itertools.count()
+    path: list[Step] = []
+    verified: list[Verified] = []
+    start: dict[str, float] | None = None
+    for r in range(rounds):
 
-    def evaluate(values: dict[str, float]) -> Step:
-        cand = write_candidate(
-            base, f"{name}-c{next(counter)}", {by_key[k]: v for k, v in values.items()},
-            work / "candidates",
+        def evaluate(values: dict[str, float], kept: Kept = kept) -> Step:
+            cand = write_candidate(
+                base, f"{name}-c{next(counter)}", {by_key[k]: v for k, v in values.items()},
+                work / "candidates",
+            )  # fmt: skip
+            m = metrics(kept, cand, wanted)
+            return Step(values, m, loss(target_list, m, minimize))
+
+        found = search(free_list, evaluate, start)
+        for step in found:
+            step.phase = f"{r + 1}: {step.phase} (on {kept.variant.name})"
+        path += found
+        say(f"simkit design: round {r + 1}, searched {len(found)} candidates on kept games")
+        done = [v.values for v in verified]
+        ranked = [s for s in sorted(found, key=lambda s: s.loss) if s.values not in done]
+        new = _verify(
+            base, name, free_list, target_list, minimize, ranked[:verify], work, n_players,
+            verify_games, seed + 1, n_jobs, say, strategy, len(verified),
         )  # fmt: skip
-        m = metrics(kept, cand, wanted)
-        return Step(values, m, loss(target_list, m, minimize))
-
-    path = search(free_list, evaluate)
-    say(f"simkit design: searched {len(path)} candidates on the kept games")
-    ranked = sorted(path, key=lambda s: s.loss)
-    verified = _verify(
-        base, name, free_list, target_list, minimize, ranked[:verify], work, kept, n_players,
-        verify_games, seed + 1, n_jobs, say, strategy,
-    )  # fmt: skip
+        verified += new
+        if any(v.meets for v in new) or not new:
+            break
+        closest = min(new, key=lambda v: v.loss)
+        kept, start = open_run(closest.run), dict(closest.values)
     meeting = [v for v in verified if v.meets]
     chosen = meeting[0] if meeting else min(verified, key=lambda v: v.loss)
     result = Design(
@@ -704,31 +735,35 @@ def _design(
 
 def _verify(
     base: Variant, name: str, frees: Sequence[Free], targets: Sequence[Target],
-    minimize: str | None, steps: Sequence[Step], work: Path, kept: Kept, n_players: int,
-    games: int, seed: int, n_jobs: int, say: Callable[[str], None], strategy: str,
+    minimize: str | None, steps: Sequence[Step], work: Path, n_players: int,
+    games: int, seed: int, n_jobs: int, say: Callable[[str], None], strategy: str, first: int,
 ) -> list[Verified]:  # fmt: skip
     """Simulate each of ``steps``' candidates afresh with the strategy re-derived (its tables
-    built for its rules) and measure it on its own kept games; stops at the first that meets
-    every target."""
+    built for its rules, in this process before the workers start) and measure it on its own
+    kept games; stops at the first that meets every target.  ``first``: the number of the
+    first (``v<first>``)."""
+    from simkit.arrange.wintables import default_fine_tables
     from simkit.kept import KEPT_DIR
     from simkit.simulate import simulate
 
     wanted = _wanted(targets, minimize)
     by_key = {f.key: f for f in frees}
     out = []
-    for i, step in enumerate(steps):
+    for i, step in enumerate(steps, start=first):
         cand = write_candidate(
             base, f"{name}-v{i}", {by_key[k]: v for k, v in step.values.items()},
             work / "verified",
         )  # fmt: skip
         say(f"simkit design: verifying {step.values} by {games:,} fresh games (seed {seed})")
+        if strategy.startswith("expected-score"):
+            default_fine_tables(cand, n_players)  # built once here, not in every worker
         run = work / f"verify-{i}"
         simulate(cand, games, n_players, strategy, seed=seed, n_jobs=n_jobs,
                  progress=False, keep_games=run / KEPT_DIR)  # fmt: skip
         fresh = metrics(open_run(run), cand, wanted)
         lo = loss(targets, fresh, minimize)
         meets = all(miss(t, fresh) == 0.0 for t in targets)
-        out.append(Verified(cand, run, step.metrics, fresh, lo, meets))
+        out.append(Verified(cand, run, step.metrics, fresh, lo, meets, dict(step.values)))
         if meets:
             break
     return out

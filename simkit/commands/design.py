@@ -57,7 +57,10 @@ def register(subparsers: Any) -> None:
         "(default: --games)"
     )  # fmt: skip
     parser.add_argument(
-        "--verify", type=count, default=2, help="candidates verified afresh, best first"
+        "--verify", type=count, default=2, help="candidates verified afresh per round, best first"
+    )
+    parser.add_argument(
+        "--rounds", type=count, default=3, help="rounds of search and fresh verification at most"
     )
     parser.add_argument("--name", default=None, help="the designed file's name (default: V-design)")
     add_seed_option(parser)
@@ -82,6 +85,7 @@ def handle(args: argparse.Namespace) -> int:
         out=args.out,
         name=args.name,
         verify=args.verify,
+        rounds=args.rounds,
         verify_games=args.verify_games,
         n_jobs=args.jobs,
         command="simkit " + shlex.join(sys.argv[1:]),
