@@ -302,8 +302,8 @@ def candidate_toml(
         tables.setdefault(".".join(_toml_key(p) for p in table), []).append(
             f"{_toml_key(leaf)} = {_toml_value(v, f.whole)}"
         )
-    for table, rows in tables.items():
-        lines += ["", f"[{table}]", *rows]
+    for header, rows in tables.items():
+        lines += ["", f"[{header}]", *rows]
     return "\n".join(lines) + "\n"
 
 

@@ -39,11 +39,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
+from simkit import tables_cache
 from simkit.arrange import (
     P_N_OPP,
     P_W_HOME,
@@ -55,6 +56,7 @@ from simkit.arrange import (
     ExpectedScore,
     PlaceModel,
     Solver,
+    WinTables,
     arrange,
     default_fine_tables,
     fine_classes,
@@ -64,6 +66,7 @@ from simkit.arrange import (
     split_values,
 )
 from simkit.arrange.value import N_T_LEVELS, P_HOME_RATE
+from simkit.arrange.wintables import PLACE_KEY, WEIGHTS_KEY
 from simkit.deal import as_generator, check_players, deal
 from simkit.errors import SimkitError
 from simkit.evaluate import category_of, dun_ranks
@@ -704,3 +707,35 @@ def fit_place_model(
         curve_se=tuple(float(x) for x in np.sqrt(np.diag(cov))),  # type: ignore[arg-type]
         hands=int(b.size), bins=np.array(rows),
     )  # fmt: skip
+
+
+# --------------------------------------------------------------------------------------------
+# Fitted for tables built on first use (simkit.tables_cache)
+
+
+def _weights_fitter(variant: Variant, n_players: int, tables: WinTables) -> WinTables:
+    """The objective weights of built ``tables`` (the default reads them from the cache while
+    they are fitted) on the cheaper schedule of :mod:`simkit.tables_cache`, kept only where
+    :func:`worth_shipping`; the fit is recorded either way."""
+    fit = fit_weights(
+        variant,
+        n_players,
+        hands=tables_cache.AUTO_WEIGHT_HANDS,
+        rollouts=tables_cache.AUTO_WEIGHT_ROLLOUTS,
+    )
+    key = WEIGHTS_KEY if worth_shipping(fit) else f"{WEIGHTS_KEY}_not_kept"
+    return replace(tables, meta=dict(tables.meta, **{key: fit.as_meta() | {"auto_built": True}}))
+
+
+def _place_fitter(variant: Variant, n_players: int, tables: WinTables) -> WinTables:
+    """The place model of built ``tables`` on :data:`simkit.tables_cache.AUTO_PLACE_GAMES`
+    games set by expected-score on them (no weights fitted over it)."""
+    place = fit_place_model(
+        variant, n_players, games=tables_cache.AUTO_PLACE_GAMES, strategy=ExpectedScore(tables)
+    )
+    meta = dict(tables.meta, **{PLACE_KEY: place.as_meta() | {"auto_built": True}})
+    return replace(tables, meta=meta)
+
+
+tables_cache.register_extra_fitter(WEIGHTS_KEY, _weights_fitter)
+tables_cache.register_extra_fitter(PLACE_KEY, _place_fitter)

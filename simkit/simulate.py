@@ -52,6 +52,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+import simkit.objective  # registers the fitters of built tables' extras (weights, places)
 import simkit.tables_cache  # noqa: F401  (registers the builder of missing win tables)
 from simkit.arrange import (
     DEFAULT_STRATEGY,

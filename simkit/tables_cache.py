@@ -51,10 +51,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from simkit.arrange import DEFAULT_STRATEGY, ExpectedScore, WinTables, plays_t_formula
+from simkit.arrange import DEFAULT_STRATEGY, WinTables, plays_t_formula
 from simkit.arrange.wintables import (
     CACHE_FORMAT,
-    HOME_RATE_KEY,
     PENDING_KEY,
     PLACE_KEY,
     TABLES_DIGEST_KEY,
@@ -161,8 +160,10 @@ def build_fine_tables(
     path = cached_table_path(variant, n_players)
     say = progress or (lambda line: None)
     tables = load_cached_tables(variant, n_players)
-    if tables is not None and (not tables.meta.get(PENDING_KEY) or path in _fitting):
-        return tables
+    if tables is not None:
+        pending = tables.meta.get(PENDING_KEY) or []
+        if path in _fitting or not any(e in _extra_fitters for e in pending):
+            return tables  # complete, being fitted here, or waiting for fitters not loaded
     started = time.perf_counter()
     if tables is None:
         extras = extras_to_build(variant, n_players)
@@ -216,6 +217,10 @@ def _fit_extras(
     """Fit ``tables``' pending extras one by one (each written to the cache as it is done, so
     a stopped build resumes there) and return the finished tables."""
     pending = list(tables.meta.get(PENDING_KEY) or [])
+    missing = [e for e in pending if e not in _extra_fitters]
+    if missing:  # fitted by the next process that loads their fitters (simkit.objective)
+        say(f"simkit: no fitter loaded for {', '.join(missing)}; left pending in the cache")
+        pending = [e for e in pending if e in _extra_fitters]
     _fitting.add(path)
     try:
         while pending:
@@ -223,42 +228,46 @@ def _fit_extras(
             say(f"simkit: fitting the built tables' {extra} (cheaper than the shipped fit)")
             tables = _with_extra(variant, n_players, tables, extra)
             pending.pop(0)
-            tables = replace(tables, meta=dict(tables.meta, **{PENDING_KEY: list(pending)}))
+            left = pending + missing
+            tables = replace(tables, meta=dict(tables.meta, **{PENDING_KEY: left}))
             _write(tables, path)
     finally:
         _fitting.discard(path)
-    meta = {k: v for k, v in tables.meta.items() if k != PENDING_KEY}
-    tables = replace(tables, meta=meta)
-    _write(tables, path)
+    if not missing:
+        meta = {k: v for k, v in tables.meta.items() if k != PENDING_KEY}
+        tables = replace(tables, meta=meta)
+        _write(tables, path)
     return tables
 
 
-def _with_extra(variant: Variant, n_players: int, tables: WinTables, extra: str) -> WinTables:
-    """``tables`` with one fitted extra of :data:`EXTRAS` added (its ``meta`` says how)."""
-    from simkit import objective
+#: Fits one extra: ``(variant, players, tables) → tables`` with it added (its ``meta`` saying
+#: how).  :data:`EXTRAS`' fitters: ``removal`` here, the others registered by
+#: :mod:`simkit.objective` when it is imported (a later stage; ``simulate`` and the command
+#: line import it).
+ExtraFitter = Callable[[Variant, int, WinTables], WinTables]
+_extra_fitters: dict[str, ExtraFitter] = {}
 
-    meta = dict(tables.meta)
-    if extra == "removal":
-        shifts = removal_shifts(variant, n_players, tables, n_games=AUTO_REMOVAL_GAMES)
-        meta["removal"] = {"games": AUTO_REMOVAL_GAMES, "auto_built": True}
-        return replace(tables, removal=shifts, meta=meta)
-    if extra == WEIGHTS_KEY:  # fit_weights plays the default, which reads these tables
-        fit = objective.fit_weights(
-            variant, n_players, hands=AUTO_WEIGHT_HANDS, rollouts=AUTO_WEIGHT_ROLLOUTS
-        )
-        if objective.worth_shipping(fit):
-            meta[WEIGHTS_KEY] = fit.as_meta() | {"auto_built": True}
-        else:
-            meta["objective_weights_not_kept"] = fit.as_meta()
-        return replace(tables, meta=meta)
-    if extra == PLACE_KEY:
-        place = objective.fit_place_model(
-            variant, n_players, games=AUTO_PLACE_GAMES, strategy=ExpectedScore(tables)
-        )
-        meta[PLACE_KEY] = place.as_meta() | {"auto_built": True}
-        meta.pop(HOME_RATE_KEY, None)
-        return replace(tables, meta=meta)
-    raise ValueError(f"unknown extra {extra!r}; known: {', '.join(EXTRAS)}")
+
+def register_extra_fitter(name: str, fitter: ExtraFitter) -> None:
+    """Register the fitter of the extra ``name`` (one of :data:`EXTRAS`)."""
+    if name not in EXTRAS:
+        raise ValueError(f"unknown extra {name!r}; known: {', '.join(EXTRAS)}")
+    _extra_fitters[name] = fitter
+
+
+def _with_extra(variant: Variant, n_players: int, tables: WinTables, extra: str) -> WinTables:
+    """``tables`` with one fitted extra of :data:`EXTRAS` added by its registered fitter."""
+    return _extra_fitters[extra](variant, n_players, tables)
+
+
+def _removal_fitter(variant: Variant, n_players: int, tables: WinTables) -> WinTables:
+    """The removal shifts of ``tables`` on :data:`AUTO_REMOVAL_GAMES` games."""
+    shifts = removal_shifts(variant, n_players, tables, n_games=AUTO_REMOVAL_GAMES)
+    meta = dict(tables.meta, removal={"games": AUTO_REMOVAL_GAMES, "auto_built": True})
+    return replace(tables, removal=shifts, meta=meta)
+
+
+register_extra_fitter("removal", _removal_fitter)
 
 
 def build_coarse_tables(
