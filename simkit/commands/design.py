@@ -65,7 +65,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--name", default=None, help="the designed file's name (default: V-design)")
     add_seed_option(parser)
     add_jobs_option(parser)
-    parser.add_argument("--out", type=Path, required=True, help="folder for the design (required)")
+    parser.add_argument(
+        "--out", type=Path, required=True, metavar="DIR", help="folder for the design (required)"
+    )
     parser.set_defaults(func=handle)
 
 
