@@ -91,8 +91,9 @@ d = design(
 )  # fmt: skip
 pl.DataFrame(
     [{"front trips": v.values["scoring.duns.front.trips"],
-      "middle full house": v.values["scoring.duns.middle.full-house"], "fixed-play sd": v.fixed["player.sd"],
-      "re-derived sd": v.fresh["player.sd"], "meets": v.meets} for v in d.verified]
+      "middle full house": v.values["scoring.duns.middle.full-house"],
+      "fixed-play sd": v.fixed["player.sd"], "re-derived sd": v.fresh["player.sd"],
+      "meets": v.meets} for v in d.verified]
 )  # fmt: skip
 
 # %%
