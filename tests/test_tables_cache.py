@@ -10,11 +10,14 @@ import pytest
 
 import simkit.tables_cache as tables_cache
 from simkit.arrange import ExpectedScore, arrange
+from simkit.arrange.classes import N_CLASSES
 from simkit.arrange.wintables import (
+    PENDING_KEY,
     TABLES_ENV,
     cached_table_path,
     default_fine_tables,
     default_tables,
+    load_cached_tables,
     rules_digest,
     shipped_name_for,
     shipped_table_path,
@@ -40,6 +43,12 @@ def small_builds(monkeypatch, tmp_path):
     monkeypatch.setenv("SIMKIT_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setattr(tables_cache, "AUTO_HANDS", 600)
     monkeypatch.setattr(tables_cache, "AUTO_ITERATIONS", 1)
+    monkeypatch.setattr(tables_cache, "AUTO_REMOVAL_GAMES", 400)
+    monkeypatch.setattr(tables_cache, "AUTO_WEIGHT_HANDS", 8)
+    monkeypatch.setattr(tables_cache, "AUTO_WEIGHT_ROLLOUTS", 4)
+    monkeypatch.setattr(tables_cache, "AUTO_PLACE_GAMES", 200)
+    monkeypatch.setattr(tables_cache, "AUTO_COARSE_HANDS", 600)
+    monkeypatch.setattr(tables_cache, "AUTO_COARSE_ITERATIONS", 1)
     monkeypatch.setattr(tables_cache, "builds", 0)
     return tmp_path
 
@@ -176,3 +185,87 @@ def test_rules_that_differ_only_in_the_phases_after_the_deal_share_the_tables():
             assert default_tables(no_phases, players) is default_tables(qiantang, players)
     # a change the tables model (the comparison of duns) has tables of its own
     assert tables_digest(with_compare(qiantang, "top-card")) != tables_digest(qiantang)
+
+
+# -- the fitted extras of the base's shipped tables, and the coarse tables -----------------------
+
+
+def _extends(tmp_path, base, name, text=""):
+    path = tmp_path / f"{name}.toml"
+    path.write_text(f'[variant]\nname = "{name}"\nextends = "{base}"\n{text}', encoding="utf-8")
+    return path
+
+
+def test_a_build_copies_the_extras_its_nearest_shipped_base_carries(tmp_path):
+    up = "[specials.six-pairs]\npayout = 12\n"
+    fj = load_variant(_extends(tmp_path, "fujian", "fj", up))
+    two = load_variant(_extends(tmp_path, "fj.toml", "fj2"))  # a file extending a file
+    gx = load_variant(_extends(tmp_path, "guangxi", "gx", up))
+    hk = load_variant(_extends(tmp_path, "hongkong", "hk", up))
+    scratch = tmp_path / "scratch.toml"
+    scratch.write_text(
+        (tmp_path / "fj.toml").read_text().replace('extends = "fujian"\n', ""), encoding="utf-8"
+    )
+    assert tables_cache.model_base(fj) == tables_cache.model_base(two) == "fujian"
+    assert tables_cache.model_base(gx) == "guangxi" and tables_cache.model_base(hk) == "hongkong"
+    assert tables_cache.model_base(with_compare(load_variant("qiantang"), "top-card")) == "qiantang"
+    # fujian's shipped 4-player fine tables carry removal shifts, its 3-player ones nothing;
+    # guangxi's carry objective weights at 3 and 4 players and a place model at 4
+    assert tables_cache.extras_to_build(fj, 4) == ("removal",)
+    assert tables_cache.extras_to_build(fj, 3) == ()
+    assert tables_cache.extras_to_build(gx, 4) == ("objective_weights", "place_model")
+    assert tables_cache.extras_to_build(gx, 3) == ("objective_weights",)
+    assert tables_cache.extras_to_build(hk, 4) == ()
+    for players in (3, 4):
+        shipped = default_fine_tables(load_variant("fujian"), players)
+        assert (shipped.removal is not None) == (players == 4)
+
+
+@pytest.mark.slow
+def test_a_file_on_fujian_gets_removal_shifts_built_and_cached(small_builds):
+    fj = load_variant(_extends(small_builds, "fujian", "fj", "[specials.six-pairs]\npayout = 12\n"))
+    lines = []
+    built = tables_cache.build_fine_tables(fj, 4, progress=lines.append)
+    assert built.removal is not None and built.removal.shape[1:] == built.win.shape
+    assert built.meta["removal"]["auto_built"] and PENDING_KEY not in built.meta
+    assert any("fitting the built tables' removal" in line for line in lines)
+    again = default_fine_tables(fj, 4)
+    assert tables_cache.builds == 1 and again.removal is not None
+    assert len(ExpectedScore().solvers(fj, 4)) > 1  # the default plays one search per bucket
+
+
+@pytest.mark.slow
+def test_extras_left_pending_by_a_stopped_build_are_finished(small_builds):
+    fj = load_variant(_extends(small_builds, "fujian", "fj", "[specials.six-pairs]\npayout = 12\n"))
+    tables = tables_cache.build_fine_tables(fj, 4, progress=None)
+    path = cached_table_path(fj, 4)
+    stopped = dataclasses.replace(
+        tables, removal=None, meta={**tables.meta, PENDING_KEY: ["removal"]}
+    )
+    stopped.save(path)
+    finished = default_fine_tables(fj, 4)  # the cache holds it with removal pending
+    assert finished.removal is not None and PENDING_KEY not in finished.meta
+    assert PENDING_KEY not in load_cached_tables(fj, 4).meta
+
+
+@pytest.mark.slow
+def test_a_file_on_guangxi_gets_weights_fitted_and_a_place_model(small_builds):
+    gx = load_variant(
+        _extends(small_builds, "guangxi", "gx", "[specials.six-pairs]\npayout = 12\n")
+    )
+    built = tables_cache.build_fine_tables(gx, 4, progress=None)
+    # the weights ship only where their held-out gain shows; the fit is recorded either way
+    assert ("objective_weights" in built.meta) != ("objective_weights_not_kept" in built.meta)
+    assert built.meta["place_model"]["auto_built"]
+    assert PENDING_KEY not in built.meta
+
+
+def test_max_evs_coarse_tables_are_built_and_cached_too(small_builds):
+    mine = with_compare(load_variant("taiwan"), "top-card")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no fallback warning: built for these rules
+        coarse = default_tables(mine, 3)
+    assert coarse.meta["auto_built"] and coarse.win.shape == (3, N_CLASSES)
+    assert cached_table_path(mine, 3, fine=False).exists()
+    assert default_tables(mine, 3).meta["variant_key"] == coarse.meta["variant_key"]
+    assert tables_cache.builds == 1

@@ -204,8 +204,9 @@ def _shipped_for(variant: Variant, n_players: int, fine: bool) -> WinTables | No
 #: train them).
 TABLES_ENV = "SIMKIT_TABLES"
 TABLES_MODES = ("build", "fallback", "error")
-#: The format of the cached tables; a change of it leaves old files unread.
-CACHE_FORMAT = 1
+#: The format of the cached tables; a change of it leaves old files unread (2: the fitted
+#: extras of :mod:`simkit.tables_cache` are built with them).
+CACHE_FORMAT = 2
 #: The key of a built table file's ``meta`` that holds its :func:`tables_digest`.
 TABLES_DIGEST_KEY = "tables_digest"
 
@@ -213,12 +214,18 @@ TABLES_DIGEST_KEY = "tables_digest"
 #: :mod:`simkit.tables_cache` (a later stage, so this module cannot import it).
 TableBuilder = Callable[[Variant, int], WinTables]
 _builders: list[TableBuilder] = []
+_coarse_builders: list[TableBuilder] = []
+#: The key of a built table file's ``meta`` that lists the fitted extras still to be fitted
+#: (:mod:`simkit.tables_cache`): such a file is handed to the builder again to finish them.
+PENDING_KEY = "extras_pending"
 
 
-def set_table_builder(builder: TableBuilder) -> None:
-    """Register what builds missing fine tables (:mod:`simkit.tables_cache` registers its
-    builder when it is imported; ``simulate``, ``regret`` and the command line import it)."""
+def set_table_builder(builder: TableBuilder, coarse: TableBuilder | None = None) -> None:
+    """Register what builds missing fine tables and (``coarse``) missing coarse ones
+    (:mod:`simkit.tables_cache` registers its builders when it is imported; ``simulate``,
+    ``regret`` and the command line import it)."""
     _builders[:] = [builder]
+    _coarse_builders[:] = [] if coarse is None else [coarse]
 
 
 def tables_mode() -> str:
@@ -236,19 +243,21 @@ def tables_cache_dir() -> Path:
     return user_cache_dir() / "tables"
 
 
-def cached_table_path(variant: Variant, n_players: int) -> Path:
-    """The cache file of ``variant``'s built fine tables at ``n_players``: named by the rules'
-    digest, so every file with those rules shares it."""
+def cached_table_path(variant: Variant, n_players: int, *, fine: bool = True) -> Path:
+    """The cache file of ``variant``'s built fine (``fine=False``: coarse) tables at
+    ``n_players``: named by the rules' digest, so every file with those rules shares it."""
     digest = tables_digest(variant)
-    return tables_cache_dir() / f"{digest}-{n_players}p{FINE_SUFFIX}-v{CACHE_FORMAT}.npz"
+    suffix = FINE_SUFFIX if fine else ""
+    return tables_cache_dir() / f"{digest}-{n_players}p{suffix}-v{CACHE_FORMAT}.npz"
 
 
-def load_cached_tables(variant: Variant, n_players: int) -> WinTables | None:
-    """The cached built fine tables of ``variant`` at ``n_players``, None where there are none.
+def load_cached_tables(variant: Variant, n_players: int, *, fine: bool = True) -> WinTables | None:
+    """The cached built fine (``fine=False``: coarse) tables of ``variant`` at ``n_players``,
+    None where there are none.
 
     A cache file that cannot be read, or that holds tables of other rules, is removed with a
     warning that names it (None is returned, so it is built again)."""
-    path = cached_table_path(variant, n_players)
+    path = cached_table_path(variant, n_players, fine=fine)
     if not path.exists():
         return None
     try:
@@ -300,6 +309,8 @@ def default_fine_tables(variant: Variant, n_players: int) -> WinTables:
         return tables
     tables = load_cached_tables(variant, n_players)
     if tables is not None:
+        if tables.meta.get(PENDING_KEY) and _builders and tables_mode() == "build":
+            return _builders[0](variant, n_players)  # finishes the extras, or is fitting them
         return tables
     mode = tables_mode()
     if mode == "error":
@@ -379,13 +390,20 @@ def default_tables(variant: Variant, n_players: int) -> WinTables:
     module docstring).
 
     Tables ship for every shipped variant at 2 to 8 players.  Otherwise (a variant file of
-    one's own, a derived variant) this warns and takes the nearest (a derived variant's origin
+    one's own, a derived variant) the ones built for these rules and cached on disk are read,
+    or built where ``$SIMKIT_TABLES`` is ``build`` (:mod:`simkit.tables_cache`).  With
+    ``fallback`` or no builder loaded, this warns and takes the nearest (a derived variant's origin
     at this count, then :func:`fallback_candidates`: the same variant at another player count,
     then ``guangxi`` at this count), then untrained tables.
     """
     tables = _shipped_for(variant, n_players, False)
     if tables is not None:
         return tables
+    tables = load_cached_tables(variant, n_players, fine=False)
+    if tables is not None:
+        return tables
+    if _coarse_builders and tables_mode() == "build":
+        return _coarse_builders[0](variant, n_players)
     # a variant derived from a shipped one by a rule transform (``origin+label``) is nearest
     # to its origin's tables at this table size
     derived = [(variant.origin, n_players)] if variant.origin != variant.name else []

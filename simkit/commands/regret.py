@@ -64,6 +64,7 @@ def register(subparsers: Any) -> None:
 def handle(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
+    import simkit.objective  # noqa: F401  (registers the fitters of built tables' extras)
     from simkit.arrange import strategy_from_name
     from simkit.errors import SimkitError
     from simkit.regret import regret

@@ -97,6 +97,9 @@ from simkit.objective.weights import (
     worth_shipping,
 )
 
+# Registers the fitters of built tables' extras with simkit.tables_cache.
+from simkit.objective import built as built  # noqa: E402
+
 __all__ = [
     "BOOTSTRAP",
     "HANDS",

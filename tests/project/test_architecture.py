@@ -24,7 +24,7 @@ STAGES = [
     {"statistics", "regret", "train", "tables_cache", "describe", "setting_scores"},
     {"rollout", "objective"},
     {"tables", "plots", "parallel", "locks", "kernel_cache", "kept"},
-    {"simulate", "rescore", "par"},
+    {"simulate", "rescore", "par", "design"},
     {"report"},
     {"commands", "cli", "__main__", "__init__"},
 ]

@@ -24,8 +24,9 @@ def python_blocks(path: Path) -> list[tuple[int, str]]:
     return [(text.count("\n", 0, m.start()) + 2, m.group(1)) for m in BLOCK.finditer(text)]
 
 
-def test_the_five_tutorials_are_there() -> None:
+def test_the_six_tutorials_are_there() -> None:
     assert {p.stem for p in TUTORIALS} == {
+        "design-payouts",
         "published-probabilities",
         "compare-payouts",
         "rule-values",

@@ -13,8 +13,9 @@ nbclient = pytest.importorskip("nbclient")
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[2] / "notebooks").glob("*.py"))
 
 
-def test_the_three_notebooks_are_there() -> None:
+def test_the_four_notebooks_are_there() -> None:
     assert {p.stem for p in NOTEBOOKS} == {
+        "design_payouts",
         "published_probabilities",
         "regional_payouts",
         "strategy_effect",
