@@ -231,9 +231,11 @@ def measure_variant(
     weaker: str,
     seeds: tuple[np.random.SeedSequence, int],
     say: Any = print,
+    after: Any = None,
 ) -> list[dict[str, Any]]:
     """The rows of ``variant`` with each of ``rules`` switched off, the deals and the streams
-    shared by every version (common numbers)."""
+    shared by every version (common numbers).  ``after(rule, rows)`` (if given) is called with
+    each rule's rows as they are measured."""
     phase_seed, play_seed = seeds
     on = play(dealt, variant, phase_seed, play_seed)
     skill_on = skill_points(variant, on, weaker, play_seed)
@@ -246,6 +248,8 @@ def measure_variant(
         fixed = fixed_play_total(variant, off_variant, rule, on)
         got = role_rows(variant, rule, on, off, fixed, skill_on, skill_off)
         rows += got
+        if after is not None:
+            after(rule, got)
         for r in got:
             say(
                 f"{r['variant']:10s} -{r['rule']:28s} {r['role']:7s} edge {r['edge_change']:+.3f}"
@@ -325,11 +329,29 @@ def main(argv: list[str] | None = None) -> int:
     seeds = (phase_seed, int(play_seed.generate_state(1)[0]))
     started = time.perf_counter()
     rows: list[dict[str, Any]] = []
+    done: list[str] = []
+
+    def record(variant: Variant, rule: str, got: list[dict[str, Any]]) -> None:
+        """Keep a rule's rows and write every row so far (a long run keeps what it did)."""
+        rows.extend(got)
+        done.append(f"{variant.name}:{rule}")
+        write(args.out, _meta(args, done, time.perf_counter() - started), rows)
+
     for v, rules in plan:
-        rows += measure_variant(
-            v, rules, dealt, args.weaker, seeds, say=lambda s: print(s, flush=True)
+        measure_variant(
+            v, rules, dealt, args.weaker, seeds, say=say, after=lambda r, g, v=v: record(v, r, g)
         )
     seconds = time.perf_counter() - started
+    print(f"rule worth: {len(rows)} rows in {seconds:.0f} s → {args.out / 'worth.md'}")
+    return 0
+
+
+def say(line: str) -> None:
+    print(line, flush=True)
+
+
+def _meta(args: argparse.Namespace, done: list[str], seconds: float) -> dict[str, Any]:
+    """The run's meta: its parameters, the rules measured (``variant:rule``) and its command."""
     command = f"-m experiments.pipelines.rule_worth --games {args.games} --seed {args.seed}"
     command += " --variants " + " ".join(args.variants)
     if args.rules:
@@ -338,18 +360,16 @@ def main(argv: list[str] | None = None) -> int:
         command += " --each-special"
     if args.weaker != "greedy":
         command += f" --weaker {args.weaker}"
-    meta = {
+    return {
         "default": DEFAULT_STRATEGY,
         "weaker": args.weaker,
         "games": args.games,
         "players": PLAYERS,
         "seed": args.seed,
+        "measured": done,
         "seconds": round(seconds, 1),
         "command": command,
     }
-    write(args.out, meta, rows)
-    print(f"rule worth: {len(rows)} rows in {seconds:.0f} s → {args.out / 'worth.md'}")
-    return 0
 
 
 def write(out: Path, meta: dict[str, Any], rows: list[dict[str, Any]]) -> None:

@@ -329,10 +329,12 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     duels: list[dict[str, Any]] = []
     bounds: list[dict[str, Any]] = []
+    done: list[str] = []
     for v in variants:
         got_duels, got_bounds = measure_variant(v, dealt, strategies, args.deals, play)
         duels += got_duels
         bounds += got_bounds
+        done.append(v.name)
         for r in got_duels:
             print(
                 f"{r['variant']:17s} {r['a']:22s} vs {r['b']:13s} edge {r['edge']:+.3f} ± "
@@ -341,18 +343,30 @@ def main(argv: list[str] | None = None) -> int:
             )
         for r in got_bounds:
             print(f"{r['variant']:17s} {r['seat']:6s} bound {r['bound']:.3f} ± {r['bound_se']:.3f}")
-    seconds = time.perf_counter() - started
+        # written after every variant, naming the variants measured so far
+        seconds = time.perf_counter() - started
+        meta = _meta(args, strategies, done, seconds)
+        write(args.out, meta, duels, bounds)
+    print(f"skill: {len(duels)} duels, {len(bounds)} bounds in {seconds:.0f} s → {args.out}")
+    return 0
+
+
+def _meta(
+    args: argparse.Namespace, strategies: list[str], done: list[str], seconds: float
+) -> dict[str, Any]:
+    """The run's meta: its parameters, the variants measured and the command that gives them."""
     command = (
         f"-m experiments.pipelines.skill --games {args.games} --deals {args.deals} "
         f"--seed {args.seed}"
     )
-    if args.variants:
-        command += " --variants " + " ".join(names)
+    if args.variants or done != variant_names():
+        command += " --variants " + " ".join(done)
     if args.strategies:
         command += " --strategies " + " ".join(strategies)
-    meta = {
+    return {
         "default": strategies[0],
         "strategies": strategies,
+        "variants": done,
         "games": args.games,
         "deals": args.deals,
         "players": PLAYERS,
@@ -360,9 +374,6 @@ def main(argv: list[str] | None = None) -> int:
         "seconds": round(seconds, 1),
         "command": command,
     }
-    write(args.out, meta, duels, bounds)
-    print(f"skill: {len(duels)} duels, {len(bounds)} bounds in {seconds:.0f} s → {args.out}")
-    return 0
 
 
 def write(

@@ -97,7 +97,11 @@ def without(variant: Variant, rule: str) -> Variant:
     if kind in ("special", "specials"):
         rules = tuple(r for r in variant.specials.rules if kind == "special" and r.id != name)
         specials = dataclasses.replace(variant.specials, rules=rules)
-        return derive(variant, rule, label, specials=specials)
+        ids = {r.id for r in rules}  # a multiplier of a special no longer played goes too
+        sweep = {k: x for k, x in variant.scoring.specials.sweep.items() if k in ids}
+        settle = dataclasses.replace(variant.scoring.specials, sweep=FrozenMap(sweep))
+        scoring = dataclasses.replace(variant.scoring, specials=settle)
+        return derive(variant, rule, label, specials=specials, scoring=scoring)
     phase = dataclasses.replace(getattr(variant.phases, name), enabled=False)
     phases = dataclasses.replace(variant.phases, **{name: phase})
     return derive(variant, rule, label, phases=phases)
