@@ -236,7 +236,7 @@ def test_sections_show_the_page_variants_rows(tmp_path: Path) -> None:
     skill = {
         "meta": {"default": "d", "games": 10, "deals": 4, "players": 4, "command": "c"},
         "rows": [
-            {"variant": "guangxi", "a": "d", "b": "greedy", "sd": 14.0, "n_lead": 5000.0,
+            {"variant": "guangxi", "a": "d", "b": "greedy", "sd": 14.0, "n_lead": 5000.0, "edge_se": 0.1,
              "n_lead_ci_low": 3000.0, "n_lead_ci_high": None, **ci("edge", 0.33)},
         ],
         "bounds": [
@@ -248,6 +248,7 @@ def test_sections_show_the_page_variants_rows(tmp_path: Path) -> None:
     page = _page(tmp_path, ["guangxi"])
     worth_text = "".join(rule_worth_section(page))
     assert "-1.50 (-1.60 to -1.40)" in worth_text and "fujian" not in worth_text
+    assert "+0.000 (-0.100 to +0.100)" not in worth_text  # an all-pairs seat's edge is 0
     assert "25.0% (scoops)" in worth_text
     skill_text = "".join(skill_section(page))
     assert "5,000 (3,000 to ∞)" in skill_text and "1.700 (1.200 to 2.200)" in skill_text

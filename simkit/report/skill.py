@@ -47,11 +47,10 @@ def rule_worth_section(page: Page) -> list[str]:
     meta, rows = read
     shown = [r for name in page.names for r in rows if r["variant"] == name]
     if not shown:
-        measured = sorted({str(r["variant"]) for r in rows})
         return [
             heading,
-            f"What each rule is worth with the play re-derived was measured for "
-            f"{names(measured)}, none of this page's variants; measure one with "
+            f"What each rule is worth with the play re-derived was not measured for "
+            f"{names(page.names)} (none of this page's variants); measure one with "
             f"`python -m experiments.pipelines.rule_worth --variants {page.names[0]}`.\n",
         ]
     table = [
@@ -59,8 +58,8 @@ def rule_worth_section(page: Page) -> list[str]:
             r["variant"],
             f"`{r['rule']}`",
             "" if r["role"] == "any" else r["role"],
-            _ci(r, "edge_change"),
-            _ci(r, "fixed_edge_change"),
+            "–" if r["role"] == "any" else _ci(r, "edge_change"),
+            "–" if r["role"] == "any" else _ci(r, "fixed_edge_change"),
             _ci(r, "sd_change", 2),
             _ci(r, "skill_change"),
             f"{r['component_var_share']:.1%} ({r['component']})",
@@ -76,7 +75,8 @@ def rule_worth_section(page: Page) -> list[str]:
         "today's settings kept and re-scored (**fixed play**), the **SD** of a seat's score, "
         f"and the **skill** edge (the default's gain over `{meta['weaker']}` in one seat).  "
         "**share**: the rule's component's share of the variance with the rule on, as in "
-        "the components section.  All-pairs rows (no role) have an edge of 0 by symmetry.\n",
+        "the components section.  All-pairs rows (no role) show no edge: a seat's is 0 by "
+        "symmetry.\n",
         markdown_table(
             ["variant", "rule off", "role", "edge", "fixed play", "SD", "skill", "share"], table
         )
@@ -130,7 +130,7 @@ def skill_section(page: Page) -> list[str]:
         [
             r["variant"],
             f"`{r['a']}` vs `{r['b']}`",
-            _ci(r, "edge"),
+            "same settings" if r["edge"] == 0 and r["edge_se"] == 0 else _ci(r, "edge"),
             f"{r['sd']:.2f}",
             f"{_n(r['n_lead'])} ({_n(r['n_lead_ci_low'])} to {_n(r['n_lead_ci_high'])})",
         ]
@@ -167,5 +167,17 @@ def skill_section(page: Page) -> list[str]:
         + "\n",
         figure("skill", "Skill against luck: games to lead and the perfect-information bound")
         + "\n",
-        f"Reproduce with `python {meta['command']}`.\n",
+        f"Reproduce with `python {_for_page(meta['command'], duels, bounds)}` (each variant's rows "
+        "are the same whichever others the command measures: the deals and the streams depend "
+        "on the seed and the number of games only).\n",
     ]
+
+
+def _for_page(command: str, duels: list[dict[str, Any]], bounds: list[dict[str, Any]]) -> str:
+    """``command`` with its ``--variants`` list cut to the variants shown."""
+    shown = list(dict.fromkeys(r["variant"] for r in [*duels, *bounds]))
+    head, sep, tail = command.partition(" --variants ")
+    if not sep:
+        return f"{command} --variants {' '.join(shown)}"
+    rest = tail.split(" --", 1)
+    return f"{head} --variants {' '.join(shown)}" + (f" --{rest[1]}" if len(rest) > 1 else "")
