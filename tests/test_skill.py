@@ -21,7 +21,7 @@ from experiments.pipelines.skill import (
     perfect_information,
     seat_settings,
 )
-from experiments.pipelines.strategy_matters import sd_ci
+from experiments.support import sd_ci
 from simkit.arrange import arrange
 from simkit.deal import deal
 from simkit.errors import SimkitError

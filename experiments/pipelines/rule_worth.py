@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 
 import simkit.tables_cache  # noqa: F401  (registers the builder of missing win tables)
-from experiments.pipelines.strategy_matters import mean_ci, sd_ci, seat_groups
+from experiments.support import mean_ci, sd_ci, seat_groups
 from simkit.arrange import DEFAULT_STRATEGY, arrangements
 from simkit.deal import deal
 from simkit.phases import add_payments, before_setting

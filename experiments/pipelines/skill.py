@@ -50,7 +50,8 @@ from typing import Any
 import numpy as np
 
 import simkit.tables_cache  # noqa: F401  (registers the builder of missing win tables)
-from experiments.pipelines.strategy_matters import hands_of, mean_ci, sd_ci
+from experiments.support import hands_after_pass as hands_of
+from experiments.support import mean_ci, sd_ci
 from simkit.arrange import DEFAULT_STRATEGY, arrange, legal_splits
 from simkit.deal import deal
 from simkit.errors import SimkitError
