@@ -556,6 +556,74 @@ def plot_strategy_costs(costs: pl.DataFrame, default: str) -> Figure:
     return fig
 
 
+@styled
+def plot_skill(duels: list[dict[str, Any]], bounds: list[dict[str, Any]], default: str) -> Figure:
+    """Skill against luck (``experiments/pipelines/skill.py``), per variant in its colour
+    (:func:`variant_style`).  Left: the games until ``default`` is ahead of each other strategy
+    with 95% probability (``n_lead`` with ``n_lead_ci_low`` / ``n_lead_ci_high``, log axis; a
+    duel row per ``variant``, ``a``, ``b``; rows without ``default`` and rows whose ``n_lead``
+    is None, no edge, are left out), one marker per opponent.  Right: the perfect-information
+    bound per variant and seat (``bound``, ``bound_ci_low``, ``bound_ci_high``, points per
+    game).  Raises ``ValueError`` where no row is drawable."""
+    shown = [r for r in duels if default in (r["a"], r["b"]) and r["n_lead"] is not None]
+    if not shown and not bounds:
+        raise ValueError("plot_skill: no duel of the default with a finite edge and no bound")
+    variants = list(dict.fromkeys([r["variant"] for r in shown] + [r["variant"] for r in bounds]))
+    opponents = list(dict.fromkeys(r["b"] if r["a"] == default else r["a"] for r in shown))
+    fig = ResultFigure(figsize=(11, 0.36 * len(variants) + 2.4), layout="constrained")
+    left, right = fig.subplots(1, 2, sharey=True)
+    markers = ("o", "s", "^", "D", "v", "P")
+    offsets = np.linspace(-0.25, 0.25, len(opponents)) if len(opponents) > 1 else [0.0]
+    index = {v: i for i, v in enumerate(variants)}
+    for j, other in enumerate(opponents):
+        for r in shown:
+            if other not in (r["a"], r["b"]):
+                continue
+            style = variant_style(r["variant"])
+            n = r["n_lead"]
+            high = r["n_lead_ci_high"] if r["n_lead_ci_high"] is not None else n * 10
+            left.errorbar(
+                [n],
+                [index[r["variant"]] + offsets[j]],
+                xerr=[[n - (r["n_lead_ci_low"] or n)], [high - n]],
+                fmt=markers[j % 6],
+                color=style.color,
+                mfc=style.facecolor,
+                ms=5,
+                capsize=2,
+                lw=1,
+            )
+        left.plot([], [], markers[j % 6], color="black", mfc="none", label=f"vs {other}")
+    left.set_xscale("log")
+    left.set_xlabel(f"games until {default} is ahead with 95% probability (95% CI)")
+    left.set_yticks(range(len(variants)), variants)
+    left.set_ylim(len(variants) - 0.5, -0.5)
+    left.grid(axis="x", alpha=0.3)
+    if opponents:
+        left.legend(fontsize="small", loc="lower right")
+    seat_offset = {"any": 0.0, "banker": -0.15, "player": 0.15}
+    for r in bounds:
+        style = variant_style(r["variant"])
+        b = r["bound"]
+        right.errorbar(
+            [b],
+            [index[r["variant"]] + seat_offset.get(r["seat"], 0.0)],
+            xerr=[[b - r["bound_ci_low"]], [r["bound_ci_high"] - b]],
+            fmt="o" if r["seat"] != "banker" else "s",
+            color=style.color,
+            mfc=style.facecolor if r["seat"] != "player" else "none",
+            ms=5,
+            capsize=2,
+            lw=1,
+        )
+    right.set_xlim(left=0)
+    right.set_xlabel("perfect-information bound: points per game over the default (95% CI)")
+    right.set_title("square: banker, hollow: player", fontsize="small")
+    right.grid(axis="x", alpha=0.3)
+    fig.suptitle("Skill against luck: games for the default's edge to show, and what play can gain")
+    return fig
+
+
 def save_figure(fig: Figure, out_dir: str | Path, name: str) -> list[Path]:
     """Write ``fig`` as ``<name>.png`` and ``<name>.svg`` in ``out_dir`` (atomic renames; the
     same figure gives the same bytes)."""

@@ -12,8 +12,9 @@ phases, the decks) from package data, ``simkit/data/studies`` (their provenance 
 
 Modules, one job each: :mod:`~simkit.report.format` (cells and tables),
 :mod:`~simkit.report.page` (what a section reads), :mod:`~simkit.report.sections` (the run's
-tables), :mod:`~simkit.report.studies`, :mod:`~simkit.report.phases` and
-:mod:`~simkit.report.decks` (the studies), :mod:`~simkit.report.findings` (the first screen),
+tables), :mod:`~simkit.report.studies`, :mod:`~simkit.report.phases`,
+:mod:`~simkit.report.decks` and :mod:`~simkit.report.skill` (the studies),
+:mod:`~simkit.report.findings` (the first screen),
 :mod:`~simkit.report.command` (the variants and the command that reproduces a run) and
 :mod:`~simkit.report.writer` (the page and the files).
 """
@@ -23,6 +24,7 @@ from simkit.report.decks import DECKS_EXACT_COMMAND, DECKS_VOLATILITY_COMMAND, d
 from simkit.report.format import NEVER, est, grid, markdown_table, num
 from simkit.report.page import STUDIES_DIR, Page
 from simkit.report.phases import phases_lines, phases_section
+from simkit.report.skill import rule_worth_section, skill_section
 from simkit.report.studies import REGRET_PRECISE_NAME, regret_section, strategy_matters_section
 from simkit.report.writer import (
     DEFAULT_GAMES,
@@ -56,6 +58,8 @@ __all__ = [
     "render_markdown",
     "report_variants",
     "reproduce_command",
+    "rule_worth_section",
+    "skill_section",
     "strategy_matters_section",
     "with_compare",
     "write_report",

@@ -13,7 +13,8 @@ from simkit.variants import DEFAULT_VARIANT
 
 #: The study results the report quotes, shipped with the package (their provenance in
 #: ``README.md`` there): ``regret.json``, ``regret-4p-2000-default.json``, ``matters.json``,
-#: ``phases/*.json``, ``decks/exact-<deck>.csv`` and ``decks/volatility.json``.
+#: ``phases/*.json``, ``decks/exact-<deck>.csv``, ``decks/volatility.json``, ``skill.json`` and
+#: ``rules/worth.json``.
 STUDIES_DIR = Path(__file__).resolve().parent.parent / "data" / "studies"
 
 

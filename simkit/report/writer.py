@@ -10,7 +10,7 @@ from typing import Any
 
 from simkit.files import atomic_write, check_output_dir
 from simkit.par import par_tables
-from simkit.plots import all_figures, plot_strategy_costs, save_figure
+from simkit.plots import all_figures, plot_skill, plot_strategy_costs, save_figure
 from simkit.report.command import report_variants, reproduce_section
 from simkit.report.decks import decks_section
 from simkit.report.findings import findings_section, strategy_costs
@@ -33,6 +33,7 @@ from simkit.report.sections import (
     t_formula_section,
     variants_section,
 )
+from simkit.report.skill import rule_worth_section, skill_read, skill_section
 from simkit.report.studies import regret_section, strategy_matters_section
 from simkit.simulate import DEFAULT_STRATEGY, SimulationResult, load_result, simulate
 from simkit.variants import variant_names
@@ -58,12 +59,14 @@ SECTIONS: list[Callable[[Page], list[str]]] = [
     banker_section,
     par_section,
     phases_section,
+    rule_worth_section,
     decks_section,
     payouts_section,
     distribution_section,
     dun_categories_section,
     regret_section,
     strategy_matters_section,
+    skill_section,
     convergence_section,
     reproduce_section,
 ]
@@ -156,6 +159,10 @@ def write_report(
     costs = strategy_costs(page)
     if costs is not None:
         save_figure(plot_strategy_costs(costs[1], costs[0]), out / "figures", "strategy")
+    skill = skill_read(page)
+    if not isinstance(skill, str):
+        meta, duels, bounds = skill
+        save_figure(plot_skill(duels, bounds, meta["default"]), out / "figures", "skill")
     text = page_markdown(page)
     return atomic_write(out / "README.md", lambda tmp: tmp.write_text(text, encoding="utf-8"))
 

@@ -50,3 +50,58 @@ def with_compare(variant: Variant, compare: str) -> Variant:
         raise VariantError(f"compare: {compare!r} is not valid; choose one of {COMPARES}")
     scoring = dataclasses.replace(variant.scoring, compare=compare)  # type: ignore[arg-type]
     return derive(variant, "compare", compare, scoring=scoring)
+
+
+#: What :func:`without` switches off, by kind: ``transform:NAME`` (a ``[scoring].transforms``
+#: entry: ``scoop``, ``home-run``, ``t-formula``, ``horse``), ``special:ID`` (one special hand),
+#: ``specials`` (every special hand), ``phase:NAME`` (``bidding``, ``negotiation``,
+#: ``surrender``).
+RULE_KINDS = ("transform", "special", "specials", "phase")
+PHASE_NAMES = ("bidding", "negotiation", "surrender")
+
+
+def rules_of(variant: Variant) -> list[str]:
+    """Every rule of ``variant`` that :func:`without` can switch off, in the file's order:
+    its transforms, its specials one by one, ``specials`` (all of them, where it has any),
+    its enabled phases."""
+    out = [f"transform:{t}" for t in variant.scoring.transforms]
+    out += [f"special:{s}" for s in variant.specials.ids]
+    out += ["specials"] if len(variant.specials) else []
+    out += [f"phase:{p}" for p in PHASE_NAMES if getattr(variant.phases, p).enabled]
+    return out
+
+
+def without(variant: Variant, rule: str) -> Variant:
+    """``variant`` with one rule switched off (``rule`` as :func:`rules_of` names them), named
+    ``<name>+no-<rule>`` (``guangxi+no-scoop``, ``qiantang+no-dragon``); its key hashes the
+    changed rules.
+
+    Raises :class:`~simkit.variants.schema.VariantError` for a rule of an unknown kind or one
+    the variant does not play (the message lists those it does).
+    """
+    kind, _, name = rule.partition(":")
+    if rule not in rules_of(variant):
+        raise VariantError(
+            f"{variant.name}: cannot switch off {rule!r}: "
+            + (
+                f"it plays no such rule; its rules: {', '.join(rules_of(variant)) or 'none'}"
+                if kind in RULE_KINDS
+                else f"a rule is one of {', '.join(k + ':NAME' for k in RULE_KINDS)}"
+            )
+        )
+    label = f"no-{name or kind}"
+    if kind == "transform":
+        kept = tuple(t for t in variant.scoring.transforms if t != name)
+        scoring = dataclasses.replace(variant.scoring, transforms=kept)
+        return derive(variant, rule, label, scoring=scoring)
+    if kind in ("special", "specials"):
+        rules = tuple(r for r in variant.specials.rules if kind == "special" and r.id != name)
+        specials = dataclasses.replace(variant.specials, rules=rules)
+        ids = {r.id for r in rules}  # a multiplier of a special no longer played goes too
+        sweep = {k: x for k, x in variant.scoring.specials.sweep.items() if k in ids}
+        settle = dataclasses.replace(variant.scoring.specials, sweep=FrozenMap(sweep))
+        scoring = dataclasses.replace(variant.scoring, specials=settle)
+        return derive(variant, rule, label, specials=specials, scoring=scoring)
+    phase = dataclasses.replace(getattr(variant.phases, name), enabled=False)
+    phases = dataclasses.replace(variant.phases, **{name: phase})
+    return derive(variant, rule, label, phases=phases)

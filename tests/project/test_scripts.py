@@ -80,6 +80,15 @@ SMOKE: dict[str, list[tuple[str, list[str]]]] = {
         ("pipelines.strategy_matters", ["--games", "100", "--variants", "guangxi",
                                         "--out", "{out}"]),
     ],
+    "skill": [
+        ("pipelines.skill", ["--games", "20", "--deals", "2", "--variants", "hongkong",
+                             "--out", "{out}"]),
+    ],
+    # one special off: its win tables are built (about a minute), the others' are shipped
+    "rule_worth": [
+        ("pipelines.rule_worth", ["--games", "20", "--variants", "hongkong", "--rules",
+                                  "special:six-pairs", "--out", "{out}"]),
+    ],
     "phase_value_exchange": [
         ("pipelines.phase_value_exchange", ["--games", "200", "--out", "{out}"]),
     ],

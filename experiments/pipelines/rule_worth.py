@@ -1,0 +1,389 @@
+"""What each rule is worth with the play re-derived: each rule of a variant switched off, the
+strategy re-derived for the rules left, the game played again on the same deals.
+
+For each variant and each rule (:func:`simkit.variants.transforms.rules_of`: its transforms,
+``specials`` (all of them) or one special, its enabled phases), the variant without the rule
+(:func:`simkit.variants.transforms.without`) is played by the default strategy with the win
+tables of *its* rules (found or built by the rules' key, :mod:`simkit.tables_cache`), on the
+same ``--games`` deals at 4 players as the variant itself, each game as ``simulate`` plays it
+(the phases before setting, the arrangement, the scorer, the phases after setting).  Per role
+(``banker`` seat 0 and ``player`` seats 1-3 in a banker variant, ``any`` seat in an all-pairs
+one, the deal's mean over the role's seats):
+
+- **edge**: the change of the role's expected score per game, off minus on (paired: the same
+  deals; mean ± 1.96 SE, the deal as the unit);
+- **SD**: the change of the SD of a seat's score per game (delta method on the per-deal
+  moments of both games);
+- **skill edge**: the change of what the default gains per game over ``--weaker``
+  (``greedy``) in one seat, the others playing the default (each of the role's seats in turn),
+  scored by the scorer alone (no phase after setting);
+- **fixed play**: the same edge change with today's play kept (the variant's own settings
+  re-scored without the rule; a phase's payments dropped), and the rule's score component's
+  share of the variance, Cov(component, total) / Var(total), the report's components section
+  on these deals (``specials`` for a special, the phase's own payment for a phase).
+
+    python -m experiments.pipelines.rule_worth [--games 1000] [--seed 0]
+        [--variants guangxi qiantang] [--rules transform:scoop specials ...] [--each-special]
+
+Writes results/rules/worth.json, worth.parquet and worth.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import simkit.tables_cache  # noqa: F401  (registers the builder of missing win tables)
+from experiments.support import mean_ci, sd_ci, seat_groups
+from simkit.arrange import DEFAULT_STRATEGY, arrangements
+from simkit.deal import deal
+from simkit.phases import add_payments, before_setting
+from simkit.phases.settle import settle_payments
+from simkit.score import score
+from simkit.variants import Variant, resolve_variant
+from simkit.variants.transforms import rules_of, without
+
+ROOT = Path(__file__).resolve().parents[2]
+PLAYERS = 4
+Z95 = 1.959964
+DEFAULT_VARIANTS = ("guangxi", "qiantang")
+
+#: The score component (:data:`simkit.score.COMPONENTS` or a phase's payment) that carries
+#: each rule's points.
+COMPONENT_OF = {
+    "transform:scoop": "scoops",
+    "transform:home-run": "home_run",
+    "transform:t-formula": "t_formula",
+    "transform:horse": "horse",
+    "specials": "specials",
+    "phase:bidding": "bidding",
+    "phase:negotiation": "negotiation",
+    "phase:surrender": "surrender",
+}
+
+
+def component_of(rule: str) -> str:
+    """The component carrying ``rule``'s points (a single special's: ``specials``)."""
+    return "specials" if rule.startswith("special:") else COMPONENT_OF[rule]
+
+
+def default_rules(variant: Variant, each_special: bool) -> list[str]:
+    """The rules measured by default: every rule of :func:`rules_of` but the single specials
+    (one table build each), unless ``each_special``."""
+    return [r for r in rules_of(variant) if each_special or not r.startswith("special:")]
+
+
+# --------------------------------------------------------------------------- playing
+
+
+def play(
+    dealt: np.ndarray, variant: Variant, phase_seed: np.random.SeedSequence, play_seed: int
+) -> dict[str, Any]:
+    """One variant's games on ``dealt`` as ``simulate`` plays them with the default strategy:
+    ``{"total": float (n, p), "components": {name: (n, p)}, "cards", "declared", "hands"}``
+    (``hands``: after the phases before setting)."""
+    hands, paid = before_setting(dealt, variant, None, phase_seed)
+    (arr,) = arrangements([hands], [variant], DEFAULT_STRATEGY, n_players=PLAYERS, rng=play_seed)
+    scored = score(arr.cards, variant, declared=arr.declared, ranks=arr.ranks, breakdown=True)
+    if paid:
+        scored = add_payments(scored, paid)
+    total, components = add_payments(scored, settle_payments(arr, variant, PLAYERS))
+    return {
+        "total": np.asarray(total, dtype=np.float64),
+        "components": {k: np.asarray(c, dtype=np.float64) for k, c in components.items()},
+        "cards": arr.cards,
+        "declared": arr.declared,
+        "hands": hands,
+    }
+
+
+def skill_points(variant: Variant, game: dict[str, Any], weaker: str, play_seed: int) -> np.ndarray:
+    """Per deal and seat, what the default's setting gains over ``weaker``'s in that seat, the
+    other seats at the default, by the scorer: float ``(n, p)``."""
+    (arr,) = arrangements([game["hands"]], [variant], weaker, n_players=PLAYERS, rng=play_seed)
+    base = np.asarray(score(game["cards"], variant, declared=game["declared"]), dtype=np.float64)
+    out = np.empty_like(base)
+    for seat in range(PLAYERS):
+        cards, declared = game["cards"].copy(), game["declared"].copy()
+        cards[:, seat] = arr.cards[:, seat]
+        declared[:, seat] = arr.declared[:, seat]
+        out[:, seat] = base[:, seat] - np.asarray(score(cards, variant, declared=declared))[:, seat]
+    return out
+
+
+def fixed_play_total(base: Variant, off: Variant, rule: str, game: dict[str, Any]) -> np.ndarray:
+    """The base game's settings re-scored under ``off`` (a removed special's declarations
+    dropped: the hand plays its set cards), with the phases' payments of the base game that
+    ``off`` still plays added: float ``(n, p)``."""
+    declared = np.asarray(game["declared"]).astype(np.int8, copy=True)
+    if rule.startswith("special") and len(base.specials):
+        kept = {r.id: i for i, r in enumerate(off.specials.rules)}
+        remap = np.array([kept.get(r.id, -1) for r in base.specials.rules] + [-1], dtype=np.int8)
+        declared = remap[declared]  # -1 indexes the trailing -1
+    total = np.asarray(score(game["cards"], off, declared=declared), dtype=np.float64)
+    for name in ("exchange", "bidding", "negotiation", "surrender"):
+        if name in game["components"] and COMPONENT_OF.get(rule) != name:
+            total = total + game["components"][name]
+    return total
+
+
+# --------------------------------------------------------------------------- estimates
+
+
+def sd_change(
+    first_a: np.ndarray, second_a: np.ndarray, first_b: np.ndarray, second_b: np.ndarray
+) -> dict[str, float]:
+    """SD_b − SD_a of a score from paired per-deal first and second moments of games a and b
+    (as :func:`~experiments.pipelines.strategy_matters.sd_ci` takes them), with a 95% CI: the
+    delta method on the difference of the two SDs' per-deal influences."""
+
+    def influence(first: np.ndarray, second: np.ndarray) -> tuple[float, np.ndarray]:
+        m1, m2 = float(first.mean()), float(second.mean())
+        sd = math.sqrt(max(m2 - m1 * m1, 0.0))
+        if sd == 0.0:
+            return 0.0, np.zeros_like(first)
+        return sd, (second - m2) / (2.0 * sd) - m1 * (first - m1) / sd
+
+    sd_a, inf_a = influence(first_a, second_a)
+    sd_b, inf_b = influence(first_b, second_b)
+    se = float((inf_b - inf_a).std(ddof=1) / math.sqrt(first_a.size))
+    d = sd_b - sd_a
+    return {"mean": d, "se": se, "ci_low": d - Z95 * se, "ci_high": d + Z95 * se}
+
+
+def var_share(component: np.ndarray, total: np.ndarray) -> float:
+    """Cov(component, total) / Var(total) over every seat and game given (0 where the total
+    does not vary)."""
+    c, t = component.ravel(), total.ravel()
+    var = float(t.var())
+    return float(np.mean((c - c.mean()) * (t - t.mean())) / var) if var > 0 else 0.0
+
+
+def role_rows(
+    variant: Variant,
+    rule: str,
+    on: dict[str, Any],
+    off: dict[str, Any],
+    fixed: np.ndarray,
+    skill_on: np.ndarray,
+    skill_off: np.ndarray,
+) -> list[dict[str, Any]]:
+    """One row per role of ``variant`` for ``rule`` switched off (module docstring)."""
+    rows = []
+    component = component_of(rule)
+    for role, seats in seat_groups(variant).items():
+        s = list(seats)
+        a, b = on["total"][:, s], off["total"][:, s]
+        edge = mean_ci(b.mean(axis=1) - a.mean(axis=1))
+        sd = sd_change(a.mean(axis=1), (a * a).mean(axis=1), b.mean(axis=1), (b * b).mean(axis=1))
+        sd_on = sd_ci(a.mean(axis=1), (a * a).mean(axis=1))
+        skill = mean_ci(skill_off[:, s].mean(axis=1) - skill_on[:, s].mean(axis=1))
+        skill_base = mean_ci(skill_on[:, s].mean(axis=1))
+        kept = mean_ci(fixed[:, s].mean(axis=1) - a.mean(axis=1))
+        comp = on["components"].get(component)
+        share = var_share(comp[:, s], a) if comp is not None else 0.0
+        comp_mean = float(comp[:, s].mean()) if comp is not None else 0.0
+        rows.append(
+            {
+                "variant": variant.name,
+                "rule": rule,
+                "role": role,
+                "n_games": int(a.shape[0]),
+                "edge_on": float(a.mean()),
+                "edge_change": edge["mean"],
+                "edge_change_se": edge["se"],
+                "edge_change_ci_low": edge["ci_low"],
+                "edge_change_ci_high": edge["ci_high"],
+                "sd_on": sd_on["sd"],
+                "sd_change": sd["mean"],
+                "sd_change_se": sd["se"],
+                "sd_change_ci_low": sd["ci_low"],
+                "sd_change_ci_high": sd["ci_high"],
+                "skill_on": skill_base["mean"],
+                "skill_change": skill["mean"],
+                "skill_change_se": skill["se"],
+                "skill_change_ci_low": skill["ci_low"],
+                "skill_change_ci_high": skill["ci_high"],
+                "fixed_edge_change": kept["mean"],
+                "fixed_edge_change_se": kept["se"],
+                "fixed_edge_change_ci_low": kept["ci_low"],
+                "fixed_edge_change_ci_high": kept["ci_high"],
+                "component": component,
+                "component_mean": comp_mean,
+                "component_var_share": share,
+            }
+        )
+    return rows
+
+
+def measure_variant(
+    variant: Variant,
+    rules: Sequence[str],
+    dealt: np.ndarray,
+    weaker: str,
+    seeds: tuple[np.random.SeedSequence, int],
+    say: Any = print,
+    after: Any = None,
+) -> list[dict[str, Any]]:
+    """The rows of ``variant`` with each of ``rules`` switched off, the deals and the streams
+    shared by every version (common numbers).  ``after(rule, rows)`` (if given) is called with
+    each rule's rows as they are measured."""
+    phase_seed, play_seed = seeds
+    on = play(dealt, variant, phase_seed, play_seed)
+    skill_on = skill_points(variant, on, weaker, play_seed)
+    rows = []
+    for rule in rules:
+        off_variant = without(variant, rule)
+        started = time.perf_counter()
+        off = play(dealt, off_variant, phase_seed, play_seed)
+        skill_off = skill_points(off_variant, off, weaker, play_seed)
+        fixed = fixed_play_total(variant, off_variant, rule, on)
+        got = role_rows(variant, rule, on, off, fixed, skill_on, skill_off)
+        rows += got
+        if after is not None:
+            after(rule, got)
+        for r in got:
+            say(
+                f"{r['variant']:10s} -{r['rule']:28s} {r['role']:7s} edge {r['edge_change']:+.3f}"
+                f" ± {r['edge_change_se']:.3f} (fixed {r['fixed_edge_change']:+.3f}) sd "
+                f"{r['sd_change']:+.3f} skill {r['skill_change']:+.3f} "
+                f"[{time.perf_counter() - started:.0f} s]"
+            )
+    return rows
+
+
+# --------------------------------------------------------------------------- output
+
+
+def _ci(r: dict[str, Any], key: str, digits: int = 3) -> str:
+    return (
+        f"{r[key]:+.{digits}f} ({r[key + '_ci_low']:+.{digits}f} to "
+        f"{r[key + '_ci_high']:+.{digits}f})"
+    )
+
+
+def markdown(meta: dict[str, Any], rows: Sequence[dict[str, Any]]) -> str:
+    lines = [
+        "# What each rule is worth with the play re-derived",
+        "",
+        f"{meta['games']:,} deals of {meta['players']} players (seed {meta['seed']}); each rule "
+        f"switched off in turn, the default `{meta['default']}` re-derived for the rules left "
+        "(win tables found or built by the rules' key), the same deals played again.  Changes "
+        "are off minus on per game, paired, with 95% CIs (the deal as the unit).  **edge**: "
+        "the role's expected score; **SD**: of a seat's score per game; **skill**: the "
+        f"default's gain per game over `{meta['weaker']}` in one seat (scorer points); "
+        "**fixed play**: the edge change with today's settings re-scored; **share**: the rule's "
+        "component's share of the variance with the rule on (the report's components "
+        "section).  `any`: every seat of an all-pairs game, whose mean is 0 by symmetry.",
+        "",
+        f"Reproduce: `python {meta['command']}` ({meta['seconds'] / 60:.1f} min here).",
+        "",
+        "| variant | rule off | role | edge change | fixed-play edge change | SD change | "
+        "skill change | component | share |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        lines.append(
+            f"| {r['variant']} | {r['rule']} | {r['role']} | {_ci(r, 'edge_change')} | "
+            f"{_ci(r, 'fixed_edge_change')} | {_ci(r, 'sd_change', 2)} | "
+            f"{_ci(r, 'skill_change')} | {r['component']} | {r['component_var_share']:.1%} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1_000, help="deals per variant")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--variants", nargs="+", default=list(DEFAULT_VARIANTS))
+    parser.add_argument(
+        "--rules", nargs="+", default=None, help="default: rules_of, see --each-special"
+    )
+    parser.add_argument("--each-special", action="store_true", help="each special on its own too")
+    parser.add_argument("--weaker", default="greedy", help="the skill edge's weaker strategy")
+    parser.add_argument("--out", type=Path, default=ROOT / "results" / "rules")
+    args = parser.parse_args(argv)
+    if args.games < 2:
+        parser.error("--games must be at least 2")
+    variants = [resolve_variant(n) for n in args.variants]  # bad names fail before any work
+    plan = []
+    for v in variants:
+        rules = [r for r in args.rules if r in rules_of(v)] if args.rules else None
+        rules = rules if rules is not None else default_rules(v, args.each_special)
+        for r in rules:
+            without(v, r)  # a rule the variant does not play fails here, before any work
+        plan.append((v, rules))
+    if args.rules and not any(rules for _, rules in plan):
+        parser.error(f"--rules: none of {args.rules} is a rule of {args.variants}")
+
+    deal_seed, phase_seed, play_seed = np.random.SeedSequence(args.seed).spawn(3)
+    dealt = deal(args.games, PLAYERS, rng=np.random.default_rng(deal_seed))
+    seeds = (phase_seed, int(play_seed.generate_state(1)[0]))
+    started = time.perf_counter()
+    rows: list[dict[str, Any]] = []
+    done: list[str] = []
+
+    def record(variant: Variant, rule: str, got: list[dict[str, Any]]) -> None:
+        """Keep a rule's rows and write every row so far (a long run keeps what it did)."""
+        rows.extend(got)
+        done.append(f"{variant.name}:{rule}")
+        write(args.out, _meta(args, done, time.perf_counter() - started), rows)
+
+    for v, rules in plan:
+        measure_variant(
+            v, rules, dealt, args.weaker, seeds, say=say, after=lambda r, g, v=v: record(v, r, g)
+        )
+    seconds = time.perf_counter() - started
+    print(f"rule worth: {len(rows)} rows in {seconds:.0f} s → {args.out / 'worth.md'}")
+    return 0
+
+
+def say(line: str) -> None:
+    print(line, flush=True)
+
+
+def _meta(args: argparse.Namespace, done: list[str], seconds: float) -> dict[str, Any]:
+    """The run's meta: its parameters, the rules measured (``variant:rule``) and its command."""
+    command = f"-m experiments.pipelines.rule_worth --games {args.games} --seed {args.seed}"
+    command += " --variants " + " ".join(args.variants)
+    if args.rules:
+        command += " --rules " + " ".join(args.rules)
+    if args.each_special:
+        command += " --each-special"
+    if args.weaker != "greedy":
+        command += f" --weaker {args.weaker}"
+    return {
+        "default": DEFAULT_STRATEGY,
+        "weaker": args.weaker,
+        "games": args.games,
+        "players": PLAYERS,
+        "seed": args.seed,
+        "measured": done,
+        "seconds": round(seconds, 1),
+        "command": command,
+    }
+
+
+def write(out: Path, meta: dict[str, Any], rows: list[dict[str, Any]]) -> None:
+    """worth.json (``{"meta", "rows"}``), worth.parquet (the rows) and worth.md under ``out``."""
+    import polars as pl
+
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "worth.json").write_text(
+        json.dumps({"meta": meta, "rows": rows}, indent=2, ensure_ascii=False) + "\n",
+        encoding="utf-8",
+    )
+    pl.DataFrame(rows).write_parquet(out / "worth.parquet")
+    (out / "worth.md").write_text(markdown(meta, rows), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
