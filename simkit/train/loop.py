@@ -37,8 +37,8 @@ DEFAULT_BLEND = 0.5
 #: The fine-class (expected-score) tables' schedule: 20 iterations of 60,000 hands, linearly
 #: averaged.  Blending half of every iteration (max-ev's schedule) keeps the greedy start's
 #: counts in the classes the strategy rarely plays (a junk front) and leaves the tables one
-#: step behind the play; averaged over 20 iterations the regret of the 4-player tables falls
-#: by about half (``results/strategy/training.md``).
+#: step behind the play; averaging over 20 iterations lowers the regret of the 4-player
+#: tables (``results/strategy/training.md`` has the figures).
 FINE_GAMES = 60_000
 FINE_ITERATIONS = 20
 LINEAR = "linear"
@@ -47,8 +47,8 @@ FINE_BLEND = LINEAR
 #: (:func:`tabulate`'s ``other_deals``).  Counted within its own game, a class's chances carry
 #: the card removal of the hands that happen to play it (a junk front is played by hands that
 #: hold the high cards elsewhere), which misprices the same class in a hand that would not
-#: play it; counted against independent deals they are the dun's own.  The regret falls by
-#: 0.006-0.009 a hand at 4 players (``results/strategy/other-deals.md``).
+#: play it; counted against independent deals they are the dun's own, and the regret is lower
+#: (``results/strategy/other-deals.md`` has the figures).
 FINE_OTHER_DEALS = 3
 #: The strategies whose tables :func:`train` makes: max-ev's coarse tables, and the fine
 #: tables every expected-score preset plays (trained by expected-score's self-play).
@@ -165,6 +165,26 @@ def schedule(strategy: str = DEFAULT_STRATEGY) -> tuple[int, int, float | str]:
     return DEFAULT_GAMES, DEFAULT_ITERATIONS, DEFAULT_BLEND
 
 
+def _check_schedule(
+    n_games: object, iterations: object, blend: object, other_deals: object
+) -> None:
+    """Refuse a schedule :func:`train` cannot run, naming the bad value: ``n_games`` and
+    ``iterations`` integers >= 1, ``blend`` in (0, 1] or ``"linear"``, ``other_deals`` an
+    integer >= 0 (raises :class:`~simkit.errors.SimkitError`)."""
+    if isinstance(other_deals, bool) or not isinstance(other_deals, int | np.integer):
+        raise SimkitError(f"other_deals must be an integer >= 0, got {other_deals!r}")
+    if other_deals < 0:
+        raise SimkitError(f"other_deals must be an integer >= 0, got {other_deals!r}")
+    if isinstance(n_games, bool) or not isinstance(n_games, int | np.integer) or n_games < 1:
+        raise SimkitError(f"n_games must be an integer >= 1, got {n_games!r}")
+    if blend != LINEAR and (
+        isinstance(blend, bool | str) or not isinstance(blend, int | float) or not 0 < blend <= 1
+    ):
+        raise SimkitError(f"blend must be in (0, 1] or {LINEAR!r}, got {blend!r}")
+    if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
+        raise SimkitError(f"iterations must be an integer >= 1, got {iterations!r}")
+
+
 def train(
     variant: str | Variant | None,
     n_players: int,
@@ -201,18 +221,7 @@ def train(
     iterations = default_iterations if iterations is None else iterations
     blend = default_blend if blend is None else blend
     other_deals = other_deals_of(strategy) if other_deals is None else other_deals
-    if isinstance(other_deals, bool) or not isinstance(other_deals, int | np.integer):
-        raise SimkitError(f"other_deals must be an integer >= 0, got {other_deals!r}")
-    if other_deals < 0:
-        raise SimkitError(f"other_deals must be an integer >= 0, got {other_deals!r}")
-    if isinstance(n_games, bool) or not isinstance(n_games, int | np.integer) or n_games < 1:
-        raise SimkitError(f"n_games must be an integer >= 1, got {n_games!r}")
-    if blend != LINEAR and (
-        isinstance(blend, bool | str) or not isinstance(blend, int | float) or not 0 < blend <= 1
-    ):
-        raise SimkitError(f"blend must be in (0, 1] or {LINEAR!r}, got {blend!r}")
-    if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
-        raise SimkitError(f"iterations must be an integer >= 1, got {iterations!r}")
+    _check_schedule(n_games, iterations, blend, other_deals)
 
     def play(
         hands: np.ndarray, tables: WinTables | None, gen: np.random.Generator
