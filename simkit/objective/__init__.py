@@ -42,6 +42,8 @@ and their points on common rollouts), :mod:`~simkit.objective.weights` (:func:`f
 
 from __future__ import annotations
 
+# built registers the fitters of built tables' extras with simkit.tables_cache.
+from simkit.objective import built as built
 from simkit.objective.home_rate import (
     H_AGAINST,
     H_FOR,
@@ -96,9 +98,6 @@ from simkit.objective.weights import (
     within_hand_fit,
     worth_shipping,
 )
-
-# Registers the fitters of built tables' extras with simkit.tables_cache.
-from simkit.objective import built as built  # noqa: E402
 
 __all__ = [
     "BOOTSTRAP",

@@ -8,7 +8,7 @@ import pickle
 
 import numpy as np
 
-import simkit.objective  # noqa: F401  (registers the fitters of built tables' extras)
+import simkit.objective  # registers the fitters of built tables' extras
 import simkit.tables_cache  # noqa: F401  (registers the builder of missing win tables)
 from simkit.arrange import arrangements
 from simkit.deal import deal
