@@ -23,13 +23,13 @@ chosen only when a hand holds such a card, so one and two plain decks run the co
 unchanged.  A joker stands for any card, a copy of a card already held included (four aces and
 a joker are 五同); on its own a dun takes its strongest value (:func:`rank5`, :func:`rank3`),
 and in a set hand the holder names the jokers with the setting (:func:`name_duns`,
-:func:`dun_ranks`): a setting some naming keeps legal is never fouled.  What a dun can become then depends only on the
-ranks of its real cards and on whether their suits are all one (a flush is possible) or all
-different (五彩同花顺 is possible): one table per number of jokers (0, 1, 2), indexed by the key
-sum of the real cards, holds the best rank over every value of the jokers, for each of the
-three suit patterns (:func:`any_deck_tables`; the slow reference beside it tries every card for
-every joker, :func:`rank5_jokers_reference`).  五彩同花顺 (``[ranking].five_suit_straight``)
-ranks in the straight-flush category, with kickers below (or above) every real straight flush.
+:func:`dun_ranks`): a setting some naming keeps legal is never fouled.  What a dun can become
+depends only on the ranks of its real cards and on whether their suits are all one (a flush is
+possible) or all different (五彩同花顺 is possible): one table per number of jokers (0, 1,
+2), indexed by the key sum of the real cards, holds the best rank over every value of the
+jokers, for each of the three suit patterns (:func:`any_deck_tables`; the slow reference beside
+it tries every card for every joker, :func:`rank5_jokers_reference`).  五彩同花顺
+(``[ranking].five_suit_straight``) ranks in the straight-flush category, with kickers below (or above) every real straight flush.
 """
 
 from __future__ import annotations

@@ -259,7 +259,7 @@ def test_max_ev_search_equals_the_scan_of_every_split_on_joker_hands():
         hand = rng.choice(PACK, 13, replace=False)
         if (hand >= JK1).any():
             rows.append(np.sort(hand))
-    rows_a = np.array(rows + [np.sort(ONE_JOKER), np.sort(TWO_JOKERS)], dtype=np.int8)
+    rows_a = np.array([*rows, np.sort(ONE_JOKER), np.sort(TWO_JOKERS)], dtype=np.int8)
     solver = make_solver(JOKERS, 4)
     ids, values, _ = max_ev_ids(rows_a, solver)
     ids_x, values_x = exhaustive_ids(rows_a, solver)

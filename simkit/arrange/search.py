@@ -77,7 +77,6 @@ from simkit.borrow import borrowed
 from simkit.cards import DECK_SIZE
 from simkit.deal import check_players
 from simkit.evaluate import order_holds
-from simkit.variants.compiled import FOUL_MIDDLE_BELOW
 from simkit.splits import (
     BACK_FRONT,
     BACK_MIDDLE,
@@ -92,6 +91,7 @@ from simkit.splits import (
     THREE_WITH,
 )
 from simkit.variants import Variant, resolve_variant
+from simkit.variants.compiled import FOUL_MIDDLE_BELOW
 
 
 @nb.njit(cache=True, inline="always")
@@ -244,7 +244,8 @@ def _best_duns_named(hand, r5, r3, middles, fronts, rb, rt):
     top_m = np.int32(-1)
     top_f = np.int32(-1)
     for j in range(middles.shape[0]):
-        ok, rf, rm = name_split(hand, fronts[j], middles[j], r3[fronts[j]], r5[middles[j]], rb, 0, rt)
+        f, m = fronts[j], middles[j]
+        ok, rf, rm = name_split(hand, f, m, r3[f], r5[m], rb, 0, rt)
         if ok:
             top_m = max(top_m, rm)
             top_f = max(top_f, rf)
@@ -397,16 +398,17 @@ def _eval_back(
         f = back_front[b, j]
         rm = r5[m]
         rf = r3[f]
-        cf = np.uint64(c3[f])
-        cm = np.uint64(c5[m])
         if wild:
             ok, rf, rm = name_split(hand, f, m, rf, rm, rb, strict, rt)
             if not ok:
                 continue
             cf = np.uint64(named_class(rf, r3[f], c3[f], rt[6]))
             cm = np.uint64(named_class(rm, r5[m], c5[m], rt[6]))
-        elif not _legal(rf, rm, rb, strict):
-            continue
+        else:
+            if not _legal(rf, rm, rb, strict):
+                continue
+            cf = np.uint64(c3[f])
+            cm = np.uint64(c5[m])
         points = n_opp * (sep[0, cf] + sep[1, cm] + sep_b)
         if placed:  # the caps' bound first, then the split's own biggest worth
             if points < skip_below:
