@@ -29,7 +29,8 @@ possible) or all different (五彩同花顺 is possible): one table per number o
 2), indexed by the key sum of the real cards, holds the best rank over every value of the
 jokers, for each of the three suit patterns (:func:`any_deck_tables`; the slow reference beside
 it tries every card for every joker, :func:`rank5_jokers_reference`).  五彩同花顺
-(``[ranking].five_suit_straight``) ranks in the straight-flush category, with kickers below (or above) every real straight flush.
+(``[ranking].five_suit_straight``) ranks in the straight-flush category, with kickers below (or
+above) every real straight flush.
 """
 
 from __future__ import annotations
