@@ -20,14 +20,17 @@ rule (where A-2-3-4-5 sits, whether five of a kind exists) from the plain defini
 
 Decks beyond the plain one (a fifth suit, jokers; :mod:`simkit.cards`) take a second kernel,
 chosen only when a hand holds such a card, so one and two plain decks run the code above
-unchanged.  A joker stands for whichever card makes its dun strongest, a copy of a card already
-held included (four aces and a joker are 五同).  What a dun can become then depends only on the
-ranks of its real cards and on whether their suits are all one (a flush is possible) or all
-different (五彩同花顺 is possible): one table per number of jokers (0, 1, 2), indexed by the key
-sum of the real cards, holds the best rank over every value of the jokers, for each of the
-three suit patterns (:func:`any_deck_tables`; the slow reference beside it tries every card for
-every joker, :func:`rank5_jokers_reference`).  五彩同花顺 (``[ranking].five_suit_straight``)
-ranks in the straight-flush category, with kickers below (or above) every real straight flush.
+unchanged.  A joker stands for any card, a copy of a card already held included (four aces and
+a joker are 五同); on its own a dun takes its strongest value (:func:`rank5`, :func:`rank3`),
+and in a set hand the holder names the jokers with the setting (:func:`name_duns`,
+:func:`dun_ranks`): a setting some naming keeps legal is never fouled.  What a dun can become
+depends only on the ranks of its real cards and on whether their suits are all one (a flush is
+possible) or all different (五彩同花顺 is possible): one table per number of jokers (0, 1,
+2), indexed by the key sum of the real cards, holds the best rank over every value of the
+jokers, for each of the three suit patterns (:func:`any_deck_tables`; the slow reference beside
+it tries every card for every joker, :func:`rank5_jokers_reference`).  五彩同花顺
+(``[ranking].five_suit_straight``) ranks in the straight-flush category, with kickers below (or
+above) every real straight flush.
 """
 
 from __future__ import annotations
@@ -47,6 +50,8 @@ from simkit.variants.compiled import (
     FOUL_FRONT_BELOW,
     FOUL_FRONT_BELOW_TOP_THREE,
     FOUL_MIDDLE_BELOW,
+    MIN_PLAYERS,
+    compile_rules,
 )
 
 CATEGORY_SHIFT = 20
@@ -405,6 +410,243 @@ def _rank3_any_rows(cards, flat3, out):
         out[i] = rank3_any_one(cards[i, 0], cards[i, 1], cards[i, 2], flat3)
 
 
+def reach_tables(ranking: Ranking) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(start5, ranks5, start3, ranks3)``: every rank a dun of any deck can be named to.
+
+    A dun's jokers may stand for any cards (:func:`any_deck_flat`), so a dun holding jokers can
+    reach a set of ranks, not only its best one.  ``ranks5[start5[i]:start5[i + 1]]`` lists,
+    ascending and without repeats, the ranks reachable by the 5-card dun whose
+    :func:`any_deck_flat` index (pattern, jokers, key sum of its real cards) is ``i``;
+    ``start3`` / ``ranks3`` the same for fronts (index: jokers, key sum).  Entries of duns
+    without a joker are empty (their one rank is the flat table's).  Each list's last entry is
+    the flat table's best rank; :func:`best_at_most` reads them.  ``int32`` arrays, cached per
+    ranking order.
+    """
+    return _reach_tables(ranking_order(ranking))
+
+
+def _reach_lists(tables: list[np.ndarray], width: int) -> dict[tuple[int, int], np.ndarray]:
+    """``{(jokers, real key sum): sorted reachable ranks}`` of a dun of ``width`` cards whose
+    value with the jokers' ranks added is any of ``tables``' entries (``-1``: not reachable)."""
+    out = {}
+    for jokers in range(1, min(MAX_JOKERS, width - 1) + 1):
+        adds = np.array(
+            [sum(c) for c in combinations_with_replacement(RANK_KEYS.tolist(), jokers)],
+            dtype=np.int64,
+        )
+        for real in combinations_with_replacement(range(13), width - jokers):
+            key = int(RANK_KEYS[list(real)].sum())
+            values = np.concatenate([t[key + adds] for t in tables])
+            out[jokers, key] = np.unique(values[values >= 0]).astype(np.int32)
+    return out
+
+
+def _csr(lists: dict[int, np.ndarray], size: int) -> tuple[np.ndarray, np.ndarray]:
+    """Index ``i`` → ``lists[i]`` (empty where absent) as ``(start, values)``."""
+    lengths = np.zeros(size, dtype=np.int64)
+    for i, values in lists.items():
+        lengths[i] = values.size
+    start = np.zeros(size + 1, dtype=np.int32)
+    start[1:] = np.cumsum(lengths)
+    values = np.zeros(max(int(start[-1]), 1), dtype=np.int32)
+    for i, v in lists.items():
+        values[start[i] : start[i + 1]] = v
+    return start, values
+
+
+@lru_cache(maxsize=2)
+def _reach_tables(ranking: Ranking) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    table5, _, table3 = _ranking_tables(ranking)
+    suited0 = np.full_like(table5, -1)
+    five_suits0 = np.full_like(table5, -1)
+    for combo in combinations_with_replacement(range(13), 5):
+        k = int(RANK_KEYS[list(combo)].sum())
+        suited0[k] = rank5_reference(combo, True, ranking)
+        top = _straight_top(tuple(sorted(set(combo), reverse=True)))
+        if ranking.five_suit_straight != "off" and top is not None:
+            five_suits0[k] = five_suit_straight_rank(top, ranking)
+    # a pattern's jokers may take any suit: the mixed ranks, and those its suits allow
+    by_pattern = ([table5], [table5, suited0], [table5, five_suits0])
+    lists5 = {}
+    for pattern, tables in enumerate(by_pattern):
+        for (jokers, key), values in _reach_lists(tables, 5).items():
+            lists5[(pattern * (MAX_JOKERS + 1) + jokers) * STRIDE5 + key] = values
+    lists3 = {jokers * STRIDE3 + key: v for (jokers, key), v in _reach_lists([table3], 3).items()}
+    start5, ranks5 = _csr(lists5, 3 * (MAX_JOKERS + 1) * STRIDE5)
+    start3, ranks3 = _csr(lists3, (MAX_JOKERS + 1) * STRIDE3)
+    for t in (start5, ranks5, start3, ranks3):
+        t.flags.writeable = False
+    return start5, ranks5, start3, ranks3
+
+
+@nb.njit(cache=True, inline="always")
+def flat5_index(c0, c1, c2, c3, c4):
+    """The :func:`any_deck_flat` index of one 5-card dun of any deck (:func:`rank5_any_one`)."""
+    code = _CARD_CODE5[c0] + _CARD_CODE5[c1] + _CARD_CODE5[c2] + _CARD_CODE5[c3] + _CARD_CODE5[c4]
+    bits = _SUIT_BIT[c0] | _SUIT_BIT[c1] | _SUIT_BIT[c2] | _SUIT_BIT[c3] | _SUIT_BIT[c4]
+    real = _IS_REAL[c0] + _IS_REAL[c1] + _IS_REAL[c2] + _IS_REAL[c3] + _IS_REAL[c4]
+    if (bits & (bits - 1)) == 0:
+        pattern = SUITED
+    elif _POPCOUNT5[bits] == real:
+        pattern = ALL_SUITS_DIFFERENT
+    else:
+        pattern = MIXED
+    return pattern * (MAX_JOKERS + 1) * STRIDE5 + code
+
+
+@nb.njit(cache=True, inline="always")
+def flat3_index(c0, c1, c2):
+    """The :func:`any_deck_flat` index of one 3-card front of any deck."""
+    return _CARD_CODE3[c0] + _CARD_CODE3[c1] + _CARD_CODE3[c2]
+
+
+@nb.njit(cache=True, inline="always")
+def best_at_most(best, index, cap, start, ranks):
+    """The strongest rank at most ``cap`` a dun can be named to: ``best`` (its strongest) when
+    that is at most ``cap``, else the largest entry at most ``cap`` of its reachable ranks
+    (:func:`reach_tables`' ``start``, ``ranks`` at its flat ``index``; empty without a joker),
+    -1 when none is."""
+    if best <= cap:
+        return best
+    lo = start[index]
+    hi = start[index + 1]  # ranks[lo:hi] ascending; find the last <= cap
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if ranks[mid] <= cap:
+            lo = mid + 1
+        else:
+            hi = mid
+    if lo == start[index]:
+        return np.int32(-1)
+    return ranks[lo - 1]
+
+
+@nb.njit(cache=True, inline="always")
+def middle_cap(rb, order):
+    """The strongest middle rank the foul order ``order`` allows under a back of rank ``rb``."""
+    return rb - 1 if order & FOUL_MIDDLE_BELOW else rb
+
+
+@nb.njit(cache=True, inline="always")
+def front_cap(rm, order):
+    """The strongest front rank the foul order ``order`` allows under a middle of rank ``rm``
+    (non-decreasing in ``rm``: naming the middle stronger never restricts the front)."""
+    if order & FOUL_FRONT_BELOW_TOP_THREE:
+        return top_three_one(rm) - 1
+    if order & FOUL_FRONT_BELOW:
+        return rm - 1
+    return rm
+
+
+@nb.njit(cache=True, inline="always")
+def name_duns(rf, rm, rb, i3, i5m, order, start5, ranks5, start3, ranks3):
+    """The ranks ``(front, middle, back)`` its holder names a set hand's jokers to, given each
+    dun's strongest rank (``rf``, ``rm``, ``rb``) and the flat indices of the front and the
+    middle (:func:`flat3_index`, :func:`flat5_index`; read only where a dun holds a joker).
+
+    The naming is greedy: the back at its strongest, the middle at its strongest rank the foul
+    order ``order`` allows under that back, the front at its strongest allowed under that
+    middle.  Raising a dun never restricts a lower one (:func:`middle_cap`, :func:`front_cap`
+    are non-decreasing) and each joker sits in one dun, so every legal naming is below the
+    greedy one in each dun: the greedy naming is legal whenever some naming is, and it is the
+    best for any scoring that never falls when a dun's rank rises.  Where no naming is legal,
+    the strongest ranks come back unchanged (the hand is fouled, :func:`order_holds` says so).
+    """
+    nm = best_at_most(rm, i5m, middle_cap(rb, order), start5, ranks5)
+    if nm < 0:
+        return rf, rm, rb
+    nf = best_at_most(rf, i3, front_cap(nm, order), start3, ranks3)
+    if nf < 0:
+        return rf, rm, rb
+    return nf, nm, rb
+
+
+@nb.njit(cache=True)
+def _named_rows(hands, flat5, flat3, start5, ranks5, start3, ranks3, order, out):
+    for i in range(hands.shape[0]):
+        h = hands[i]
+        i3 = flat3_index(h[0], h[1], h[2])
+        i5m = flat5_index(h[3], h[4], h[5], h[6], h[7])
+        i5b = flat5_index(h[8], h[9], h[10], h[11], h[12])
+        out[i, 0], out[i, 1], out[i, 2] = name_duns(
+            flat3[i3], flat5[i5m], flat5[i5b], i3, i5m, order, start5, ranks5, start3, ranks3
+        )
+
+
+def named_dun_ranks(arranged: npt.ArrayLike, ranking: Ranking, order: int) -> np.ndarray:
+    """Ranks ``int32 (..., 3)`` of set hands ``(..., 13)`` of any deck, [front 3 | middle 5 |
+    back 5], with each joker named by its holder (:func:`name_duns`) under the foul order
+    ``order`` (:attr:`~simkit.variants.compiled.CompiledRules.foul_order` bits).  Raises
+    :class:`~simkit.errors.SimkitError` for a value that is not a card."""
+    rows, lead, _ = card_rows(arranged, 13, "named_dun_ranks", any_deck=True)
+    out = np.empty((rows.shape[0], 3), dtype=np.int32)
+    flat5, flat3 = any_deck_flat(ranking)
+    _named_rows(rows, flat5, flat3, *reach_tables(ranking), order, out)
+    return out.reshape((*lead, 3))
+
+
+def reachable_ranks_reference(cards: tuple[int, ...], ranking: Ranking) -> frozenset[int]:
+    """Every rank the dun ``cards`` (3 or 5 cards, jokers wild) can be named to, by trying
+    every card for every joker (plain Python; the reference of :func:`reach_tables`)."""
+    return _reachable(tuple(sorted(cards)), ranking)
+
+
+@lru_cache(maxsize=1 << 16)
+def _reachable(cards: tuple[int, ...], ranking: Ranking) -> frozenset[int]:
+    real = tuple(c for c in cards if c < FIRST_JOKER)
+    if len(real) == len(cards):
+        if len(cards) == 3:
+            return frozenset({rank3_reference(tuple(sorted(_RANK_OF[c] for c in real)))})
+        return frozenset({rank5_any_reference(real, ranking)})
+    rest = (FIRST_JOKER,) * (len(cards) - len(real) - 1)
+    out: set[int] = set()
+    for sub in _substitutes(cards, ranking):
+        out |= _reachable(tuple(sorted((*real, sub))) + rest, ranking)
+    return frozenset(out)
+
+
+def order_holds_reference(rf: int, rm: int, rb: int, order: int) -> bool:
+    """:func:`order_holds` in plain Python (the reference of the naming tests)."""
+    if rm > rb or (order & FOUL_MIDDLE_BELOW and rm == rb):
+        return False
+    if order & FOUL_FRONT_BELOW_TOP_THREE:
+        return rf < int(top_three(np.int32(rm)))
+    if order & FOUL_FRONT_BELOW:
+        return rf < rm
+    return rf <= rm
+
+
+def legal_namings_reference(
+    arranged: tuple[int, ...], ranking: Ranking, order: int
+) -> list[tuple[int, int, int]]:
+    """Every (front, middle, back) ranks some naming of a set hand's jokers gives that keeps
+    the foul order ``order``, by trying every card for every joker (plain Python)."""
+    front = reachable_ranks_reference(tuple(arranged[:3]), ranking)
+    middle = reachable_ranks_reference(tuple(arranged[3:8]), ranking)
+    back = reachable_ranks_reference(tuple(arranged[8:]), ranking)
+    return [
+        (rf, rm, rb)
+        for rb in back
+        for rm in middle
+        if rm <= rb
+        for rf in front
+        if order_holds_reference(rf, rm, rb, order)
+    ]
+
+
+def named_ranks_reference(
+    arranged: tuple[int, ...], ranking: Ranking, order: int
+) -> tuple[int, int, int] | None:
+    """The best naming of a set hand's jokers, by trying them all: of the legal namings
+    (:func:`legal_namings_reference`), the one strongest in back, then middle, then front;
+    None when no naming keeps the hand legal (slow and plainly correct: the reference of
+    :func:`name_duns`)."""
+    legal = legal_namings_reference(arranged, ranking, order)
+    if not legal:
+        return None
+    return max(legal, key=lambda r: (r[2], r[1], r[0]))
+
+
 @nb.njit(cache=True, inline="always")
 def rank5_one(c0, c1, c2, c3, c4, table5, flush_table):
     """Rank of one 5-card hand (card ints) with the tables of :func:`ranking_tables`."""
@@ -583,11 +825,27 @@ def rank3(cards: npt.ArrayLike, variant: str | Variant | Ranking | None = None) 
 
 
 def dun_ranks(
-    arranged: npt.ArrayLike, variant: str | Variant | Ranking | None = None
+    arranged: npt.ArrayLike,
+    variant: str | Variant | Ranking | None = None,
+    order: int | None = None,
 ) -> np.ndarray:
     """Ranks ``int32 (..., 3)`` (front, middle, back) of set hands ``(..., 13)`` laid out
-    [front 3 | middle 5 | back 5]."""
+    [front 3 | middle 5 | back 5].
+
+    A joker is named by its holder (:func:`name_duns`): where some naming of a hand's jokers
+    keeps the foul order, the ranks are the greedy naming's (the back at its strongest, then
+    the middle and the front at their strongest the order allows); where none does, each
+    dun's strongest.  ``order``: the foul order's bits
+    (:attr:`~simkit.variants.compiled.CompiledRules.foul_order`); None reads the variant's
+    (front ≤ middle ≤ back when ``variant`` is a bare :class:`~simkit.variants.Ranking`).
+    Hands without a joker are ranked dun by dun, as :func:`rank5` and :func:`rank3` do.
+    """
     hands = np.asarray(arranged)
+    if hands.size and hands.shape[-1:] == (13,) and (hands >= FIRST_JOKER).any():
+        ranking = _ranking_of(variant)
+        if order is None:
+            order = _foul_order_of(variant)
+        return named_dun_ranks(hands, ranking, order)
     return np.stack(
         [
             rank3(hands[..., :3], variant),
@@ -596,6 +854,13 @@ def dun_ranks(
         ],
         axis=-1,
     )
+
+
+def _foul_order_of(variant: str | Variant | Ranking | None) -> int:
+    """The foul order bits of a variant (0, front ≤ middle ≤ back, for a bare ranking)."""
+    if isinstance(variant, Ranking):
+        return 0
+    return compile_rules(resolve_variant(variant), MIN_PLAYERS).foul_order
 
 
 def category_of(ranks: npt.ArrayLike) -> np.ndarray:

@@ -217,10 +217,14 @@ def test_five_suit_straights_order_by_top_and_the_wheel_follows_the_variant():
 
 
 def test_dun_ranks_of_a_joker_hand():
+    """On its own the middle 3-4-5-6♣ 🃏 is a straight flush; in this setting its holder names
+    the joker so that it stays under the back's full house (issue 52.2): a flush, at its
+    strongest (the ace of clubs)."""
     hand = parse_cards("JK 2c 2d  3c 4c 5c 6c JK  Kd Kh Ks 9c 9d")
+    assert describe_rank(int(rank5(hand[3:8], GUANGXI))) == "STRAIGHT_FLUSH 7"
     front, middle, back = dun_ranks(hand, GUANGXI).tolist()
     assert describe_rank(front) == "TRIPS 2"
-    assert describe_rank(middle) == "STRAIGHT_FLUSH 7"
+    assert describe_rank(middle) == "FLUSH A-6-5-4-3"
     assert describe_rank(back) == "FULL_HOUSE K-9"
 
 

@@ -95,7 +95,7 @@ def test_compile_times_counts_what_numba_compiles_not_what_it_loads():
     ("family", "probes"),
     [
         ("score", ["simkit.deal._deal_one_deck", "simkit.score._kernel"]),
-        ("arrange", ["simkit.deal._deal_one_deck", "simkit.arrange.search._max_ev_kernel"]),
+        ("arrange", ["simkit.deal._deal_one_deck", "simkit.arrange.search.max_ev_kernel"]),
     ],
 )
 def test_a_family_step_calls_the_kernels_every_run_calls(family, probes):

@@ -86,6 +86,10 @@ def legal_splits(
     """Legal splits of one hand, 5-card duns unordered: ``(ids int16 (n, 3), ranks int32 (n, 3))``.
 
     ``ids`` are (front, middle, back) subset ids (:mod:`simkit.splits`); ``ranks`` the dun ranks.
+    A hand holding jokers has them named by its holder (:func:`simkit.evaluate.name_duns`):
+    a split is legal when some naming keeps the foul order, its ranks are the greedy
+    naming's, and two 5-card duns may appear in both orders (the naming depends on which is
+    the back).
     """
     v = resolve_variant(variant)
     rows, lead = _as_hands(hand, variant=v)

@@ -450,6 +450,7 @@ def _rerank_walk(
                 back_caps(
                     b, h, r5, r3, back_middle, back_front, long_a, long_b, class_of_code, cap_m,
                     cap_f, cap_hand, cap_rank, cap_class, rank_key, rank_hand, rank_caps,
+                    hands[h], rt,
                 )  # fmt: skip
                 cb = c5[b]
                 cm_top = cap_m[b]

@@ -33,7 +33,13 @@ import numpy.typing as npt
 
 from simkit.arrange.classes import coarse_of_fine, fine_classes, fine_code
 from simkit.arrange.joint import JOINT_CELLS, joint_cdfs
-from simkit.arrange.subsets import rank_subsets, rank_tables_of
+from simkit.arrange.subsets import (
+    rank_subsets,
+    holds_joker,
+    name_split,
+    named_class,
+    rank_tables_of,
+)
 from simkit.arrange.value import (
     P_HOME_RATE,
     P_HORSE,
@@ -85,6 +91,7 @@ from simkit.splits import (
     THREE_WITH,
 )
 from simkit.variants import Variant, resolve_variant
+from simkit.variants.compiled import FOUL_MIDDLE_BELOW
 
 
 @nb.njit(cache=True, inline="always")
@@ -93,6 +100,17 @@ def legal_split(rf, rm, rb, strict):
     :attr:`~simkit.variants.compiled.CompiledRules.foul_order` bits): the scorer's own test,
     :func:`simkit.evaluate.order_holds`, so no strategy sets a hand the scorer calls fouled."""
     return order_holds(rf, rm, rb, strict)
+
+
+@nb.njit(cache=True, inline="always")
+def _split_legal(hand, wild, split, r3, r5, strict, rt):
+    """:func:`legal_split` of ``split`` (front, middle, back ids), the jokers of a hand that holds
+    them (``wild``: :func:`~simkit.arrange.subsets.holds_joker`) named by the holder
+    (:func:`~simkit.arrange.subsets.name_split`)."""
+    f, m, b = split[0], split[1], split[2]
+    if wild:
+        return name_split(hand, f, m, r3[f], r5[m], r5[b], strict, rt)[0]
+    return legal_split(r3[f], r5[m], r5[b], strict)
 
 
 @nb.njit(cache=True)
@@ -111,6 +129,7 @@ def greedy_kernel(hands, rt, back_rest, strict, out):
     k3 = np.empty(N_THREE, dtype=np.int32)
     for h in range(hands.shape[0]):
         rank_subsets(hands[h], rt, r5, r3, k5, k3)
+        wild = holds_joker(hands[h])
         best_b, best_m, best_f = -1, -1, -1
         id_f, id_m, id_b = -1, -1, -1
         for b in range(N_FIVE):
@@ -121,7 +140,11 @@ def greedy_kernel(hands, rt, back_rest, strict, out):
                 m = back_rest[b, j, 0]
                 f = back_rest[b, j, 1]
                 rm, rf = r5[m], r3[f]
-                if not legal_split(rf, rm, rb, strict):
+                if wild:
+                    ok, rf, rm = name_split(hands[h], f, m, rf, rm, rb, strict, rt)
+                    if not ok:
+                        continue
+                elif not legal_split(rf, rm, rb, strict):
                     continue
                 if rb > best_b or (
                     rb == best_b and (rm > best_m or (rm == best_m and rf > best_f))
@@ -156,6 +179,8 @@ def random_kernel(hands, seeds, rt, split_ids, strict, out):
     n_splits = np.uint64(split_ids.shape[0])
     for h in range(hands.shape[0]):
         rank_subsets(hands[h], rt, r5, r3, k5, k3)
+        wild = holds_joker(hands[h])
+        hand = hands[h]
         state = np.uint64(seeds[h])
         chosen = -1
         # Rejection sampling is exactly uniform over legal splits; after 64 misses (a hand
@@ -163,22 +188,18 @@ def random_kernel(hands, seeds, rt, split_ids, strict, out):
         for _ in range(64):
             state, z = _splitmix(state)
             s = np.int64(z % n_splits)
-            if legal_split(r3[split_ids[s, 0]], r5[split_ids[s, 1]], r5[split_ids[s, 2]], strict):
+            if _split_legal(hand, wild, split_ids[s], r3, r5, strict, rt):
                 chosen = s
                 break
         if chosen < 0:
             n_legal = 0
             for s in range(split_ids.shape[0]):
-                if legal_split(
-                    r3[split_ids[s, 0]], r5[split_ids[s, 1]], r5[split_ids[s, 2]], strict
-                ):
+                if _split_legal(hand, wild, split_ids[s], r3, r5, strict, rt):
                     n_legal += 1
             state, z = _splitmix(state)
             k = np.int64(z % np.uint64(n_legal))
             for s in range(split_ids.shape[0]):
-                if legal_split(
-                    r3[split_ids[s, 0]], r5[split_ids[s, 1]], r5[split_ids[s, 2]], strict
-                ):
+                if _split_legal(hand, wild, split_ids[s], r3, r5, strict, rt):
                     if k == 0:
                         chosen = s
                         break
@@ -227,6 +248,22 @@ def _best_duns(r5, r3, middles, fronts, rb):
         legal = (rm <= rb) & (rf <= rm)
         top_m = max(top_m, rm if legal else np.int32(-1))
         top_f = max(top_f, rf if legal else np.int32(-1))
+    return top_m, top_f
+
+
+@nb.njit(cache=True)
+def _best_duns_named(hand, r5, r3, middles, fronts, rb, rt):
+    """:func:`_best_duns` for a hand holding jokers, each split's jokers named by the holder
+    (:func:`~simkit.arrange.subsets.name_split`) under the non-strict order, whose named
+    ranks bound those of every stricter order's."""
+    top_m = np.int32(-1)
+    top_f = np.int32(-1)
+    for j in range(middles.shape[0]):
+        f, m = fronts[j], middles[j]
+        ok, rf, rm = name_split(hand, f, m, r3[f], r5[m], rb, 0, rt)
+        if ok:
+            top_m = max(top_m, rm)
+            top_f = max(top_f, rf)
     return top_m, top_f
 
 
@@ -292,7 +329,7 @@ def long_suits(hand):
 @nb.njit(cache=True, inline="always")
 def back_caps(
     b, h, r5, r3, back_middle, back_front, long_a, long_b, class_of_code, cap_m, cap_f,
-    cap_hand, cap_rank, cap_class, rank_key, rank_hand, rank_caps,
+    cap_hand, cap_rank, cap_class, rank_key, rank_hand, rank_caps, hand, rt,
 ):  # fmt: skip
     """Make back ``b``'s caps (:func:`_best_duns` as fine classes, :func:`_cap_classes`)
     current for hand ``h`` in ``cap_m`` / ``cap_f``.
@@ -305,7 +342,8 @@ def back_caps(
     (``rank_key``: the rank a slot holds, ``rank_hand``: its hand, ``rank_caps``: the
     middle's and front's classes; a slot taken by another rank costs a scan, not an answer),
     which spares about half the scans of a walk (two backs differing in the suit of a pair's
-    card, say)."""
+    card, say).  A hand holding jokers (``hand``, with the reach tables of ``rt``) names them
+    (:func:`_best_duns_named`)."""
     if cap_hand[b] == h:
         return
     cap_hand[b] = h
@@ -317,7 +355,10 @@ def back_caps(
         cap_m[b] = rank_caps[slot, 0]
         cap_f[b] = rank_caps[slot, 1]
         return
-    rm_top, rf_top = _best_duns(r5, r3, back_middle[b], back_front[b], rb)
+    if holds_joker(hand):
+        rm_top, rf_top = _best_duns_named(hand, r5, r3, back_middle[b], back_front[b], rb, rt)
+    else:
+        rm_top, rf_top = _best_duns(r5, r3, back_middle[b], back_front[b], rb)
     cm, cf = _cap_classes(rm_top, rf_top, class_of_code, cap_rank, cap_class)
     cap_m[b] = cm
     cap_f[b] = cf
@@ -331,7 +372,7 @@ def back_caps(
 @nb.njit(cache=True)
 def _eval_back(
     b, r5, r3, c5, c3, back_middle, back_front, q, sep, p, cop, strict, rest_max, m_cap, best,
-    key, x5, x3, has_horse, front_first, memo_key, memo_value, gen,
+    key, x5, x3, has_horse, front_first, memo_key, memo_value, gen, hand, rt,
 ):  # fmt: skip
     """Score the legal splits with back ``b``, keeping the best in ``best`` / ``key``.
 
@@ -347,9 +388,12 @@ def _eval_back(
     equal classes (cards of one rank swapped between duns, backs alike in all but suits) have
     equal values, and a fifth to a third of the splits scored repeat one.  The best so far
     lives in locals during the loop: stores to ``best`` would otherwise force the back's
-    quantities to be reloaded for every split.
+    quantities to be reloaded for every split.  A hand holding jokers (``hand``; the reach
+    tables and ``class_of_code`` of ``rt``) names them (:func:`~simkit.arrange.subsets.
+    name_split`): its splits are valued at the named duns' classes.
     """
     rb = r5[b]
+    wild = holds_joker(hand)
     # classes as unsigned indices: no test for a negative index at each lookup
     cb = np.uint64(c5[b])
     n_opp = p[P_N_OPP]
@@ -369,10 +413,17 @@ def _eval_back(
         f = back_front[b, j]
         rm = r5[m]
         rf = r3[f]
-        if not legal_split(rf, rm, rb, strict):
-            continue
-        cf = np.uint64(c3[f])
-        cm = np.uint64(c5[m])
+        if wild:
+            ok, rf, rm = name_split(hand, f, m, rf, rm, rb, strict, rt)
+            if not ok:
+                continue
+            cf = np.uint64(named_class(rf, r3[f], c3[f], rt[6]))
+            cm = np.uint64(named_class(rm, r5[m], c5[m], rt[6]))
+        else:
+            if not legal_split(rf, rm, rb, strict):
+                continue
+            cf = np.uint64(c3[f])
+            cm = np.uint64(c5[m])
         points = n_opp * (sep[0, cf] + sep[1, cm] + sep_b)
         if placed:  # the caps' bound first, then the split's own biggest worth
             if points < skip_below:
@@ -684,7 +735,7 @@ def _max_ev_walk(
                     back_caps(
                         b, h, r5, r3, back_middle, back_front, long_a, long_b, class_of_code,
                         cap_m, cap_f, cap_hand, cap_rank, cap_class, rank_key, rank_hand,
-                        rank_caps,
+                        rank_caps, hands[h], rt,
                     )  # fmt: skip
                     cb = c5[b]
                     cm_top = cap_m[b]
@@ -714,6 +765,7 @@ def _max_ev_walk(
                                 b, r5, r3, c5, c3, back_middle, back_front,
                                 q, sep, p, cop, strict, rest_max, m_cap, best, key,
                                 x5, x3, has_horse, front_first, memo_key, memo_value, gen,
+                                hands[h], rt,
                             )  # fmt: skip
                         else:
                             failed_cb = cb
@@ -741,6 +793,7 @@ def _exhaustive_kernel(
     n_opp = p[P_N_OPP]
     for h in range(hands.shape[0]):
         rank_subsets(hands[h], rt, r5, r3, k5, k3)
+        wild = holds_joker(hands[h])
         copies = 0
         if horse >= 0:
             copies = horse_counts(hands[h], horse, p[P_HORSE], five, three, x5, x3)
@@ -753,11 +806,18 @@ def _exhaustive_kernel(
                 np.int64(split_ids[s, 2]),
             )
             rf, rm, rb = r3[f], r5[m], r5[b]
-            if not legal_split(rf, rm, rb, strict):
+            kf, km = k3[f], k5[m]
+            if wild:
+                ok, rf, rm = name_split(hands[h], f, m, rf, rm, rb, strict, rt)
+                if not ok:
+                    continue
+                kf = named_class(rf, r3[f], kf, rt[6])
+                km = named_class(rm, r5[m], km, rt[6])
+            elif not legal_split(rf, rm, rb, strict):
                 continue
-            v = split_ev(q, p, cop, k3[f], k5[m], k5[b])
+            v = split_ev(q, p, cop, kf, km, k5[b])
             if copies > 0:
-                v += n_opp * horse_points(q, k3[f], k5[m], k5[b], x3[f], x5[m], x5[b])
+                v += n_opp * horse_points(q, kf, km, k5[b], x3[f], x5[m], x5[b])
             if dun_beats(
                 v, rf, rm, rb, f, m, b, best_v, key_b, key_m, key_f, id_b, id_m, id_f,
                 front_first,
@@ -770,14 +830,21 @@ def _exhaustive_kernel(
 
 @nb.njit(cache=True)
 def legal_ranks_kernel(hand, rt, back_rest, strict):
-    """All legal splits of one hand with the two 5-card duns unordered: ids and dun ranks."""
+    """All legal splits of one hand with the two 5-card duns unordered: ids and dun ranks.
+
+    A hand holding jokers has them named by its holder (the ranks are the named ones), and
+    keeps both orders of two 5-card duns where each is legal: the naming depends on which
+    dun is the back."""
     r5 = np.empty(N_FIVE, dtype=np.int32)
     r3 = np.empty(N_THREE, dtype=np.int32)
     k5 = np.empty(N_FIVE, dtype=np.int32)
     k3 = np.empty(N_THREE, dtype=np.int32)
     rank_subsets(hand, rt, r5, r3, k5, k3)
-    ids = np.empty((N_DISTINCT, 3), dtype=np.int16)
-    ranks = np.empty((N_DISTINCT, 3), dtype=np.int32)
+    wild = holds_joker(hand)
+    # with jokers named, both orders of two 5-card duns may be legal
+    size = N_FIVE * back_rest.shape[1] if wild else N_DISTINCT
+    ids = np.empty((size, 3), dtype=np.int16)
+    ranks = np.empty((size, 3), dtype=np.int32)
     n = 0
     for b in range(N_FIVE):
         rb = r5[b]
@@ -785,13 +852,19 @@ def legal_ranks_kernel(hand, rt, back_rest, strict):
             m = back_rest[b, j, 0]
             f = back_rest[b, j, 1]
             rm = r5[m]
-            # A split with equal 5-card duns appears twice (either may be the back): keep one.
-            if rm == rb and m < b:
+            rf = r3[f]
+            # A split with equal 5-card duns appears twice (either may be the back): keep one
+            # (naming gives both orders one result, unless the middle must be below the back).
+            if rm == rb and m < b and not (wild and strict & FOUL_MIDDLE_BELOW):
                 continue
-            if not legal_split(r3[f], rm, rb, strict):
+            if wild:
+                ok, rf, rm = name_split(hand, f, m, rf, rm, rb, strict, rt)
+                if not ok:
+                    continue
+            elif not legal_split(rf, rm, rb, strict):
                 continue
             ids[n, 0], ids[n, 1], ids[n, 2] = f, m, b
-            ranks[n, 0], ranks[n, 1], ranks[n, 2] = r3[f], rm, rb
+            ranks[n, 0], ranks[n, 1], ranks[n, 2] = rf, rm, rb
             n += 1
     return ids[:n].copy(), ranks[:n].copy()
 

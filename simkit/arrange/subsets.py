@@ -21,16 +21,23 @@ from simkit.arrange.classes import (
     fine_classes,
     fine_code,
 )
-from simkit.cards import DECK_SIZE
+from simkit.cards import DECK_SIZE, FIRST_JOKER
 from simkit.evaluate import (
     RANK_KEYS,
     any_deck_flat,
+    best_at_most,
+    flat3_index,
+    flat5_index,
+    front_cap,
+    middle_cap,
     rank3_any_one,
     rank5_any_one,
     rank5_one,
     ranking_order,
     ranking_tables,
+    reach_tables,
 )
+from simkit.splits import FIVE_SUBSETS, THREE_SUBSETS
 from simkit.variants import Ranking, Variant
 
 
@@ -55,7 +62,7 @@ def _multiset_tables(ranking: Ranking) -> tuple[np.ndarray, np.ndarray]:
 
 def rank_tables_of(variant: Variant) -> tuple[np.ndarray, ...]:
     """The tables every kernel here takes: ``(packed5, packed3, flush_table, table5, flat5,
-    flat3, class_of_code)``.
+    flat3, class_of_code, start5, ranks5, start3, ranks3)``.
 
     ``packed5[i]`` is ``rank << CLASS_BITS | fine class`` of the non-flush 5-card hand whose sorted
     ranks have multiset index ``i`` (C(17,5) = 6,188 entries, against the 472,726 of the
@@ -66,7 +73,9 @@ def rank_tables_of(variant: Variant) -> tuple[np.ndarray, ...]:
     duns order alike get the same tuple (:func:`simkit.evaluate.ranking_order`).
     ``flat5``, ``flat3``: the tables of :func:`simkit.evaluate.any_deck_flat` for a variant
     whose deck has a fifth suit or jokers (a hand holding such cards is ranked with them),
-    one-entry placeholders otherwise.
+    one-entry placeholders otherwise; ``start5`` .. ``ranks3``: the ranks each dun holding a
+    joker can be named to (:func:`simkit.evaluate.reach_tables`, read by :func:`name_split`;
+    placeholders likewise).
     """
     return _rank_tables(ranking_order(variant.ranking), not variant.deck.plain)
 
@@ -80,10 +89,13 @@ def _rank_tables(ranking: Ranking, any_deck: bool = False) -> tuple[np.ndarray, 
         packed.append(ranks << CLASS_BITS | fine_classes(ranks).astype(np.int64))
     if any_deck:
         flat5, flat3 = any_deck_flat(ranking)
-    else:  # read-only placeholders, as the real tables are: the kernels compile once for both
+        reach = reach_tables(ranking)
+    else:  # placeholders typed as the real tables are (read-only flat, writable reach), so
+        # that the kernels compile once for every deck
         flat5 = flat3 = np.zeros(1, np.int32)
         flat5.setflags(write=False)
-    return packed[0], packed[1], flush_table, table5, flat5, flat3, fine_class_of_code()
+        reach = (np.zeros(2, np.int32),) * 4
+    return (packed[0], packed[1], flush_table, table5, flat5, flat3, fine_class_of_code(), *reach)
 
 
 @nb.njit(cache=True)
@@ -100,7 +112,7 @@ def rank_subsets(hand, rt, r5, r3, k5, k3):
     carries numba's test for a negative index, and the loops ran at 0.57× the speed (3.5 µs a
     hand against 2.0 in one process, the same ranks and classes).
     """
-    packed5, packed3, flush_table, table5, flat5, flat3, class_of_code = rt
+    packed5, packed3, flush_table, table5, flat5, flat3, class_of_code = rt[:7]
     if hand[12] >= DECK_SIZE:  # a sorted hand with a fifth-suit card or a joker (last)
         _rank_subsets_any(hand, flat5, flat3, class_of_code, r5, r3, k5, k3)
         return
@@ -172,3 +184,44 @@ def _rank_subsets_any(hand, flat5, flat3, class_of_code, r5, r3, k5, k3):
                 r3[n] = rank3_any_one(hand[a], hand[b], hand[c], flat3)
                 k3[n] = class_of_code[fine_code(r3[n])]
                 n += 1
+
+
+@nb.njit(cache=True, inline="always")
+def holds_joker(hand):
+    """Whether a rank-sorted hand (jokers last) holds a joker: its duns are named
+    (:func:`name_split`)."""
+    return hand[12] >= FIRST_JOKER
+
+
+@nb.njit(cache=True, inline="always")
+def name_split(hand, f, m, rf, rm, rb, order, rt):
+    """``(legal, front rank, middle rank)`` of the split (front ``f``, middle ``m``, a back of
+    rank ``rb``) of a hand holding jokers, each joker named by its holder
+    (:func:`simkit.evaluate.name_duns`): the middle at its strongest rank the foul order
+    ``order`` allows under the back, the front at its strongest under that middle; ``rf``,
+    ``rm``: the duns' strongest ranks (:func:`rank_subsets`).  ``legal`` is False where no
+    naming keeps the order (the ranks returned then are not read).  A dun is looked up in
+    the reach tables of ``rt`` only when its strongest rank is over its cap."""
+    cap = middle_cap(rb, order)
+    if rm > cap:
+        a = FIVE_SUBSETS[m]
+        index = flat5_index(hand[a[0]], hand[a[1]], hand[a[2]], hand[a[3]], hand[a[4]])
+        rm = best_at_most(rm, index, cap, rt[7], rt[8])
+        if rm < 0:
+            return False, rf, rm
+    cap = front_cap(rm, order)
+    if rf > cap:
+        a = THREE_SUBSETS[f]
+        rf = best_at_most(rf, flat3_index(hand[a[0]], hand[a[1]], hand[a[2]]), cap, rt[9], rt[10])
+        if rf < 0:
+            return False, rf, rm
+    return True, rf, rm
+
+
+@nb.njit(cache=True, inline="always")
+def named_class(rank, best, best_class, class_of_code):
+    """The fine class of a dun named to ``rank``: ``best_class`` where it is the dun's
+    strongest ``best``, else looked up."""
+    if rank == best:
+        return best_class
+    return class_of_code[fine_code(rank)]

@@ -12,7 +12,10 @@ Readings taken (the engine that ranks and deals these decks states them in its v
 - A joker stands for any card, rank and suit, even one the hand already holds (five of a kind
   with one deck and a joker needs a fifth card of a rank, 000: "王能够带任意牌").  A hand
   qualifies for a special when some value of its jokers makes it qualify, each special on its
-  own; a dun's category is the best one over the values of its jokers.
+  own; a dun's category is the best one over the values of its jokers.  These counts are of
+  hands and duns on their own, so they do not depend on the holder naming a joker with the
+  setting to keep it legal (:func:`simkit.evaluate.name_duns`), which changes only the duns of
+  a set hand whose strongest values break the foul order.
 - The fifth suit belongs to neither colour: 凑一色 (all red or all black) is never made with a
   card of it.
 - 五彩同花顺 (optional) is a straight whose five cards are of five different suits; it ranks

@@ -82,10 +82,12 @@ class Deck:
     ``decks``: one or two 52-card decks shuffled together (with two, a card may repeat in a hand
     and 五同 occurs).  ``extra_suit``: 加一色, a fifth suit of 13 cards per deck (004's option,
     read as a fifth suit so that a fifth player gets 13 cards).  ``jokers``: 0 to 2 jokers in the
-    pack (大小王), wild cards: a joker stands for whichever card makes its dun strongest (000
-    五同: "王能够带任意牌").  ``players``: the player counts this deck serves; 13 cards each must
-    fit in the pack.  A variant's table sizes outside ``players`` are dealt the usual deck for
-    that size when its deck is the usual one (see :meth:`Variant.deck_for`).
+    pack (大小王), wild cards: a joker stands for any card its holder names (000 五同:
+    "王能够带任意牌"), named with the setting so that no setting some naming keeps legal is
+    fouled (:func:`simkit.evaluate.dun_ranks`).  ``players``: the player counts this deck
+    serves; 13 cards each must fit in the pack.  A variant's table sizes outside ``players``
+    are dealt the usual deck for that size when its deck is the usual one (see
+    :meth:`Variant.deck_for`).
     """
 
     decks: int = 1

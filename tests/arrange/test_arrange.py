@@ -690,7 +690,7 @@ def test_backs_of_one_rank_share_their_caps_where_the_other_cards_hold_no_flush(
         for b in rng.permutation(1287):
             back_caps(
                 b, h, r5k, r3k, BACK_MIDDLE, BACK_FRONT, la, lb, class_of, cap_m, cap_f,
-                cap_hand, cap_rank, cap_class, rank_key, rank_hand, rank_caps,
+                cap_hand, cap_rank, cap_class, rank_key, rank_hand, rank_caps, row, rt,
             )  # fmt: skip
         want = [np.where(c >= 0, fine_classes(np.maximum(c, 0)), -1) for c in (want_m, want_f)]
         assert (cap_m == want[0]).all() and (cap_f == want[1]).all(), row

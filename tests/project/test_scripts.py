@@ -141,6 +141,7 @@ SMOKE: dict[str, list[tuple[str, list[str]]]] = {
                                  "4", "4", "--trial", "200", "1", "--out", "{out}"]),
     ],
     "fair_bid_fees": [("studies.fair_bid_fees", ["--players", "3"])],
+    "joker_naming": [("studies.joker_naming", ["--hands", "200", "--arranged", "4"])],
     "best_response": [
         ("studies.best_response", ["--train-games", "200", "--iterations", "1", "--match-games",
                                    "200", "--out", "{out}"]),
