@@ -34,10 +34,10 @@ import numpy.typing as npt
 from simkit.arrange.classes import coarse_of_fine, fine_classes, fine_code
 from simkit.arrange.joint import JOINT_CELLS, joint_cdfs
 from simkit.arrange.subsets import (
-    rank_subsets,
     holds_joker,
     name_split,
     named_class,
+    rank_subsets,
     rank_tables_of,
 )
 from simkit.arrange.value import (
