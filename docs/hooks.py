@@ -54,9 +54,9 @@ def on_files(files: Any, config: Any) -> Any:
                 uri = "report/index.md"
             files.append(File.generated(config, uri, abs_src_path=str(path)))
     # Every other results file as a page of its own (outside the nav), so that the docs link the
-    # file a figure comes from.
-    for path in sorted(RESULTS.rglob("*.md")):
-        if REPORT not in path.parents:
+    # file a figure comes from; the figures beside them too, for the pages that show them.
+    for path in sorted(RESULTS.rglob("*")):
+        if path.suffix in {".md", ".png", ".svg"} and REPORT not in path.parents:
             uri = path.relative_to(ROOT).as_posix()
             files.append(File.generated(config, uri, abs_src_path=str(path)))
     for path in sorted(NOTEBOOKS.glob("*.py")):

@@ -52,7 +52,7 @@ def _block_inputs(variants, n_players=4, games=GAMES, seed=5, block=0, block_gam
     if block_games is not None:
         config = dataclasses.replace(config, block_games=block_games)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(importlib.import_module("simkit.simulate"), "record_block", capture)
+        mp.setattr(importlib.import_module("simkit.simulate.blocks"), "record_block", capture)
         play_block(config, block)
     return captured["args"]
 

@@ -90,11 +90,12 @@ def _rank_tables(ranking: Ranking, any_deck: bool = False) -> tuple[np.ndarray, 
     if any_deck:
         flat5, flat3 = any_deck_flat(ranking)
         reach = reach_tables(ranking)
-    else:  # placeholders typed as the real tables are (read-only flat, writable reach), so
-        # that the kernels compile once for every deck
+    else:  # read-only placeholders, as the real tables are: the kernels compile once for both
         flat5 = flat3 = np.zeros(1, np.int32)
         flat5.setflags(write=False)
-        reach = (np.zeros(2, np.int32),) * 4
+        placeholder = np.zeros(2, np.int32)
+        placeholder.setflags(write=False)
+        reach = (placeholder,) * 4
     return (packed[0], packed[1], flush_table, table5, flat5, flat3, fine_class_of_code(), *reach)
 
 

@@ -33,7 +33,7 @@ Seat 0 is the banker in variants whose scoring has a banker; results are reporte
 The package's modules, one job each: :mod:`~simkit.simulate.config` (the configuration and its
 validation), :mod:`~simkit.simulate.blocks` (playing blocks, chunks and a worker's tasks),
 :mod:`~simkit.simulate.checkpoints` (the run's state, the merge, the checkpoint file),
-:mod:`~simkit.simulate.provenance`, :mod:`~simkit.simulate.progress`,
+:mod:`~simkit.simulate.identity`, :mod:`~simkit.simulate.progress`,
 :mod:`~simkit.simulate.results` (the tables, saved and loaded) and
 :mod:`~simkit.simulate.runner` (:func:`simulate`).  Every public name is importable from
 ``simkit.simulate``, and loaded when first asked for: a worker, which unpickles
@@ -58,13 +58,13 @@ if TYPE_CHECKING:
         trace_points,
     )
     from simkit.simulate.config import BLOCK_GAMES, SimulationConfig, make_config
-    from simkit.simulate.progress import PROGRESS_INTERVAL_S, ProgressLines, progress_bar
-    from simkit.simulate.provenance import (
+    from simkit.simulate.identity import (
         kept_provenance,
         provenance,
         run_identity,
         win_tables_hashes,
     )
+    from simkit.simulate.progress import PROGRESS_INTERVAL_S, ProgressLines, progress_bar
     from simkit.simulate.results import (
         PROVENANCE_KEYS,
         MissingTableError,
@@ -99,7 +99,7 @@ _WHERE = {
     "SimulationResult": "simkit.simulate.results",
     "WARM_UP_GAMES": "simkit.simulate.runner",
     "default_chunk_blocks": "simkit.simulate.runner",
-    "kept_provenance": "simkit.simulate.provenance",
+    "kept_provenance": "simkit.simulate.identity",
     "load_checkpoint": "simkit.simulate.checkpoints",
     "load_result": "simkit.simulate.results",
     "make_config": "simkit.simulate.config",
@@ -108,13 +108,13 @@ _WHERE = {
     "play_chunk": "simkit.simulate.blocks",
     "play_task": "simkit.simulate.blocks",
     "progress_bar": "simkit.simulate.progress",
-    "provenance": "simkit.simulate.provenance",
-    "run_identity": "simkit.simulate.provenance",
+    "provenance": "simkit.simulate.identity",
+    "run_identity": "simkit.simulate.identity",
     "run_key": "simkit.simulate.blocks",
     "save_checkpoint": "simkit.simulate.checkpoints",
     "simulate": "simkit.simulate.runner",
     "trace_points": "simkit.simulate.checkpoints",
-    "win_tables_hashes": "simkit.simulate.provenance",
+    "win_tables_hashes": "simkit.simulate.identity",
 }
 
 

@@ -16,7 +16,7 @@ import numpy as np
 from simkit.errors import SimkitError
 from simkit.files import atomic_write
 from simkit.simulate.config import SimulationConfig
-from simkit.simulate.provenance import run_identity
+from simkit.simulate.identity import run_identity
 from simkit.statistics import Key, convergence_rows
 from simkit.summary import BlockOutput, Summary
 

@@ -28,8 +28,8 @@ from simkit.simulate.checkpoints import (
     trace_points,
 )
 from simkit.simulate.config import SimulationConfig, check_int, make_config
+from simkit.simulate.identity import kept_provenance, provenance
 from simkit.simulate.progress import progress_bar
-from simkit.simulate.provenance import kept_provenance, provenance
 from simkit.simulate.results import SimulationResult
 from simkit.tables import build_tables
 
