@@ -62,12 +62,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1024)
     parser.add_argument("--repeats", type=int, default=2)
-    parser.add_argument("--rev", default="f09ea0c")
+    parser.add_argument(
+        "--rev", default="f09ea0c", help="the previous revision timed beside this one ('none': none)"
+    )
     parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args()
     cmd = ("python -m experiments.benchmarks.bench_phases " + shlex.join(sys.argv[1:])).strip()
-    old = simkit_at(args.rev)
-    revisions = {"previous": old, "now": simkit}
+    revisions = {} if args.rev in ("", "none") else {"previous": simkit_at(args.rev)}
+    revisions["now"] = simkit
     rows = []
     for name, players in CASES:
         dealt = deal(args.games, players, rng=np.random.default_rng(54))
@@ -93,6 +95,9 @@ def main() -> int:
                     "phases_over_setting": t_phase / t_set,
                 }
             )
+        if len(revisions) == 1:
+            print(f"{name} {players}p: phases/setting {rows[-1]['phases_over_setting']:.1f}")
+            continue
         prev, now = rows[-2], rows[-1]
         now["phases_speedup"] = prev["phases_s"] / now["phases_s"]
         print(

@@ -66,6 +66,9 @@ def test_every_option_shows_its_default(name):
         if isinstance(action, argparse._HelpAction) or action.nargs == 0:
             continue  # -h, --version and on/off flags
         text = formatter._expand_help(action)
+        if action.required:  # no default to show: the help must say it is required
+            assert "required" in text, f"{name} {action.option_strings[0]}: {text!r}"
+            continue
         assert "default" in text, f"{name} {action.option_strings[0]}: {text!r}"
 
 

@@ -55,6 +55,13 @@ SMOKE: dict[str, list[tuple[str, list[str]]]] = {
         ("benchmarks.bench_rank_decks", ["--games", "500", "--repeats", "1", "--arrange-hands",
                                          "20", "--out", "{out}"]),
     ],
+    "bench_phases": [
+        ("benchmarks.bench_phases", ["--games", "16", "--repeats", "1", "--rev", "none",
+                                     "--out", "{out}"]),
+    ],
+    "phase_decided_by_strategy": [
+        ("pipelines.phase_decided_by_strategy", ["--out", "{out}/decided.md"]),
+    ],
     "bench_rescore": [
         ("benchmarks.bench_rescore", ["--games", "2100", "--repeats", "1", "--before", "none",
                                       "--runs", "{out}", "--out", "{out}"]),
