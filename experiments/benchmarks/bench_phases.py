@@ -63,7 +63,7 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=1024)
     parser.add_argument("--repeats", type=int, default=2)
     parser.add_argument(
-        "--rev", default="f09ea0c", help="the previous revision timed beside this one ('none': none)"
+        "--rev", default="f09ea0c", help="the revision timed beside this one ('none': none)"
     )
     parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args()

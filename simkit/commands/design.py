@@ -47,7 +47,10 @@ def register(subparsers: Any) -> None:
         help="ROLE.COLUMN of the par sheet (banker.edge, player.sd, seat.p_win, ...) equal to "
         "VALUE within TOL, or declare-worthwhile / rarity-monotone; repeat for more",
     )
-    parser.add_argument("--minimize", default=None, metavar="METRIC", help="a metric to minimize (default: none, only the targets)")
+    parser.add_argument(
+        "--minimize", default=None, metavar="METRIC",
+        help="a metric to minimize (default: none, only the targets)",
+    )  # fmt: skip
     add_players_option(parser)
     parser.add_argument(
         "--games", type=count, default=DEFAULT_GAMES, help="kept games to search on"
