@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import time
 from collections.abc import Sequence
@@ -38,15 +37,16 @@ from typing import Any
 
 import numpy as np
 
+from experiments.support import hands_after_pass as hands_of
+from experiments.support import mean_ci, sd_ci, seat_groups
 from simkit.arrange import DEFAULT_STRATEGY, arrange
 from simkit.arrange.strategies import strategy_names
-from simkit.deal import deal, pass_cards
+from simkit.deal import deal
 from simkit.score import score
-from simkit.variants import Variant, has_banker, resolve_variant, variant_names
+from simkit.variants import Variant, resolve_variant, variant_names
 
 ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = 4
-Z95 = 1.959964
 #: Strategies too slow for 20,000 games a variant (reference studies only).
 SLOW = ("rollout",)
 
@@ -57,48 +57,7 @@ def baseline_strategies(default: str) -> list[str]:
     return [s for s in strategy_names() if s != default and s not in SLOW]
 
 
-# --------------------------------------------------------------------------- estimates
-
-
-def mean_ci(x: np.ndarray) -> dict[str, float]:
-    """Mean of per-deal values with a 95% CI."""
-    m = float(x.mean())
-    se = float(x.std(ddof=1) / math.sqrt(x.size))
-    return {"mean": m, "se": se, "ci_low": m - Z95 * se, "ci_high": m + Z95 * se}
-
-
-def sd_ci(first: np.ndarray, second: np.ndarray) -> dict[str, float]:
-    """SD of a score from per-deal first and second moments (``first[g]``, ``second[g]``:
-    the mean and mean square over the deal's seats or rotations), with a 95% CI.
-
-    SD = √(E[x²] − E[x]²); its SE by the delta method with the deal as the unit: the
-    influence of deal g is (second[g] − E[x²]) / 2SD − E[x]·(first[g] − E[x]) / SD.
-    """
-    m1, m2 = float(first.mean()), float(second.mean())
-    sd = math.sqrt(max(m2 - m1 * m1, 0.0))
-    if sd == 0.0:
-        return {"sd": 0.0, "sd_se": 0.0, "sd_ci_low": 0.0, "sd_ci_high": 0.0}
-    influence = (second - m2) / (2.0 * sd) - m1 * (first - m1) / sd
-    se = float(influence.std(ddof=1) / math.sqrt(first.size))
-    return {"sd": sd, "sd_se": se, "sd_ci_low": sd - Z95 * se, "sd_ci_high": sd + Z95 * se}
-
-
-# --------------------------------------------------------------------------- playing
-
-
-def hands_of(dealt: np.ndarray, variant: Variant) -> np.ndarray:
-    """The hands set under ``variant``: the deal after its card pass (as ``simulate`` plays)."""
-    rules = variant.deal
-    if rules.pass_rounds:
-        return pass_cards(dealt, rules.pass_rounds, rules.pass_direction)
-    return dealt
-
-
-def seat_groups(variant: Variant) -> dict[str, tuple[int, ...]]:
-    """The rows of a variant: ``any`` (every seat) or ``banker`` (seat 0) and ``player``."""
-    if has_banker(variant):
-        return {"banker": (0,), "player": tuple(range(1, PLAYERS))}
-    return {"any": tuple(range(PLAYERS))}
+# The estimates and the roles are experiments.support's (the skill pipeline reads them too).
 
 
 def measure_variant(
