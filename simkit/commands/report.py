@@ -50,12 +50,16 @@ def register(subparsers: Any) -> None:
 def handle(args: argparse.Namespace) -> int:
     """Every stage writes into a staging folder inside ``--out``, moved into place at the end:
     a run that fails or is interrupted leaves the folder as it was."""
+    import shutil
     import time
 
     from simkit.files import staged_dir
     from simkit.locks import claim_output_dir
+    from simkit.par import par_tables
     from simkit.report import DEFAULT_GAMES, report_variants, write_report
+    from simkit.report.writer import KEPT_DIR
     from simkit.simulate import load_result, simulate
+    from simkit.variants import variant_names
 
     start = time.perf_counter()
     out = Path(args.out)
@@ -82,6 +86,9 @@ def handle(args: argparse.Namespace) -> int:
         )
         with claim, staged_dir(out) as stage, _stages(args, 3) as bar:
             bar.set_postfix_str("simulate")
+            # The games are kept beside the report while the par sheets are computed from
+            # them (out/.kept, so that a resumed run finds the blocks it kept), then removed.
+            kept = out / KEPT_DIR
             result = simulate(
                 chosen,
                 n_games,
@@ -89,8 +96,12 @@ def handle(args: argparse.Namespace) -> int:
                 args.strategy,
                 seed=args.seed,
                 win_tables=tables,
+                keep_games=kept,
                 **run_kwargs(args),
             )
+            shipped = [name for name in result.variant_names if name in variant_names()]
+            result.tables.update(par_tables(kept, shipped, seed=args.seed))
+            shutil.rmtree(kept)
             bar.update()
             bar.set_postfix_str("tables")
             result.save(stage / "tables")

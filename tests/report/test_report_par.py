@@ -89,3 +89,18 @@ def test_a_run_without_par_tables_has_no_par_section() -> None:
     result = simulate("western-2-4", 64, 2, "greedy", seed=1, n_jobs=1, progress=False)
     assert par_section(Page(result)) == []
     assert "Par sheets" not in render_markdown(result)
+
+
+def test_the_report_command_writes_par_sheets_and_removes_the_kept_games(tmp_path: Path) -> None:
+    """``simkit report`` (the command ``make report`` runs) keeps the games while the par sheets
+    are computed, saves the sheets with the tables, and leaves no kept games behind."""
+    from simkit.cli import main
+
+    out = tmp_path / "report"
+    argv = ["report", "--games", "600", "--variant", "taiwan", "--out", str(out), "--jobs", "1"]
+    assert main([*argv, "--seed", "3"]) == 0
+    assert (out / "tables" / "par.parquet").is_file()
+    assert not (out / ".kept").exists()
+    par = pl.read_parquet(out / "tables" / "par.parquet")
+    assert set(par["role"]) == {"banker", "player"}
+    assert "Par sheets" in (out / "README.md").read_text(encoding="utf-8")
