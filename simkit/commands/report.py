@@ -54,6 +54,7 @@ def handle(args: argparse.Namespace) -> int:
     import time
 
     from simkit.files import staged_dir
+    from simkit.kept import KEPT_DIR as RUN_KEPT_DIR
     from simkit.locks import claim_output_dir
     from simkit.par import par_tables
     from simkit.report import DEFAULT_GAMES, report_variants, write_report
@@ -72,6 +73,12 @@ def handle(args: argparse.Namespace) -> int:
             overwrite=args.overwrite or in_place,
             provenance="tables/provenance.json",
         )
+        kept_run = Path(args.from_dir) / RUN_KEPT_DIR
+        if kept_run.is_dir() and "par" not in result.tables:  # a run that kept its games
+            shipped = [name for name in result.variant_names if name in variant_names()]
+            seed = int(result.provenance.get("seed", args.seed))
+            result.tables.update(par_tables(Path(args.from_dir), shipped, seed=seed))
+            in_place = False  # the par tables are new: the tables are written with them
         with claim, staged_dir(out) as stage, _stages(args, 2) as bar:
             if not in_place:  # the tables travel with the README and figures drawn from them
                 result.save(stage / "tables")

@@ -28,7 +28,9 @@ SELF_COMPARISONS = re.compile(r"(?<![\d.])0\.000 ± 0\.000|\+0\.000 \(\+0\.000 t
 def one_variant(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("one")
     args = ["--games", "300", "--seed", "4", "--jobs", "1", "--quiet"]
-    assert main(["simulate", "--variant", "western-2-4", *args, "--out", str(root / "t")]) == 0
+    # the run keeps its games, so that the report made from it has the par sheets too
+    run = ["simulate", "--variant", "western-2-4", *args, "--out", str(root / "t"), "--keep-games"]
+    assert main(run) == 0
     assert main(["report", "--from", str(root / "t"), "--out", str(root / "r"), "--quiet"]) == 0
     return root
 
