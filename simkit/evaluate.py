@@ -315,10 +315,13 @@ def _best_over_jokers(table0: np.ndarray, width: int) -> np.ndarray:
     return out
 
 
-@lru_cache(maxsize=2)  # the kernels read the flat copies (_any_deck_flat), cached per ranking
-def _any_deck_tables(
+@lru_cache(maxsize=2)
+def _rank_key_tables(
     ranking: Ranking,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """By the rank-key sum of a dun's cards: the 5-card rank of mixed suits, of one suit
+    (``-1`` where no flush is possible), of five different suits (``-1`` where no 五彩同花顺),
+    and the 3-card rank; the joker tables below build on them."""
     table5, _, table3 = _ranking_tables(ranking)
     suited0 = np.full_like(table5, -1)
     five_suits0 = np.full_like(table5, -1)
@@ -328,6 +331,14 @@ def _any_deck_tables(
         top = _straight_top(tuple(sorted(set(combo), reverse=True)))
         if ranking.five_suit_straight != "off" and top is not None:
             five_suits0[k] = five_suit_straight_rank(top, ranking)
+    return table5, suited0, five_suits0, table3
+
+
+@lru_cache(maxsize=2)  # the kernels read the flat copies (_any_deck_flat), cached per ranking
+def _any_deck_tables(
+    ranking: Ranking,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    table5, suited0, five_suits0, table3 = _rank_key_tables(ranking)
     tables = (
         _best_over_jokers(table5, 5),
         _best_over_jokers(suited0, 5),
@@ -456,15 +467,7 @@ def _csr(lists: dict[int, np.ndarray], size: int) -> tuple[np.ndarray, np.ndarra
 
 @lru_cache(maxsize=2)
 def _reach_tables(ranking: Ranking) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    table5, _, table3 = _ranking_tables(ranking)
-    suited0 = np.full_like(table5, -1)
-    five_suits0 = np.full_like(table5, -1)
-    for combo in combinations_with_replacement(range(13), 5):
-        k = int(RANK_KEYS[list(combo)].sum())
-        suited0[k] = rank5_reference(combo, True, ranking)
-        top = _straight_top(tuple(sorted(set(combo), reverse=True)))
-        if ranking.five_suit_straight != "off" and top is not None:
-            five_suits0[k] = five_suit_straight_rank(top, ranking)
+    table5, suited0, five_suits0, table3 = _rank_key_tables(ranking)
     # a pattern's jokers may take any suit: the mixed ranks, and those its suits allow
     by_pattern = ([table5], [table5, suited0], [table5, five_suits0])
     lists5 = {}
