@@ -320,32 +320,6 @@ def head_to_head(
 
 # --------------------------------------------------------------------------- paired estimates
 
-#: The two-sided 95% normal quantile of the paired estimates below.
-Z95_PAIRED = 1.959964
-
-
-def mean_ci(x: np.ndarray) -> dict[str, float]:
-    """Mean of per-deal values with a 95% CI: ``{"mean", "se", "ci_low", "ci_high"}``."""
-    m = float(x.mean())
-    se = float(x.std(ddof=1) / math.sqrt(x.size))
-    return {"mean": m, "se": se, "ci_low": m - Z95_PAIRED * se, "ci_high": m + Z95_PAIRED * se}
-
-
-def sd_ci(first: np.ndarray, second: np.ndarray) -> dict[str, float]:
-    """SD of a score from per-deal first and second moments (``first[g]``, ``second[g]``: the
-    mean and mean square over the deal's seats or games), with a 95% CI: ``{"sd", "sd_se",
-    "sd_ci_low", "sd_ci_high"}``.  SD = √(E[x²] − E[x]²); its SE by the delta method with the
-    deal as the unit (the influence of deal g is (second[g] − E[x²]) / 2SD −
-    E[x]·(first[g] − E[x]) / SD)."""
-    m1, m2 = float(first.mean()), float(second.mean())
-    sd = math.sqrt(max(m2 - m1 * m1, 0.0))
-    if sd == 0.0:
-        return {"sd": 0.0, "sd_se": 0.0, "sd_ci_low": 0.0, "sd_ci_high": 0.0}
-    influence = (second - m2) / (2.0 * sd) - m1 * (first - m1) / sd
-    se = float(influence.std(ddof=1) / math.sqrt(first.size))
-    z = Z95_PAIRED
-    return {"sd": sd, "sd_se": se, "sd_ci_low": sd - z * se, "sd_ci_high": sd + z * se}
-
 
 def seat_groups(variant: Any, n_players: int = 4) -> dict[str, tuple[int, ...]]:
     """The roles of a variant's seats: ``any`` (every seat) or ``banker`` (seat 0) and

@@ -13,15 +13,6 @@ from statistics import NormalDist
 import numpy as np
 import pytest
 
-from experiments.pipelines.rule_worth import fixed_play_total, sd_change
-from experiments.pipelines.skill import (
-    best_response,
-    games_to_lead,
-    games_to_lead_ci,
-    perfect_information,
-    seat_settings,
-)
-from experiments.support import sd_ci
 from simkit.arrange import arrange
 from simkit.deal import deal
 from simkit.errors import SimkitError
@@ -29,6 +20,16 @@ from simkit.report import Page
 from simkit.report.skill import rule_worth_section, skill_section
 from simkit.score import fouled, score
 from simkit.simulate import SimulationResult
+from simkit.skill import (
+    best_response,
+    fixed_play_total,
+    games_to_lead,
+    games_to_lead_ci,
+    perfect_information,
+    sd_change,
+    sd_ci,
+    seat_settings,
+)
 from simkit.specials import best_special, detect_specials
 from simkit.variants import load_variant
 from simkit.variants.schema import VariantError

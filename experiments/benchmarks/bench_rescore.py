@@ -164,11 +164,17 @@ def _markdown(meta: dict[str, Any], rows: list[dict[str, Any]]) -> str:
         "# Re-scoring kept games and the par sheet",
         "",
         f"`{meta['command'].strip()}` — {meta['games']:,} kept guangxi games (4 players, set by "
-        f"{meta['strategy']}), wall time, best of {meta['repeats']} (the earlier revision "
-        f"`{meta['before']}`: best of {meta['before_repeats']}), in one process, in turns; "
-        f"{meta['machine']}, {meta['cpu_count']} CPUs, load average {meta['load_average']} at "
-        f"the end (the machine is shared).  Both revisions' tables are equal, exactly.  "
-        f"Target: {TARGET_GAMES_PER_S:,} games/s re-scored on 2 cores.  With one job the work "
+        f"{meta['strategy']}), wall time, best of {meta['repeats']}"
+        + (
+            f" (the earlier revision `{meta['before']}`: best of {meta['before_repeats']}), in "
+            "one process, in turns"
+            if before
+            else ""
+        )
+        + f"; {meta['machine']}, {meta['cpu_count']} CPUs, load average "
+        f"{meta['load_average']} at the end (the machine is shared).  "
+        + ("Both revisions' tables are equal, exactly.  " if before else "")
+        + f"Target: {TARGET_GAMES_PER_S:,} games/s re-scored on 2 cores.  With one job the work "
         "runs in this process, so its CPU seconds are measured too: games per CPU second is "
         "the rate of one free core.",
         "",

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import time
 from collections.abc import Sequence
@@ -42,37 +41,19 @@ from typing import Any
 import numpy as np
 
 import simkit.tables_cache  # noqa: F401  (registers the builder of missing win tables)
-from experiments.support import mean_ci, sd_ci, seat_groups
+from experiments.support import seat_groups
 from simkit.arrange import DEFAULT_STRATEGY, arrangements
 from simkit.deal import deal
 from simkit.phases import add_payments, before_setting
 from simkit.phases.settle import settle_payments
 from simkit.score import score
+from simkit.skill import component_of, fixed_play_total, mean_ci, sd_change, sd_ci
 from simkit.variants import Variant, resolve_variant
 from simkit.variants.transforms import rules_of, without
 
 ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = 4
-Z95 = 1.959964
 DEFAULT_VARIANTS = ("guangxi", "qiantang")
-
-#: The score component (:data:`simkit.score.COMPONENTS` or a phase's payment) that carries
-#: each rule's points.
-COMPONENT_OF = {
-    "transform:scoop": "scoops",
-    "transform:home-run": "home_run",
-    "transform:t-formula": "t_formula",
-    "transform:horse": "horse",
-    "specials": "specials",
-    "phase:bidding": "bidding",
-    "phase:negotiation": "negotiation",
-    "phase:surrender": "surrender",
-}
-
-
-def component_of(rule: str) -> str:
-    """The component carrying ``rule``'s points (a single special's: ``specials``)."""
-    return "specials" if rule.startswith("special:") else COMPONENT_OF[rule]
 
 
 def default_rules(variant: Variant, each_special: bool) -> list[str]:
@@ -119,44 +100,7 @@ def skill_points(variant: Variant, game: dict[str, Any], weaker: str, play_seed:
     return out
 
 
-def fixed_play_total(base: Variant, off: Variant, rule: str, game: dict[str, Any]) -> np.ndarray:
-    """The base game's settings re-scored under ``off`` (a removed special's declarations
-    dropped: the hand plays its set cards), with the phases' payments of the base game that
-    ``off`` still plays added: float ``(n, p)``."""
-    declared = np.asarray(game["declared"]).astype(np.int8, copy=True)
-    if rule.startswith("special") and len(base.specials):
-        kept = {r.id: i for i, r in enumerate(off.specials.rules)}
-        remap = np.array([kept.get(r.id, -1) for r in base.specials.rules] + [-1], dtype=np.int8)
-        declared = remap[declared]  # -1 indexes the trailing -1
-    total = np.asarray(score(game["cards"], off, declared=declared), dtype=np.float64)
-    for name in ("exchange", "bidding", "negotiation", "surrender"):
-        if name in game["components"] and COMPONENT_OF.get(rule) != name:
-            total = total + game["components"][name]
-    return total
-
-
 # --------------------------------------------------------------------------- estimates
-
-
-def sd_change(
-    first_a: np.ndarray, second_a: np.ndarray, first_b: np.ndarray, second_b: np.ndarray
-) -> dict[str, float]:
-    """SD_b − SD_a of a score from paired per-deal first and second moments of games a and b
-    (as :func:`~experiments.pipelines.strategy_matters.sd_ci` takes them), with a 95% CI: the
-    delta method on the difference of the two SDs' per-deal influences."""
-
-    def influence(first: np.ndarray, second: np.ndarray) -> tuple[float, np.ndarray]:
-        m1, m2 = float(first.mean()), float(second.mean())
-        sd = math.sqrt(max(m2 - m1 * m1, 0.0))
-        if sd == 0.0:
-            return 0.0, np.zeros_like(first)
-        return sd, (second - m2) / (2.0 * sd) - m1 * (first - m1) / sd
-
-    sd_a, inf_a = influence(first_a, second_a)
-    sd_b, inf_b = influence(first_b, second_b)
-    se = float((inf_b - inf_a).std(ddof=1) / math.sqrt(first_a.size))
-    d = sd_b - sd_a
-    return {"mean": d, "se": se, "ci_low": d - Z95 * se, "ci_high": d + Z95 * se}
 
 
 def var_share(component: np.ndarray, total: np.ndarray) -> float:
@@ -310,6 +254,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--each-special", action="store_true", help="each special on its own too")
     parser.add_argument("--weaker", default="greedy", help="the skill edge's weaker strategy")
     parser.add_argument("--out", type=Path, default=ROOT / "results" / "rules")
+    parser.add_argument(
+        "--fresh", action="store_true", help="measure every rule again (default: keep the rows "
+        "of --out's worth.json measured on the same deals, seed and strategies)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     if args.games < 2:
         parser.error("--games must be at least 2")
@@ -328,22 +276,50 @@ def main(argv: list[str] | None = None) -> int:
     dealt = deal(args.games, PLAYERS, rng=np.random.default_rng(deal_seed))
     seeds = (phase_seed, int(play_seed.generate_state(1)[0]))
     started = time.perf_counter()
-    rows: list[dict[str, Any]] = []
-    done: list[str] = []
+    rows, done, seconds_before = ([], [], 0.0) if args.fresh else resumed(args, plan)
+    if done:
+        say(f"rule worth: {len(done)} rules kept from {args.out / 'worth.json'}: {done}")
 
     def record(variant: Variant, rule: str, got: list[dict[str, Any]]) -> None:
         """Keep a rule's rows and write every row so far (a long run keeps what it did)."""
         rows.extend(got)
         done.append(f"{variant.name}:{rule}")
-        write(args.out, _meta(args, done, time.perf_counter() - started), rows)
+        seconds = seconds_before + time.perf_counter() - started
+        write(args.out, _meta(args, done, seconds), rows)
 
     for v, rules in plan:
-        measure_variant(
-            v, rules, dealt, args.weaker, seeds, say=say, after=lambda r, g, v=v: record(v, r, g)
-        )
+        left = [r for r in rules if f"{v.name}:{r}" not in done]
+        if left:
+            measure_variant(
+                v, left, dealt, args.weaker, seeds, say=say,
+                after=lambda r, g, v=v: record(v, r, g),
+            )  # fmt: skip
     seconds = time.perf_counter() - started
     print(f"rule worth: {len(rows)} rows in {seconds:.0f} s → {args.out / 'worth.md'}")
     return 0
+
+
+def resumed(
+    args: argparse.Namespace, plan: Sequence[tuple[Variant, Sequence[str]]]
+) -> tuple[list[dict[str, Any]], list[str], float]:
+    """The rows, rules measured (``variant:rule``) and seconds of ``--out``'s worth.json that
+    this run would measure again: those of a rule in ``plan`` measured on the same deals (games,
+    seed, players) by the same strategies.  A run stopped part way, or one extended by more
+    variants or rules, so measures only what is new; an earlier file of other deals or
+    strategies is not read (``([], [], 0.0)``), and is overwritten as the run goes."""
+    path = args.out / "worth.json"
+    if not path.exists():
+        return [], [], 0.0
+    held = json.loads(path.read_text(encoding="utf-8"))
+    meta = held.get("meta", {})
+    same = {"games": args.games, "seed": args.seed, "players": PLAYERS}
+    same |= {"weaker": args.weaker, "default": DEFAULT_STRATEGY}
+    if any(meta.get(k) != v for k, v in same.items()):
+        return [], [], 0.0
+    wanted = {f"{v.name}:{r}" for v, rules in plan for r in rules}
+    done = [key for key in meta.get("measured", []) if key in wanted]
+    rows = [r for r in held.get("rows", []) if f"{r['variant']}:{r['rule']}" in done]
+    return rows, done, float(meta.get("seconds", 0.0))
 
 
 def say(line: str) -> None:

@@ -38,11 +38,12 @@ from typing import Any
 import numpy as np
 
 from experiments.support import hands_after_pass as hands_of
-from experiments.support import mean_ci, sd_ci, seat_groups
+from experiments.support import seat_groups
 from simkit.arrange import DEFAULT_STRATEGY, arrange
 from simkit.arrange.strategies import strategy_names
 from simkit.deal import deal
 from simkit.score import score
+from simkit.skill import mean_ci, sd_ci
 from simkit.variants import Variant, resolve_variant, variant_names
 
 ROOT = Path(__file__).resolve().parents[2]

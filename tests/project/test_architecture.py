@@ -21,7 +21,7 @@ STAGES = [
     {"arrange"},
     {"score"},
     {"phases"},
-    {"statistics", "regret", "train", "tables_cache", "describe", "setting_scores"},
+    {"statistics", "regret", "train", "tables_cache", "describe", "setting_scores", "skill"},
     {"rollout", "objective"},
     {"tables", "plots", "parallel", "locks", "kernel_cache", "kept"},
     {"simulate", "rescore", "par", "design"},

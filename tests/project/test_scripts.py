@@ -207,6 +207,24 @@ def test_no_script_imports_another(module):
                 assert name.split(".")[0] not in names, f"{module} imports the script {name}"
 
 
+def test_no_test_imports_a_script():
+    """Tests reach the scripts by running them (:func:`run`): what a test checks of a study's
+    estimates lives in :mod:`simkit` (:mod:`simkit.skill`), not in a script it imports."""
+    importing = []
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            else:
+                continue
+            importing += [
+                f"{path.relative_to(ROOT)}: {n}" for n in names if n.split(".")[0] == "experiments"
+            ]
+    assert importing == []
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("case", sorted(SMOKE))
 def test_script_runs_with_tiny_arguments(case, tmp_path):
