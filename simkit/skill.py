@@ -42,6 +42,8 @@ COMPONENT_OF = {
     "transform:t-formula": "t_formula",
     "transform:horse": "horse",
     "specials": "specials",
+    "phase:exchange": "exchange",
+    "phase:pass": "pass",
     "phase:bidding": "bidding",
     "phase:negotiation": "negotiation",
     "phase:surrender": "surrender",

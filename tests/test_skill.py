@@ -196,6 +196,28 @@ def test_phases_switch_off_and_bad_rules_are_refused() -> None:
         without(v, "majority")
 
 
+@pytest.mark.parametrize(
+    ("name", "rule"), [("qiantang", "phase:exchange"), ("philippines", "phase:pass")]
+)
+def test_a_phase_before_setting_switched_off_leaves_the_deal_as_dealt(name, rule) -> None:
+    """004 换牌 ("每人背面放置1张牌用于交换") and 001's banker's pass ("庄家有权要求”换三张牌”")
+    change the hands before they are set; switched off, the hands set are the hands dealt and
+    no fee is paid, while the variant itself changes them."""
+    from simkit.phases import before_setting
+
+    v = load_variant(name)
+    assert rule in rules_of(v)
+    off = without(v, rule)
+    assert rule not in rules_of(off) and off.key != v.key
+    assert off.name == f"{name}+no-{rule.partition(':')[2]}"
+    dealt = deal(6, 4, rng=np.random.default_rng(3))
+    seed = np.random.SeedSequence(4)
+    hands, paid = before_setting(dealt, off, None, seed, "greedy")
+    assert np.array_equal(hands, dealt) and not paid
+    hands_on, _ = before_setting(dealt, v, None, seed, "greedy")
+    assert not np.array_equal(np.sort(hands_on, axis=-1), np.sort(dealt, axis=-1))
+
+
 def test_sd_change_is_the_difference_of_the_two_sds() -> None:
     gen = np.random.default_rng(0)
     a = gen.normal(0, 3, size=4000)

@@ -54,19 +54,32 @@ def with_compare(variant: Variant, compare: str) -> Variant:
 
 #: What :func:`without` switches off, by kind: ``transform:NAME`` (a ``[scoring].transforms``
 #: entry: ``scoop``, ``home-run``, ``t-formula``, ``horse``), ``special:ID`` (one special hand),
-#: ``specials`` (every special hand), ``phase:NAME`` (``bidding``, ``negotiation``,
-#: ``surrender``).
+#: ``specials`` (every special hand), ``phase:NAME`` (a phase after setting: ``bidding``,
+#: ``negotiation``, ``surrender``; or one before it: ``exchange``, 换牌, and ``pass``, the
+#: card pass of ``[deal.passing]``, the banker's choice or a fixed one).
 RULE_KINDS = ("transform", "special", "specials", "phase")
 PHASE_NAMES = ("bidding", "negotiation", "surrender")
+DEAL_PHASE_NAMES = ("exchange", "pass")
+
+
+def _deal_phases(variant: Variant) -> list[str]:
+    """The phases before setting that ``variant`` plays (:data:`DEAL_PHASE_NAMES`)."""
+    rules = variant.deal
+    played = {
+        "exchange": rules.exchange.play,
+        "pass": rules.passing.choice == "banker" or rules.passing.rounds > 0,
+    }
+    return [p for p in DEAL_PHASE_NAMES if played[p]]
 
 
 def rules_of(variant: Variant) -> list[str]:
     """Every rule of ``variant`` that :func:`without` can switch off, in the file's order:
     its transforms, its specials one by one, ``specials`` (all of them, where it has any),
-    its enabled phases."""
+    its phases before setting (:data:`DEAL_PHASE_NAMES`), its enabled phases after it."""
     out = [f"transform:{t}" for t in variant.scoring.transforms]
     out += [f"special:{s}" for s in variant.specials.ids]
     out += ["specials"] if len(variant.specials) else []
+    out += [f"phase:{p}" for p in _deal_phases(variant)]
     out += [f"phase:{p}" for p in PHASE_NAMES if getattr(variant.phases, p).enabled]
     return out
 
@@ -102,6 +115,14 @@ def without(variant: Variant, rule: str) -> Variant:
         settle = dataclasses.replace(variant.scoring.specials, sweep=FrozenMap(sweep))
         scoring = dataclasses.replace(variant.scoring, specials=settle)
         return derive(variant, rule, label, specials=specials, scoring=scoring)
+    if name == "exchange":
+        exchange = dataclasses.replace(variant.deal.exchange, play=False)
+        return derive(
+            variant, rule, label, deal=dataclasses.replace(variant.deal, exchange=exchange)
+        )
+    if name == "pass":
+        passing = dataclasses.replace(variant.deal.passing, rounds=0, choice="fixed")
+        return derive(variant, rule, label, deal=dataclasses.replace(variant.deal, passing=passing))
     phase = dataclasses.replace(getattr(variant.phases, name), enabled=False)
     phases = dataclasses.replace(variant.phases, **{name: phase})
     return derive(variant, rule, label, phases=phases)
