@@ -228,7 +228,9 @@ def markdown(meta: dict[str, Any], rows: Sequence[dict[str, Any]]) -> str:
         "component's share of the variance with the rule on (the report's components "
         "section).  `any`: every seat of an all-pairs game, whose mean is 0 by symmetry.",
         "",
-        f"Reproduce: `python {meta['command']}` ({meta['seconds'] / 60:.1f} min here).",
+        "Reproduce (each command adds its rows to those of the same deals): "
+        + "; ".join(f"`python {c}`" for c in meta.get("commands", [meta["command"]]))
+        + f" ({meta['seconds'] / 60:.1f} min here in all).",
         "",
         "| variant | rule off | role | edge change | fixed-play edge change | SD change | "
         "skill change | component | share |",
@@ -276,16 +278,19 @@ def main(argv: list[str] | None = None) -> int:
     dealt = deal(args.games, PLAYERS, rng=np.random.default_rng(deal_seed))
     seeds = (phase_seed, int(play_seed.generate_state(1)[0]))
     started = time.perf_counter()
-    rows, done, seconds_before = ([], [], 0.0) if args.fresh else resumed(args, plan)
+    rows, held = ([], {}) if args.fresh else resumed(args)
+    done: list[str] = list(held.get("measured", []))
+    seconds_before = float(held.get("seconds", 0.0))
+    commands = [c for c in held.get("commands", [held.get("command")]) if c]
     if done:
-        say(f"rule worth: {len(done)} rules kept from {args.out / 'worth.json'}: {done}")
+        say(f"rule worth: {len(done)} rules kept from {args.out / 'worth.json'}")
 
     def record(variant: Variant, rule: str, got: list[dict[str, Any]]) -> None:
         """Keep a rule's rows and write every row so far (a long run keeps what it did)."""
         rows.extend(got)
         done.append(f"{variant.name}:{rule}")
         seconds = seconds_before + time.perf_counter() - started
-        write(args.out, _meta(args, done, seconds), rows)
+        write(args.out, _meta(args, done, seconds, commands), rows)
 
     for v, rules in plan:
         left = [r for r in rules if f"{v.name}:{r}" not in done]
@@ -299,35 +304,33 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def resumed(
-    args: argparse.Namespace, plan: Sequence[tuple[Variant, Sequence[str]]]
-) -> tuple[list[dict[str, Any]], list[str], float]:
-    """The rows, rules measured (``variant:rule``) and seconds of ``--out``'s worth.json that
-    this run would measure again: those of a rule in ``plan`` measured on the same deals (games,
-    seed, players) by the same strategies.  A run stopped part way, or one extended by more
-    variants or rules, so measures only what is new; an earlier file of other deals or
-    strategies is not read (``([], [], 0.0)``), and is overwritten as the run goes."""
+def resumed(args: argparse.Namespace) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The rows and meta of ``--out``'s worth.json where they were measured on the same deals
+    (games, seed, players) by the same strategies: this run keeps them, measures only the
+    rules they lack, and adds its own rows and command.  So a run stopped part way resumes,
+    and runs of other variants or rules add to one table.  An earlier file of other deals or
+    strategies is not read (``([], {})``), and is overwritten as the run goes."""
     path = args.out / "worth.json"
     if not path.exists():
-        return [], [], 0.0
+        return [], {}
     held = json.loads(path.read_text(encoding="utf-8"))
     meta = held.get("meta", {})
     same = {"games": args.games, "seed": args.seed, "players": PLAYERS}
     same |= {"weaker": args.weaker, "default": DEFAULT_STRATEGY}
     if any(meta.get(k) != v for k, v in same.items()):
-        return [], [], 0.0
-    wanted = {f"{v.name}:{r}" for v, rules in plan for r in rules}
-    done = [key for key in meta.get("measured", []) if key in wanted]
-    rows = [r for r in held.get("rows", []) if f"{r['variant']}:{r['rule']}" in done]
-    return rows, done, float(meta.get("seconds", 0.0))
+        return [], {}
+    return held.get("rows", []), meta
 
 
 def say(line: str) -> None:
     print(line, flush=True)
 
 
-def _meta(args: argparse.Namespace, done: list[str], seconds: float) -> dict[str, Any]:
-    """The run's meta: its parameters, the rules measured (``variant:rule``) and its command."""
+def _meta(
+    args: argparse.Namespace, done: list[str], seconds: float, earlier: Sequence[str] = ()
+) -> dict[str, Any]:
+    """The run's meta: its parameters, the rules measured (``variant:rule``), its command and
+    ``commands``: the ``earlier`` runs' whose rows it keeps, then its own."""
     command = f"-m experiments.pipelines.rule_worth --games {args.games} --seed {args.seed}"
     command += " --variants " + " ".join(args.variants)
     if args.rules:
@@ -345,6 +348,7 @@ def _meta(args: argparse.Namespace, done: list[str], seconds: float) -> dict[str
         "measured": done,
         "seconds": round(seconds, 1),
         "command": command,
+        "commands": [c for c in earlier if c != command] + [command],
     }
 
 

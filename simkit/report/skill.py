@@ -84,7 +84,8 @@ def rule_worth_section(page: Page) -> list[str]:
         "Where the edge and the fixed-play edge differ, the play adapts to the rule: the "
         "fixed-play figure is what a re-scoring of today's games says.  Every row: "
         "`results/rules/worth.md` in the repository; reproduce with "
-        f"`python {meta['command']}`.\n",
+        + "; ".join(f"`python {c}`" for c in meta.get("commands", [meta["command"]]))
+        + ".\n",
     ]
 
 

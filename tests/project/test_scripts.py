@@ -391,6 +391,26 @@ def test_strategy_matters_pairs_its_rows_on_the_same_deals(tmp_path):
     assert data["meta"]["command"].startswith("-m experiments.pipelines.strategy_matters ")
 
 
+@pytest.mark.slow
+def test_rule_worth_adds_runs_on_the_same_deals_and_measures_each_rule_once(tmp_path):
+    """A second run on the same deals keeps the first run's rows as they were and measures only
+    its new rule; a run on other deals starts afresh; the meta lists every command kept."""
+    common = ("--games", 20, "--seed", 3, "--variants", "hongkong", "--out", tmp_path)
+    run("pipelines.rule_worth", *common, "--rules", "special:six-pairs")
+    first = json.loads((tmp_path / "worth.json").read_text())
+    again = run("pipelines.rule_worth", *common, "--rules", "special:six-pairs", "specials")
+    assert "1 rules kept" in again.stdout
+    second = json.loads((tmp_path / "worth.json").read_text())
+    assert second["rows"][: len(first["rows"])] == first["rows"]
+    assert second["meta"]["measured"] == ["hongkong:special:six-pairs", "hongkong:specials"]
+    assert second["meta"]["commands"] == [first["meta"]["command"], second["meta"]["command"]]
+    run("pipelines.rule_worth", "--games", 20, "--seed", 4, "--variants", "hongkong",
+        "--rules", "specials", "--out", tmp_path)  # fmt: skip
+    other = json.loads((tmp_path / "worth.json").read_text())
+    assert other["meta"]["measured"] == ["hongkong:specials"]
+    assert len(other["meta"]["commands"]) == 1
+
+
 # --------------------------------------------------------------------------- fits
 
 
