@@ -30,7 +30,7 @@ the classes the search reads (the hand's own fronts and 5-card duns: some 150 of
 of that dun's class, and for every card the ones that hold it, so that the hands compatible
 with a 13-card hand are the complement of 13 ORed sets, and those below a class a count of
 bits (:func:`_condition`).  A hand costs about two and a half times what expected-score's
-search costs (the bit sets, then the search): ``experiments/bench_conditioned.py``.
+search costs (the bit sets, then the search).
 
 A hand's shift can also be read instead of counted: the **card-removal model**
 (:class:`~simkit.arrange.removal.RemovalModel`) is a linear function of the hand's card
