@@ -49,7 +49,7 @@ from typing import Any
 
 import numpy as np
 
-import simkit.tables_cache  # noqa: F401  (registers the builder of missing win tables)
+import simkit.objective  # noqa: F401  (registers the table builder and its extras' fitters)
 from experiments.support import hands_after_pass as hands_of
 from simkit.arrange import DEFAULT_STRATEGY, arrange
 from simkit.deal import deal
