@@ -6,7 +6,13 @@ For each variant and each rule (:func:`simkit.variants.transforms.rules_of`: its
 (:func:`simkit.variants.transforms.without`) is played by the default strategy with the win
 tables of *its* rules (found or built by the rules' key, :mod:`simkit.tables_cache`), on the
 same ``--games`` deals at 4 players as the variant itself, each game as ``simulate`` plays it
-(the phases before setting, the arrangement, the scorer, the phases after setting).  Per role
+(the phases before setting, the arrangement, the scorer, the phases after setting).  With
+``--baseline built`` (the default) the variant itself is played on tables built for its rules
+by the same procedure (:func:`simkit.tables_cache.build_fine_tables`), not on its shipped
+ones, so both sides of a row are re-derived alike and a row measures the rule alone: shipped
+tables are trained on a longer schedule and, in guangxi's two variants at 4 players, carry a
+card-removal model that no build fits.  ``--baseline shipped`` plays the shipped tables.  Per
+role
 (``banker`` seat 0 and ``player`` seats 1-3 in a banker variant, ``any`` seat in an all-pairs
 one, the deal's mean over the role's seats):
 
@@ -24,6 +30,7 @@ one, the deal's mean over the role's seats):
 
     python -m experiments.pipelines.rule_worth [--games 1000] [--seed 0]
         [--variants guangxi qiantang] [--rules transform:scoop specials ...] [--each-special]
+        [--baseline built|shipped] [--fresh]
 
 Writes results/rules/worth.json, worth.parquet and worth.md.
 """
@@ -43,11 +50,13 @@ import numpy as np
 import simkit.objective  # noqa: F401  (registers the table builder and its extras' fitters)
 from experiments.support import seat_groups
 from simkit.arrange import DEFAULT_STRATEGY, arrangements
+from simkit.arrange.wintables import WinTables
 from simkit.deal import deal
 from simkit.phases import add_payments, before_setting
 from simkit.phases.settle import settle_payments
 from simkit.score import score
 from simkit.skill import component_of, fixed_play_total, mean_ci, sd_change, sd_ci
+from simkit.tables_cache import build_fine_tables
 from simkit.variants import Variant, resolve_variant
 from simkit.variants.transforms import rules_of, without
 
@@ -66,13 +75,19 @@ def default_rules(variant: Variant, each_special: bool) -> list[str]:
 
 
 def play(
-    dealt: np.ndarray, variant: Variant, phase_seed: np.random.SeedSequence, play_seed: int
+    dealt: np.ndarray,
+    variant: Variant,
+    phase_seed: np.random.SeedSequence,
+    play_seed: int,
+    tables: WinTables | None = None,
 ) -> dict[str, Any]:
     """One variant's games on ``dealt`` as ``simulate`` plays them with the default strategy:
     ``{"total": float (n, p), "components": {name: (n, p)}, "cards", "declared", "hands"}``
     (``hands``: after the phases before setting)."""
-    hands, paid = before_setting(dealt, variant, None, phase_seed)
-    (arr,) = arrangements([hands], [variant], DEFAULT_STRATEGY, n_players=PLAYERS, rng=play_seed)
+    hands, paid = before_setting(dealt, variant, tables, phase_seed)
+    (arr,) = arrangements(
+        [hands], [variant], DEFAULT_STRATEGY, n_players=PLAYERS, tables=[tables], rng=play_seed
+    )
     scored = score(arr.cards, variant, declared=arr.declared, ranks=arr.ranks, breakdown=True)
     if paid:
         scored = add_payments(scored, paid)
@@ -176,12 +191,16 @@ def measure_variant(
     seeds: tuple[np.random.SeedSequence, int],
     say: Any = print,
     after: Any = None,
+    baseline: str = "built",
 ) -> list[dict[str, Any]]:
     """The rows of ``variant`` with each of ``rules`` switched off, the deals and the streams
     shared by every version (common numbers).  ``after(rule, rows)`` (if given) is called with
-    each rule's rows as they are measured."""
+    each rule's rows as they are measured.  ``baseline``: the tables ``variant`` itself is
+    played on, ``built`` for its rules as every rule-off version's are, or its ``shipped``
+    ones (module docstring)."""
     phase_seed, play_seed = seeds
-    on = play(dealt, variant, phase_seed, play_seed)
+    tables = build_fine_tables(variant, PLAYERS) if baseline == "built" else None
+    on = play(dealt, variant, phase_seed, play_seed, tables)
     skill_on = skill_points(variant, on, weaker, play_seed)
     rows = []
     for rule in rules:
@@ -220,7 +239,14 @@ def markdown(meta: dict[str, Any], rows: Sequence[dict[str, Any]]) -> str:
         "",
         f"{meta['games']:,} deals of {meta['players']} players (seed {meta['seed']}); each rule "
         f"switched off in turn, the default `{meta['default']}` re-derived for the rules left "
-        "(win tables found or built by the rules' key), the same deals played again.  Changes "
+        "(win tables found or built by the rules' key), the same deals played again; "
+        + (
+            "the variant itself on tables built for its rules by the same procedure (so a row "
+            "measures the rule, not the shipped tables' longer training).  "
+            if meta.get("baseline", "shipped") == "built"
+            else "the variant itself on its shipped tables.  "
+        )
+        + "Changes "
         "are off minus on per game, paired, with 95% CIs (the deal as the unit).  **edge**: "
         "the role's expected score; **SD**: of a seat's score per game; **skill**: the "
         f"default's gain per game over `{meta['weaker']}` in one seat (scorer points); "
@@ -256,6 +282,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--each-special", action="store_true", help="each special on its own too")
     parser.add_argument("--weaker", default="greedy", help="the skill edge's weaker strategy")
     parser.add_argument("--out", type=Path, default=ROOT / "results" / "rules")
+    parser.add_argument(
+        "--baseline", choices=("built", "shipped"), default="built",
+        help="the tables the variant itself is played on (module docstring)",
+    )  # fmt: skip
     parser.add_argument(
         "--fresh", action="store_true", help="measure every rule again (default: keep the rows "
         "of --out's worth.json measured on the same deals, seed and strategies)",
@@ -297,7 +327,7 @@ def main(argv: list[str] | None = None) -> int:
         if left:
             measure_variant(
                 v, left, dealt, args.weaker, seeds, say=say,
-                after=lambda r, g, v=v: record(v, r, g),
+                after=lambda r, g, v=v: record(v, r, g), baseline=args.baseline,
             )  # fmt: skip
     seconds = time.perf_counter() - started
     print(f"rule worth: {len(rows)} rows in {seconds:.0f} s → {args.out / 'worth.md'}")
@@ -317,6 +347,7 @@ def resumed(args: argparse.Namespace) -> tuple[list[dict[str, Any]], dict[str, A
     meta = held.get("meta", {})
     same = {"games": args.games, "seed": args.seed, "players": PLAYERS}
     same |= {"weaker": args.weaker, "default": DEFAULT_STRATEGY}
+    same |= {"baseline": args.baseline}
     if any(meta.get(k) != v for k, v in same.items()):
         return [], {}
     return held.get("rows", []), meta
@@ -339,9 +370,12 @@ def _meta(
         command += " --each-special"
     if args.weaker != "greedy":
         command += f" --weaker {args.weaker}"
+    if args.baseline != "built":
+        command += f" --baseline {args.baseline}"
     return {
         "default": DEFAULT_STRATEGY,
         "weaker": args.weaker,
+        "baseline": args.baseline,
         "games": args.games,
         "players": PLAYERS,
         "seed": args.seed,

@@ -70,7 +70,14 @@ def rule_worth_section(page: Page) -> list[str]:
         heading,
         f"Each rule switched off in turn, the default `{meta['default']}` re-derived for the "
         "rules left (win tables found or built by the rules' key), the same "
-        f"{meta['games']:,} deals of {meta['players']} players played again.  Each cell is "
+        f"{meta['games']:,} deals of {meta['players']} players played again"
+        + (
+            ", the variant itself on tables built for its rules by the same procedure, so that "
+            "a row measures the rule alone.  "
+            if meta.get("baseline") == "built"
+            else ".  "
+        )
+        + "Each cell is "
         "off minus on per game, paired, with its 95% CI: the role's **edge**, the edge with "
         "today's settings kept and re-scored (**fixed play**), the **SD** of a seat's score, "
         f"and the **skill** edge (the default's gain over `{meta['weaker']}` in one seat).  "
