@@ -135,9 +135,13 @@ def role_rows(
     skill_on: np.ndarray,
     skill_off: np.ndarray,
 ) -> list[dict[str, Any]]:
-    """One row per role of ``variant`` for ``rule`` switched off (module docstring)."""
+    """One row per role of ``variant`` for ``rule`` switched off (module docstring).
+    ``declared``: for a single special, the seats of the role that declared it with the rule
+    on (0: the rule never came up, so the row measures only how the tables built for the two
+    rule sets differ, a control); -1 for any other rule."""
     rows = []
     component = component_of(rule)
+    special = rule.partition(":")[2] if rule.startswith("special:") else None
     for role, seats in seat_groups(variant).items():
         s = list(seats)
         a, b = on["total"][:, s], off["total"][:, s]
@@ -178,6 +182,11 @@ def role_rows(
                 "component": component,
                 "component_mean": comp_mean,
                 "component_var_share": share,
+                "declared": (
+                    int((on["declared"][:, s] == variant.specials.ids.index(special)).sum())
+                    if special is not None
+                    else -1
+                ),
             }
         )
     return rows
@@ -262,6 +271,22 @@ def markdown(meta: dict[str, Any], rows: Sequence[dict[str, Any]]) -> str:
         "skill change | component | share |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
+    controls = [r for r in rows if r.get("declared") == 0]
+    if controls:
+        lines[-2:-2] = [
+            "**Controls**: a single special that no hand of these deals declared changes "
+            "nothing in the game, so its row measures only how the tables built for the two "
+            "rule sets differ (their fitted extras are fitted on samples that each rule set's "
+            "own play draws): "
+            + "; ".join(
+                f"{r['variant']} `{r['rule']}` {r['role']}: SD {_ci(r, 'sd_change', 2)}, skill "
+                f"{_ci(r, 'skill_change')}"
+                for r in controls[:6]
+            )
+            + (f" (and {len(controls) - 6} more)" if len(controls) > 6 else "")
+            + ".  A row whose interval overlaps these is not told apart from that noise.",
+            "",
+        ]
     for r in rows:
         lines.append(
             f"| {r['variant']} | {r['rule']} | {r['role']} | {_ci(r, 'edge_change')} | "

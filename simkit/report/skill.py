@@ -56,7 +56,7 @@ def rule_worth_section(page: Page) -> list[str]:
     table = [
         [
             r["variant"],
-            f"`{r['rule']}`",
+            f"`{r['rule']}`" + (" †" if r.get("declared") == 0 else ""),
             "" if r["role"] == "any" else r["role"],
             "–" if r["role"] == "any" else _ci(r, "edge_change"),
             "–" if r["role"] == "any" else _ci(r, "fixed_edge_change"),
@@ -89,7 +89,15 @@ def rule_worth_section(page: Page) -> list[str]:
         )
         + "\n",
         "Where the edge and the fixed-play edge differ, the play adapts to the rule: the "
-        "fixed-play figure is what a re-scoring of today's games says.  Every row: "
+        "fixed-play figure is what a re-scoring of today's games says.  "
+        + (
+            "Rows marked † switch off a special no hand of these deals declared: they change "
+            "nothing in the game and measure only how the tables built for the two rule sets "
+            "differ, the noise every row carries.  "
+            if any(r.get("declared") == 0 for r in shown)
+            else ""
+        )
+        + "Every row: "
         "`results/rules/worth.md` in the repository; reproduce with "
         + "; ".join(f"`python {c}`" for c in meta.get("commands", [meta["command"]]))
         + ".\n",
