@@ -131,6 +131,17 @@ def test_a_fit_is_reproducible_and_its_bad_inputs_are_refused():
     assert fit_weights("hongkong", 4, hands=8, rollouts=4, top=3).trivial
 
 
+def test_a_fit_plays_the_tables_it_is_given():
+    """The fit of tables being built plays those tables: given the variant's own tables it
+    equals the fit that finds them; given other tables (fujian's, whose classes guangxi shares)
+    it plays otherwise."""
+    args = dict(hands=16, rollouts=6, top=4, seed=5)
+    own = fit_weights("guangxi", 4, **args)
+    assert fit_weights("guangxi", 4, tables=default_fine_tables(load_variant("guangxi"), 4), **args) == own
+    other = fit_weights("guangxi", 4, tables=default_fine_tables(load_variant("fujian"), 4), **args)
+    assert other.coefficients != own.coefficients
+
+
 def test_weights_ship_only_where_the_held_out_gain_is_beyond_its_ci():
     base = dict(
         variant="guangxi", n_players=4, seat="table", hands=10, rollouts=10, top=3, seed=0,

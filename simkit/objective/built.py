@@ -24,13 +24,16 @@ def weights_fitter(variant: Variant, n_players: int, tables: WinTables) -> WinTa
     Fitted on :data:`simkit.tables_cache.AUTO_WEIGHT_HANDS` hands ×
     :data:`~simkit.tables_cache.AUTO_WEIGHT_ROLLOUTS` rollouts; stored under the key the
     default reads only where :func:`~simkit.objective.weights.worth_shipping`, and under
-    ``<key>_not_kept`` otherwise, so the fit is recorded either way.
+    ``<key>_not_kept`` otherwise, so the fit is recorded either way.  The fit plays
+    ``tables`` themselves, so tables built for the rules of a shipped variant are fitted on
+    their own play, not on the shipped tables'.
     """
     fit = fit_weights(
         variant,
         n_players,
         hands=tables_cache.AUTO_WEIGHT_HANDS,
         rollouts=tables_cache.AUTO_WEIGHT_ROLLOUTS,
+        tables=tables,
     )
     key = WEIGHTS_KEY if worth_shipping(fit) else f"{WEIGHTS_KEY}_not_kept"
     return replace(tables, meta=dict(tables.meta, **{key: fit.as_meta() | {"auto_built": True}}))

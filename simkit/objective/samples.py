@@ -15,6 +15,7 @@ from simkit.arrange import (
     P_W_SCOOP,
     ExpectedScore,
     Solver,
+    WinTables,
     arrange,
     horse_copies,
     split_values,
@@ -107,12 +108,13 @@ def collect(
     batch: int = 8,
     progress: Callable[[int, int], None] | None = None,
     places: bool = False,
+    tables: WinTables | None = None,
 ) -> list[Sample]:
     """The samples of :func:`fit_weights`: hands the default plays (not declaring), their
     ``top`` splits by the unweighted model, scored on common rollouts against the default
     (``places``: the model and the default price the t-formula's places where the tables
-    carry a place model)."""
-    strat = ExpectedScore(weights=(1.0, 1.0), places=places)
+    carry a place model; ``tables``: the fine tables both play, None for ``v``'s own)."""
+    strat = ExpectedScore(tables, weights=(1.0, 1.0), places=places)
     solver = strat.solver(v, n_players)
 
     def pick(cand: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from simkit.arrange import WinTables
 from simkit.deal import check_players
 from simkit.errors import SimkitError
 from simkit.objective.samples import (
@@ -122,21 +123,26 @@ def _seat_samples(
     seed: int,
     progress: Callable[[int, int], None] | None,
     places: bool = False,
+    tables: WinTables | None = None,
 ) -> list[Sample]:
     """:func:`collect` for one seat, or ``"table"``: in a banker variant the banker's and the
     players' hands as often as they sit at a table (1 to p - 1, each on its own stream)."""
     if seat != TABLE:
         return collect(
-            v, n_players, seat, hands, rollouts, top, seed, progress=progress, places=places
-        )
+            v, n_players, seat, hands, rollouts, top, seed, progress=progress, places=places,
+            tables=tables,
+        )  # fmt: skip
     if v.scoring.topology != "banker":
         return collect(
-            v, n_players, "player", hands, rollouts, top, seed, progress=progress, places=places
-        )
+            v, n_players, "player", hands, rollouts, top, seed, progress=progress, places=places,
+            tables=tables,
+        )  # fmt: skip
     n_banker = max(hands // n_players, 1)
-    return collect(v, n_players, "banker", n_banker, rollouts, top, seed, places=places) + collect(
+    return collect(
+        v, n_players, "banker", n_banker, rollouts, top, seed, places=places, tables=tables
+    ) + collect(
         v, n_players, "player", hands - n_banker, rollouts, top, seed + 1, progress=progress,
-        places=places,
+        places=places, tables=tables,
     )  # fmt: skip
 
 
@@ -151,9 +157,11 @@ def fit_weights(
     seed: int = SEED,
     progress: Callable[[int, int], None] | None = None,
     places: bool = False,
+    tables: WinTables | None = None,
 ) -> WeightFit:
     """Fit ``(w_S, w_H)`` for ``variant`` at ``n_players`` by the protocol of this module
-    (``places``: over the place model of the t-formula, ``ExpectedScore(places=True)``)."""
+    (``places``: over the place model of the t-formula, ``ExpectedScore(places=True)``;
+    ``tables``: the fine tables played, None for the variant's own, shipped or built)."""
     v = resolve_variant(variant)
     check_players(n_players)
     if n_players > 4:
@@ -161,7 +169,9 @@ def fit_weights(
     check_counts(hands, rollouts, top)
     if seat != TABLE:
         banker_seat(v, seat)
-    samples = _seat_samples(v, n_players, seat, hands, rollouts, top, seed, progress, places)
+    samples = _seat_samples(
+        v, n_players, seat, hands, rollouts, top, seed, progress, places, tables
+    )
     coef = within_hand_fit(samples)
     if coef[S] == 0.0 and coef[H] == 0.0:  # nothing to weigh: no scoop, no home run
         weights, ci = (1.0, 1.0), ((1.0, 1.0), (1.0, 1.0))
@@ -177,8 +187,9 @@ def fit_weights(
         lo, hi = np.nanpercentile(boots, [2.5, 97.5], axis=0)
         ci = ((float(lo[0]), float(hi[0])), (float(lo[1]), float(hi[1])))
     test = _seat_samples(
-        v, n_players, seat, hands // 2, rollouts, top, seed + HELD_OUT_OFFSET, None, places
-    )
+        v, n_players, seat, hands // 2, rollouts, top, seed + HELD_OUT_OFFSET, None, places,
+        tables,
+    )  # fmt: skip
     diff = picked_points(test, weights) - picked_points(test, (1.0, 1.0))
     gain, held_out_ci = mean_ci(diff)
     return WeightFit(
