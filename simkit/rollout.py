@@ -107,6 +107,12 @@ class Rollout(Strategy):
     def choose_splits(
         self, rows: np.ndarray, variant: Variant, *, n_players: int, rng: RngLike = None
     ) -> Choice:
+        """The best of :meth:`candidates` for each hand of ``rows`` (``int8 (n, 13)``, each
+        row sorted) by its mean points on ``rollouts`` deals of the other cards (the first
+        best on a tie, so the model's choice wins ties): split ids ``int64 (n, 3)`` and those
+        means ``float64 (n,)``.  ``rng`` draws one seed per hand (:func:`hand_seeds`).  Raises
+        :class:`~simkit.errors.SimkitError` for a table size outside 2-4 or a variant not
+        played with one plain 52-card deck there."""
         check_players(n_players)
         if n_players > 4:
             raise SimkitError(f"rollout deals one deck (2-4 players), got {n_players}")
