@@ -398,9 +398,9 @@ def banker_section(page: Page) -> list[str]:
 
 def payouts_section(page: Page) -> list[str]:
     """The special payouts of :attr:`~simkit.report.page.Page.base` (or the first variant
-    with specials) against their rarity and
-    normal-play value (the ``payouts`` table), with the payouts figure; nothing where the
-    figure cannot be drawn (:func:`~simkit.plots.drawable`)."""
+    with specials) against their rarity and normal-play value (the ``payouts`` table), with
+    the payouts figure; nothing where the figure cannot be drawn
+    (:func:`~simkit.plots.drawable`)."""
     if "payouts" not in drawable(page.tables):
         return []
     pay = page.table("payouts").filter(pl.col("variant") == _special_base(page))
