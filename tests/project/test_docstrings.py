@@ -61,26 +61,23 @@ def _is_overload(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
 
 def undocumented(source: str) -> list[str]:
     """The public names of one module's ``source`` without a docstring, in source order:
-    ``name`` for a function or class, ``Class.method`` for a method of a public class."""
+    ``name`` for a function or class (at module level, inside ``if``/``try``/``with`` blocks
+    too), ``Class.name`` for a method or nested class of a public class."""
     found: list[str] = []
-    for node in ast.parse(source).body:
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            continue
-        if node.name.startswith("_"):
-            continue
-        if isinstance(node, DEFS) and _is_overload(node):
-            continue
-        if ast.get_docstring(node) is None:
-            found.append(node.name)
-        if isinstance(node, ast.ClassDef):
-            for sub in node.body:
-                if (
-                    isinstance(sub, DEFS)
-                    and not sub.name.startswith("_")
-                    and not _is_overload(sub)
-                    and ast.get_docstring(sub) is None
-                ):
-                    found.append(f"{node.name}.{sub.name}")
+
+    def visit(node: ast.AST, prefix: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.If, ast.Try, ast.With)):
+                visit(child, prefix)
+            elif isinstance(child, (*DEFS, ast.ClassDef)) and not child.name.startswith("_"):
+                if isinstance(child, DEFS) and _is_overload(child):
+                    continue
+                if ast.get_docstring(child) is None:
+                    found.append(prefix + child.name)
+                if isinstance(child, ast.ClassDef):
+                    visit(child, f"{prefix}{child.name}.")
+
+    visit(ast.parse(source), "")
     return found
 
 
@@ -197,6 +194,16 @@ class Public:
 class Bare:
     pass
 
+if True:
+    def in_block():
+        pass
+
+    class Outer:
+        """Outer."""
+
+        class Inner:
+            pass
+
 class _Hidden:
     def method(self):
         pass
@@ -210,14 +217,16 @@ def outer():
 
 def test_the_walk_finds_names_without_a_docstring():
     """Negative control: the walk names exactly the undocumented public functions, classes
-    and methods of a scratch module (private names, dunders, overload stubs and nested
-    functions are not counted)."""
+    and methods of a scratch module (private names and their members, dunders, overload stubs
+    and functions nested in functions are not counted)."""
     assert undocumented(SCRATCH) == [
         "bare",
         "bare_async",
         "Public.method",
         "Public.prop",
         "Bare",
+        "in_block",
+        "Outer.Inner",
     ]
     assert undocumented('def f():\n    """Contract."""\n') == []
 
