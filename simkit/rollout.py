@@ -14,8 +14,8 @@ Why the rollouts and not a cheaper sample: the default's regret sits in the orde
 candidates, and that order turns on the cards the hand holds.  Re-ranking the same candidates
 on tables drawn from a population of self-play tables (the t-formula, scoops and home runs
 exact, but the opponents' cards not conditioned on the hand) recovers nothing measurable in
-guangxi, where the same number of rollouts recovers nearly all of the default's regret
-(``results/strategy/rerank-probe.md``).
+guangxi, where the same number of rollouts recovers nearly all of the default's regret (the
+re-ranking probe in ``docs/studies.md``).
 
 The value it returns for a hand is the chosen split's rollout mean: the hand's expected score
 played normally, under the full rules.  ``arrange(..., declare="auto")`` declares a special
