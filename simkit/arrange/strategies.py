@@ -363,8 +363,8 @@ class ExpectedScore(MaxEV):
         or for :meth:`first` where ``search="rerank"``; with one, each hand valued on its own
         tables, by the full search or by re-ranking :meth:`first`'s best splits
         (:func:`~simkit.arrange.rerank.rerank_ids`).  ``rng`` is not used.  Raises
-        :class:`~simkit.errors.SimkitError` where ``search="rerank"`` meets tables with
-        removal buckets and ``removal`` on."""
+        :class:`~simkit.errors.SimkitError` where ``search="rerank"`` would re-rank on tables
+        with removal buckets (a model fits and ``removal`` is on)."""
         model = self.removal_model(variant, n_players)
         if model is None:  # no hand's own removal: one search, or the first search alone
             searched = self.first() if self.search == "rerank" else self

@@ -19,9 +19,9 @@ DEFAULT_ROLLOUTS = (300, 300)
 
 
 def register(subparsers: Any) -> None:
-    """Add ``simkit regret`` to ``subparsers``: ``--strategy``, ``--opponents``,
-    ``--variant``, ``--players``, ``--seat``, ``--hands``, ``--rollouts`` and ``--seed``;
-    :func:`handle` runs it."""
+    """Add ``simkit regret`` to ``subparsers``: the strategy (positional, default the
+    default strategy), ``--opponents``, ``--variant``, ``--players``, ``--seat``, ``--hands``,
+    ``--rollouts SELECT EVALUATE`` and ``--seed``; :func:`handle` runs it."""
     parser = subparsers.add_parser(
         "regret",
         help="a strategy's regret per hand under a variant's full rules, with a 95%% CI",
