@@ -79,6 +79,8 @@ def command_modules() -> list[str]:
 
 
 def build_parser() -> Parser:
+    """The ``simkit`` parser: ``--version`` and one subcommand per module of
+    :func:`command_modules`, each added by its module's ``register``."""
     parser = Parser(
         prog="simkit",
         description="Monte Carlo simulation and rule-balance research for 十三水 (Thirteen Water).",
@@ -91,6 +93,11 @@ def build_parser() -> Parser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command ``argv`` names (None: ``sys.argv[1:]``) and return its exit status:
+    the command's own (0 on success), 2 with the help printed where no command is given, 2
+    with one line on stderr for an error a user can fix (:data:`USER_ERRORS`), 128 + the
+    signal's number for Ctrl-C (130) or SIGTERM.  Any other exception propagates with its
+    traceback; argparse exits (``SystemExit``) on a malformed command line."""
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

@@ -124,14 +124,17 @@ class KeptGames:
 
     @property
     def n_players(self) -> int:
+        """Players at the run's table (its provenance's ``n_players``)."""
         return int(self.provenance["n_players"])
 
     @property
     def n_games(self) -> int:
+        """Games the run played and kept (its provenance's ``n_games``)."""
         return int(self.provenance["n_games"])
 
     @property
     def variant_names(self) -> list[str]:
+        """The run's variants' names, in the order of the blocks' per-variant arrays."""
         return [v["name"] for v in self.provenance["variants"]]
 
     def blocks(self, first: int = 0, stop: int | None = None) -> Iterator[dict[str, np.ndarray]]:

@@ -1,14 +1,13 @@
 """Compiling the numba kernels once, in the parent, and telling the user while it happens.
 
-Kernels are compiled with ``cache=True`` into numba's on-disk cache (the ``__pycache__``
-folders beside the sources, ``$NUMBA_CACHE_DIR`` where that is set) and loaded from there by
-every later run and by every worker.  A cold cache (a fresh install, a changed kernel) costs
-minutes of compiling: one variant's kernels take one to two CPU-minutes, more on a loaded
-machine.  This module looks at the cache index of a few kernels that every run uses (a file
+Kernels are compiled with ``cache=True`` into numba's on-disk cache (the ``__pycache__`` folders
+beside the sources, ``$NUMBA_CACHE_DIR`` where that is set) and loaded from there by every later
+run and by every worker.  A cold cache (a fresh install, a changed kernel) costs minutes of
+compiling.  This module looks at the cache index of a few kernels that every run uses (a file
 read, no compiling); when they are cold, :func:`compile_stage` runs the caller's warm-up steps
 (a tiny game per variant) in this process before any worker starts, with a line per step, so
-that the workers load the kernels instead of each compiling them.  Nothing here is imported
-by ``import simkit``.
+that the workers load the kernels instead of each compiling them.  Nothing here is imported by
+``import simkit``.
 
 ``python -m simkit.kernel_cache --jobs N`` (:func:`warm_up`; ``make warm``, run before the test
 suite) compiles the kernels ahead of any run: tiny games of every shipped variant and deck

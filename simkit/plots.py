@@ -114,6 +114,8 @@ class VariantStyle:
 
     @property
     def facecolor(self) -> str:
+        """The markers' face colour: :attr:`color`, or ``"none"`` (hollow) where not
+        ``filled``."""
         return self.color if self.filled else "none"
 
 

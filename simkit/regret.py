@@ -75,24 +75,30 @@ class RegretResult:
 
     @property
     def hands(self) -> int:
+        """How many hands were measured (the length of ``per_hand``)."""
         return int(self.per_hand.shape[0])
 
     @property
     def mean(self) -> float:
+        """The mean regret a hand, in points; NaN with no hands."""
         return float(self.per_hand.mean()) if self.hands else math.nan
 
     @property
     def se(self) -> float:
+        """The standard error of :attr:`mean` (hands are independent); NaN under 2 hands."""
         if self.hands < 2:
             return math.nan
         return float(self.per_hand.std(ddof=1) / math.sqrt(self.hands))
 
     @property
     def ci(self) -> tuple[float, float]:
+        """The normal 95% confidence interval of :attr:`mean`: ``(low, high)``."""
         return (self.mean - Z95 * self.se, self.mean + Z95 * self.se)
 
     @property
     def share_differs(self) -> float:
+        """The share of hands whose picked setting is not the strategy's own; NaN with no
+        hands."""
         return float(self.differs.mean()) if self.hands else math.nan
 
     def row(self) -> dict[str, Any]:

@@ -14,8 +14,8 @@ Why the rollouts and not a cheaper sample: the default's regret sits in the orde
 candidates, and that order turns on the cards the hand holds.  Re-ranking the same candidates
 on tables drawn from a population of self-play tables (the t-formula, scoops and home runs
 exact, but the opponents' cards not conditioned on the hand) recovers nothing measurable in
-guangxi, where the same number of rollouts recovers nearly all of the default's regret
-(``results/strategy/rerank-probe.md``).
+guangxi, where the same number of rollouts recovers nearly all of the default's regret (the
+re-ranking probe in ``docs/studies.md``).
 
 The value it returns for a hand is the chosen split's rollout mean: the hand's expected score
 played normally, under the full rules.  ``arrange(..., declare="auto")`` declares a special
@@ -107,6 +107,12 @@ class Rollout(Strategy):
     def choose_splits(
         self, rows: np.ndarray, variant: Variant, *, n_players: int, rng: RngLike = None
     ) -> Choice:
+        """The best of :meth:`candidates` for each hand of ``rows`` (``int8 (n, 13)``, each
+        row sorted) by its mean points on ``rollouts`` deals of the other cards (the first
+        best on a tie, so the model's choice wins ties): split ids ``int64 (n, 3)`` and those
+        means ``float64 (n,)``.  ``rng`` draws one seed per hand (:func:`hand_seeds`).  Raises
+        :class:`~simkit.errors.SimkitError` for a table size outside 2-4 or a variant not
+        played with one plain 52-card deck there."""
         check_players(n_players)
         if n_players > 4:
             raise SimkitError(f"rollout deals one deck (2-4 players), got {n_players}")

@@ -2,16 +2,12 @@
 
 The strategy's value of a split (:func:`simkit.arrange.split_values`) is a model: win tables
 per dun, the duns priced as independent, the t-formula, the 马牌, the seat's role and the
-others' specials left out or approximated.  On western-2-4 heads-up it runs about 0.1 point
-high, at four players under the t-formula (guangxi) or a banker (taiwan) it is not on the
-score's scale at all.  A calibration of it is not accurate per hand either: the 32-bin monotone
-maps of :mod:`simkit.phases.expected` (fitted on 16,384 deals, by seat role) miss 20,000-deal
-rollout means of single hands by 0.81 points on average at guangxi 4 players (RMS 1.01),
-0.69 for the taiwan banker, 5.2 in qiantang, 0.12 at western-2-4 heads-up, because hands of one
-value score differently (``results/arrange/setting-scores.md``,
-``experiments/studies/setting_scores_error.py``; qiantang's maps are fitted on hands after 换牌,
-which the rollouts do not play).  This module's figure misses them by 0.03-0.09 on average, the
-reference's own noise included: it measures the expected score directly, by the protocol of
+others' specials left out or approximated, so it is not on the score's scale (under the
+t-formula or a banker not even close).  A calibration of it (the monotone maps of
+:mod:`simkit.phases.expected`) is not accurate per hand either, because hands of one value
+score differently; how far each misses rollout means of single hands is in
+``results/arrange/setting-scores.md`` (``experiments/studies/setting_scores_error.py``).  This
+module measures the expected score directly, by the protocol of
 :func:`simkit.regret.rollout_values`:
 
 * the cards not in the hand are dealt at random to the opponents, who set them with

@@ -125,10 +125,12 @@ class Moments:
 
     @property
     def ci_low(self) -> float:
+        """The lower end of the normal 95% confidence interval of the mean."""
         return self.mean - Z95 * self.se
 
     @property
     def ci_high(self) -> float:
+        """The upper end of the normal 95% confidence interval of the mean."""
         return self.mean + Z95 * self.se
 
 

@@ -187,6 +187,8 @@ class RemovalModel:
         return out
 
     def save(self, path: str | Path) -> None:
+        """Write the model to ``path`` as a compressed ``.npz``: the weights as float16 (see
+        below) and the meta as JSON.  :meth:`load` reads it back."""
         # float16 on disk: 5e-4 relative, a few 1e-5 of a shift, where the fit leaves 5e-3
         np.savez_compressed(
             path,
@@ -196,6 +198,9 @@ class RemovalModel:
 
     @classmethod
     def load(cls, path: str | Path) -> RemovalModel:
+        """The model :meth:`save` wrote to ``path``, its weights as C-contiguous float32.
+        Raises ``OSError`` for a missing file, ``KeyError`` for an ``.npz`` without ``weights``
+        or ``meta``, ``ValueError`` for weights of the wrong shape or not finite."""
         with np.load(path, allow_pickle=False) as z:
             return cls(
                 weights=np.ascontiguousarray(z["weights"], dtype=np.float32),

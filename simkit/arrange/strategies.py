@@ -113,6 +113,10 @@ class MaxEV(Strategy):
     def choose_splits(
         self, rows: np.ndarray, variant: Variant, *, n_players: int, rng: RngLike = None
     ) -> Choice:
+        """The split of each hand of ``rows`` (``int8 (n, 13)``, each row sorted) with the
+        largest expected score under :meth:`solvers` (a hand's removal bucket picks its
+        search): split ids ``int64 (n, 3)`` and those scores ``(n,)``.  ``rng`` is not
+        used (the search draws nothing)."""
         group = self.solvers(variant, n_players)
         ids, values, _ = max_ev_ids_many(rows, [group], hand_buckets(rows, group))[0]
         return ids, values
@@ -343,6 +347,9 @@ class ExpectedScore(MaxEV):
         )  # fmt: skip
 
     def one_pass_search(self, variant: Variant, n_players: int) -> MaxEV | None:
+        """None where a card-removal model fits (each hand is searched on its own tables, by
+        :meth:`choose_splits`); else :meth:`first` where ``search="rerank"`` (it plays alone
+        without the model), this strategy otherwise."""
         if self.removal_model(variant, n_players) is not None:
             return None  # each hand its own tables: choose_splits
         return self.first() if self.search == "rerank" else self
@@ -350,6 +357,14 @@ class ExpectedScore(MaxEV):
     def choose_splits(
         self, rows: np.ndarray, variant: Variant, *, n_players: int, rng: RngLike = None
     ) -> Choice:
+        """The split of each hand of ``rows`` (``int8 (n, 13)``, each row sorted) and its
+        value: split ids ``int64 (n, 3)`` and expected scores ``(n,)``.  Without a
+        card-removal model (:meth:`removal_model`): :class:`MaxEV`'s answer for this search,
+        or for :meth:`first` where ``search="rerank"``; with one, each hand valued on its own
+        tables, by the full search or by re-ranking :meth:`first`'s best splits
+        (:func:`~simkit.arrange.rerank.rerank_ids`).  ``rng`` is not used.  Raises
+        :class:`~simkit.errors.SimkitError` where ``search="rerank"`` would re-rank on tables
+        with removal buckets (a model fits and ``removal`` is on)."""
         model = self.removal_model(variant, n_players)
         if model is None:  # no hand's own removal: one search, or the first search alone
             searched = self.first() if self.search == "rerank" else self
@@ -395,6 +410,8 @@ class ExpectedScore(MaxEV):
         return ids, values
 
     def with_tables(self, tables: WinTables | None) -> ExpectedScore:
+        """This strategy, options and name kept, with other win tables (None: the variant's
+        default fine tables)."""
         return replace(self, tables=tables)
 
     def __repr__(self) -> str:
@@ -501,6 +518,8 @@ class Greedy(Strategy):
     def choose_splits(
         self, rows: np.ndarray, variant: Variant, *, n_players: int, rng: RngLike = None
     ) -> Choice:
+        """The greedy split of each hand of ``rows`` (``int8 (n, 13)``, each row sorted):
+        split ids ``int64 (n, 3)`` and no expected score (None).  ``rng`` is not used."""
         ids = np.empty((rows.shape[0], 3), dtype=np.int64)
         greedy_kernel(rows, rank_tables_of(variant), BACK_REST, foul_strict(variant), ids)
         return ids, None
@@ -515,6 +534,9 @@ class RandomLegal(Strategy):
     def choose_splits(
         self, rows: np.ndarray, variant: Variant, *, n_players: int, rng: RngLike = None
     ) -> Choice:
+        """A legal split of each hand of ``rows`` (``int8 (n, 13)``, each row sorted) drawn
+        uniformly, one seed per hand from ``rng``: split ids ``int64 (n, 3)`` and no
+        expected score (None).  The same ``rng`` gives the same splits."""
         ids = np.empty((rows.shape[0], 3), dtype=np.int64)
         seeds = as_generator(rng).integers(0, 2**63, size=rows.shape[0], dtype=np.uint64)
         random_kernel(rows, seeds, rank_tables_of(variant), SPLIT_IDS, foul_strict(variant), ids)
@@ -533,6 +555,11 @@ class Objective(Strategy):
     def choose_splits(
         self, rows: np.ndarray, variant: Variant, *, n_players: int, rng: RngLike = None
     ) -> Choice:
+        """The legal split of each hand of ``rows`` (``int8 (n, 13)``, each row sorted) that
+        the objective scores highest (the first on a tie): split ids ``int64 (n, 3)`` and no
+        expected score (None).  ``rng`` is not used.  Raises
+        :class:`~simkit.errors.SimkitError` where the objective does not return one score
+        per split."""
         rt = rank_tables_of(variant)
         strict = foul_strict(variant)
         out = np.empty((rows.shape[0], 3), dtype=np.int64)

@@ -109,9 +109,8 @@ def rank_subsets(hand, rt, r5, r3, k5, k3):
     receive the fine class of each rank
     (:func:`~simkit.arrange.classes.fine_classes`).
 
-    Every index is unsigned (``n`` and the table lookups): signed, each lookup and store
-    carries numba's test for a negative index, and the loops ran at 0.57× the speed (3.5 µs a
-    hand against 2.0 in one process, the same ranks and classes).
+    Every index is unsigned (``n`` and the table lookups): a signed one makes numba test each
+    lookup and store for a negative index, which slows the loops (results/bench/walk.md).
     """
     packed5, packed3, flush_table, table5, flat5, flat3, class_of_code = rt[:7]
     if hand[12] >= DECK_SIZE:  # a sorted hand with a fifth-suit card or a joker (last)

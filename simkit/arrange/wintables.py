@@ -68,6 +68,9 @@ class WinTables:
             )
 
     def save(self, path: str | Path) -> None:
+        """Write the tables to ``path`` as a compressed ``.npz``: ``win``, ``tie`` and
+        ``lose_pay`` as float32, ``count`` as int64, ``removal`` (if any) as float16, ``copula``
+        (if any) as float64 and ``meta`` as JSON.  :meth:`load` reads it back."""
         import json
 
         arrays: dict[str, Any] = {
@@ -87,6 +90,9 @@ class WinTables:
 
     @classmethod
     def load(cls, path: str | Path) -> WinTables:
+        """The tables :meth:`save` wrote to ``path``, the chances and shifts as float64.
+        ``copula`` and ``removal`` are None where the file has none.  Raises ``OSError`` for a
+        missing file, ``KeyError`` for a file without one of the required arrays."""
         import json
 
         with np.load(path, allow_pickle=False) as z:
@@ -113,6 +119,8 @@ def table_name(variant_name: str, n_players: int, *, fine: bool = False) -> str:
 
 
 def shipped_table_path(variant_name: str, n_players: int, *, fine: bool = False) -> Path:
+    """Where a shipped table of :func:`table_name` lies in the installed package's ``data``
+    folder; the file need not exist."""
     return (
         Path(str(resources.files("simkit")))
         / "data"

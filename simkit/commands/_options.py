@@ -109,18 +109,22 @@ def count(text: str) -> int:
 
 
 def add_players_option(parser: argparse.ArgumentParser) -> None:
+    """``--players N``: the table size (default :data:`DEFAULT_PLAYERS`), checked by the
+    library, not here."""
     parser.add_argument(
         "--players", type=int, default=DEFAULT_PLAYERS, help="players at the table (2-8)"
     )
 
 
 def add_seed_option(parser: argparse.ArgumentParser) -> None:
+    """``--seed N``: the random seed (default :data:`DEFAULT_SEED`, the report's)."""
     parser.add_argument(
         "--seed", type=int, default=DEFAULT_SEED, help="random seed: same seed, same results"
     )
 
 
 def add_jobs_option(parser: argparse.ArgumentParser) -> None:
+    """``--jobs N``: worker processes (default :data:`DEFAULT_JOBS`, every core)."""
     parser.add_argument(
         "--jobs", type=int, default=DEFAULT_JOBS, help="worker processes (-1: every core)"
     )

@@ -23,6 +23,9 @@ PROGRESS_AFTER_S = 3.0
 
 
 def register(subparsers: Any) -> None:
+    """Add ``simkit arrange`` to ``subparsers``: the hand (13 cards), ``--variant``,
+    ``--players``, ``--top``, ``--rollouts``, ``--seat``, ``--target-se``, ``--max-deals``,
+    ``--no-cache``, ``--strategy`` and ``--seed``; :func:`handle` runs it."""
     parser = subparsers.add_parser(
         "arrange",
         help="show the best splits of a 13-card hand, with their expected scores",
@@ -102,6 +105,10 @@ def register(subparsers: Any) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
+    """Print the hand's best splits with their scores
+    (:func:`~simkit.describe.describe_splits`) and, with ``--strategy``, how that strategy
+    sets it; returns exit status 0.  A bad hand or option raises
+    :class:`~simkit.errors.SimkitError` (exit status 2 from :func:`simkit.cli.main`)."""
     from simkit.describe import DEFAULT_TOP, describe_splits
 
     top = DEFAULT_TOP if args.top is None else args.top

@@ -18,6 +18,10 @@ DEFAULT_GAMES = 10_000
 
 
 def register(subparsers: Any) -> None:
+    """Add ``simkit compare`` to ``subparsers``: the variants (``--variant``,
+    repeated or a comma list, or positional), the run options of
+    :func:`~simkit.commands.simulate.add_run_options` with ``--games`` and ``--out``;
+    :func:`handle` runs it."""
     parser = subparsers.add_parser(
         "compare",
         help="compare variants on the same deals (paired differences with standard errors)",
@@ -38,6 +42,10 @@ def register(subparsers: Any) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
+    """Simulate the variants on the same deals, print the seat-0 and pooled
+    scores, the paired differences and the event rates, and save the tables in ``--out``
+    if given; returns exit status 0.  Raises :class:`~simkit.errors.SimkitError` for fewer
+    than two variants (``all`` counts as many)."""
     import polars as pl
 
     names = chosen_variants(args)

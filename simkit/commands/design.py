@@ -21,6 +21,10 @@ DEFAULT_GAMES = 20_000
 
 
 def register(subparsers: Any) -> None:
+    """Add ``simkit design`` to ``subparsers``: the base ``--variant``, the payouts
+    set free (``--free``), the targets (``--target``, ``--minimize``), ``--players``,
+    ``--games``, ``--verify``, ``--rounds``, ``--verify-games``, ``--name``, ``--seed``,
+    ``--jobs`` and the required ``--out``; :func:`handle` runs it."""
     parser = subparsers.add_parser(
         "design",
         help="design payouts backwards from targets (banker.edge, player.sd, ...)",
@@ -75,6 +79,12 @@ def register(subparsers: Any) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
+    """Search the free payouts for a table that meets the targets
+    (:func:`simkit.design.design`), write the variant file, ``par.md`` and ``design.md`` to
+    ``--out``, and print whether the chosen table met every target on a fresh simulation;
+    returns exit status 0 (an infeasible design is reported, not an error).  Free payouts or
+    targets that do not fit the variant raise :class:`~simkit.errors.SimkitError` before any
+    game is played."""
     from simkit.design import design
     from simkit.files import check_output_dir
 

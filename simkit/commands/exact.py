@@ -15,6 +15,8 @@ from simkit.commands._options import (
 
 
 def register(subparsers: Any) -> None:
+    """Add ``simkit exact`` to ``subparsers``: the variants (``--variant`` or
+    positional), ``--deck`` and ``--out``; :func:`handle` runs it."""
     parser = subparsers.add_parser(
         "exact",
         help="exact probabilities of the special hands and hand categories",
@@ -36,6 +38,10 @@ def register(subparsers: Any) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
+    """Print each variant's exact special-hand odds (or why it has none) over
+    its deck or ``--deck``, and with ``--out`` write every exact table as
+    ``<variant>[-<deck>]-<table>.parquet``; returns exit status 0.  Raises
+    :class:`~simkit.errors.SimkitError` for an unknown variant or deck key."""
 
     from simkit.exact import exact_tables
     from simkit.exact_decks import DeckShape, deck_of

@@ -18,6 +18,8 @@ DEFAULT_GAMES = 20_000
 
 
 def register(subparsers: Any) -> None:
+    """Add ``simkit match`` to ``subparsers``: strategies A and B, ``--variant``,
+    ``--players``, ``--games`` and ``--seed``; :func:`handle` runs it."""
     parser = subparsers.add_parser(
         "match",
         help="points per hand between two strategies, duplicate format, with a 95%% CI",
@@ -35,6 +37,11 @@ def register(subparsers: Any) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
+    """Play A against B in the duplicate format
+    (:func:`~simkit.train.duplicate_match`) and print A's points per hand with its SE and
+    95% CI; returns exit status 0.  Raises :class:`~simkit.errors.SimkitError` for fewer
+    than 2 games, an unknown strategy or a table trained for another variant or table
+    size."""
     from simkit.arrange import strategy_from_name
     from simkit.errors import SimkitError
     from simkit.train import duplicate_match

@@ -22,6 +22,9 @@ DEFAULT_GAMES = 20_000
 
 
 def register(subparsers: Any) -> None:
+    """Add ``simkit par`` to ``subparsers``: a run folder RUN or ``--variant`` with
+    ``--players``, ``--games``, ``--strategy``, ``--seed`` and ``--jobs``, and ``--out``;
+    :func:`handle` runs it."""
     parser = subparsers.add_parser(
         "par",
         help="par sheet per seat role: edge, SD, sessions, risk of ruin",
@@ -49,6 +52,11 @@ def register(subparsers: Any) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
+    """Print the par sheet (:func:`~simkit.par.par_sheet`) of RUN's kept games, or of
+    a fresh simulation of ``--variant`` that keeps its games (in ``--out``/run, or in a
+    temporary folder removed afterwards), and write it to ``--out`` if given; returns exit
+    status 0.  Raises :class:`~simkit.errors.SimkitError` where both RUN and ``--variant``
+    are given."""
     import polars as pl
 
     from simkit.errors import SimkitError

@@ -19,6 +19,9 @@ DEFAULT_ROLLOUTS = (300, 300)
 
 
 def register(subparsers: Any) -> None:
+    """Add ``simkit regret`` to ``subparsers``: the strategy (positional, default the
+    default strategy), ``--opponents``, ``--variant``, ``--players``, ``--seat``, ``--hands``,
+    ``--rollouts SELECT EVALUATE`` and ``--seed``; :func:`handle` runs it."""
     parser = subparsers.add_parser(
         "regret",
         help="a strategy's regret per hand under a variant's full rules, with a 95%% CI",
@@ -62,6 +65,10 @@ def register(subparsers: Any) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
+    """Measure the strategy's regret by rollouts (:func:`~simkit.regret.regret`)
+    and print the result; returns exit status 0.  Raises
+    :class:`~simkit.errors.SimkitError` for fewer than 1 hand or rollout opponents (they
+    would nest rollouts)."""
     from dataclasses import replace
 
     import simkit.objective  # noqa: F401  (registers the fitters of built tables' extras)

@@ -11,6 +11,10 @@ from simkit.commands.simulate import add_run_options, claim_out, run_kwargs
 
 
 def register(subparsers: Any) -> None:
+    """Add ``simkit report`` to ``subparsers``: ``--out`` (default
+    ``results/report``), the variants, ``--games``, the run options of
+    :func:`~simkit.commands.simulate.add_run_options` and ``--from``; :func:`handle` runs
+    it."""
     parser = subparsers.add_parser(
         "report",
         help="simulate every variant and write the report (README.md, tables, figures)",

@@ -10,6 +10,9 @@ from simkit.commands._options import add_jobs_option, add_out_option
 
 
 def register(subparsers: Any) -> None:
+    """Add ``simkit rescore`` to ``subparsers``: the run folder RUN, the required
+    ``--variant``, ``--from``, ``--gain-sample``, ``--jobs`` and ``--out``; :func:`handle`
+    runs it."""
     parser = subparsers.add_parser(
         "rescore",
         help="score a run's kept games under another variant file",
@@ -46,6 +49,11 @@ def register(subparsers: Any) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
+    """Score RUN's kept games again under ``--variant``
+    (:func:`~simkit.rescore.rescore`), print the scores, with ``--gain-sample`` the gain of
+    the re-derived play over the kept one, and save the tables in ``--out`` if given;
+    returns exit status 0.  A run without kept games or a variant they cannot be scored
+    under raises :class:`~simkit.errors.SimkitError`."""
     import polars as pl
 
     from simkit.files import check_output_dir

@@ -123,6 +123,9 @@ def simulate_args(args: argparse.Namespace) -> Any:
 
 
 def register(subparsers: Any) -> None:
+    """Add ``simkit simulate`` to ``subparsers``: the variants (``--variant`` or
+    positional), the run options of :func:`add_run_options` with ``--games``, ``--out`` and
+    ``--keep-games``; :func:`handle` runs it."""
     parser = subparsers.add_parser(
         "simulate",
         help="simulate deals under variants and save the result tables",
@@ -143,6 +146,10 @@ def register(subparsers: Any) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
+    """Claim ``--out`` (if given), simulate (:func:`simulate_args`), print the
+    scores and save the tables; returns exit status 0.  Raises
+    :class:`~simkit.errors.SimkitError` for ``--keep-games`` without ``--out`` or another
+    run's results in ``--out`` (without ``--overwrite``)."""
     import polars as pl
 
     with claim_out(args):

@@ -18,6 +18,9 @@ from simkit.errors import SimkitError
 
 
 def register(subparsers: Any) -> None:
+    """Add ``simkit train`` to ``subparsers``: ``--variant``, ``--players``,
+    ``--seed``, ``--games``, ``--iterations``, ``--blend``, ``--other-deals``,
+    ``--strategy``, ``--out``, ``--overwrite`` and ``--quiet``; :func:`handle` runs it."""
     parser = subparsers.add_parser(
         "train",
         help="train win tables (max-ev's or expected-score's) by fictitious play",
@@ -83,6 +86,11 @@ def _blend(text: str) -> float | str:
 
 
 def handle(args: argparse.Namespace) -> int:
+    """Train the win tables by fictitious play (:func:`~simkit.train.train`) and
+    save them as ``--out`` (default ``<variant>-<players>p[-fine].npz``); returns exit
+    status 0.  Raises :class:`~simkit.errors.SimkitError` for ``--games`` below 1 or
+    ``--other-deals`` below 0, and refuses an existing file without ``--overwrite``, both
+    before training."""
     import os
     import sys
 

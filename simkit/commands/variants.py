@@ -10,6 +10,8 @@ from simkit.commands._options import add_out_option
 
 
 def register(subparsers: Any) -> None:
+    """Add ``simkit variants`` to ``subparsers``, with its actions ``show
+    VARIANT`` and ``docs`` (``--out``, ``--check``); :func:`handle` runs it."""
     parser = subparsers.add_parser(
         "variants",
         help="list the rule variants, show one, or write docs/variants.md",
@@ -27,6 +29,10 @@ def register(subparsers: Any) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
+    """Without an action, list the shipped variants and the deck options; ``show``
+    prints a variant's resolved rules; ``docs`` writes the side-by-side document to
+    ``--out`` (stdout without it).  Returns exit status 0, or 1 where ``docs --check``
+    finds ``--out`` not current."""
     from simkit.variants import deck_option_names, load_variant, variant_names
     from simkit.variants.docs import render_variant, render_variants_doc
 

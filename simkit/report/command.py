@@ -76,6 +76,8 @@ def reproduce_command(provenance: dict[str, Any], out: str = "results/report") -
 
 
 def reproduce_section(page: Page) -> list[str]:
+    """The commands that reproduce the page's run (:func:`reproduce_command` of its
+    provenance) as a Markdown section, with the note that ``--jobs`` changes no number."""
     lines = reproduce_command(page.provenance)
     return [
         "## Reproduce\n",

@@ -28,10 +28,12 @@ class Page:
 
     @property
     def tables(self) -> dict[str, pl.DataFrame]:
+        """The run's tables by name (the result's, not a copy)."""
         return self.result.tables
 
     @property
     def provenance(self) -> dict[str, Any]:
+        """The run's provenance (seed, strategy, players, variants, version)."""
         return self.result.provenance
 
     @property

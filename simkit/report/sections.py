@@ -67,6 +67,8 @@ def variants_section(page: Page) -> list[str]:
 
 
 def scores_section(page: Page) -> list[str]:
+    """Seat 0's mean score and SD and a player's SD over all seats, per variant (the ``scores``
+    table), with the scores figure."""
     scores = page.table("scores")
     rows: list[list[Any]] = []
     for name in page.names:
@@ -153,6 +155,9 @@ def paired_section(page: Page) -> list[str]:
 
 
 def components_section(page: Page) -> list[str]:
+    """Per variant and rule component (the ``components`` table): its share of the variance of a
+    player's score and the mean points it moves, with the components figure; nothing where no
+    component moved a point."""
     comps = page.table("components").filter(pl.col("mean_abs") > 0)
     if not comps.height:
         return []
@@ -198,6 +203,8 @@ def _t_formula_note(page: Page) -> str:
 
 
 def events_section(page: Page) -> list[str]:
+    """Per variant, the rate of each event a player meets a game (scoop, scooped, home run, foul,
+    declared; the ``events`` table), with why a cell is never seen."""
     events = page.table("events")
     event_names = list(dict.fromkeys(events["event"].to_list()))
     rate = est_of("rate", "se", seen="count")
@@ -233,6 +240,8 @@ def _never_note(events: pl.DataFrame, variants: list[str]) -> str:
 
 
 def t_formula_section(page: Page) -> list[str]:
+    """The distribution of the t-formula's t per variant that plays it (the ``t_distribution``
+    table); nothing where none does."""
     tdist = page.table("t_distribution")
     if not tdist.height:
         return []
@@ -249,6 +258,9 @@ def t_formula_section(page: Page) -> list[str]:
 
 
 def specials_section(page: Page) -> list[str]:
+    """Special hands simulated against their exact one-deck probabilities (the ``specials`` table):
+    the largest |z| per variant, then each special of :attr:`~simkit.report.page.Page.base` (or the
+    first variant with specials); nothing where the ``specials`` table is empty."""
     specials = page.table("specials")
     if not specials.height:
         return []
@@ -323,6 +335,8 @@ def _fixed(mean: float, se: float) -> str:
 
 
 def declare_section(page: Page) -> list[str]:
+    """Per variant and special held, the holder's score declaring it, playing the cards as a normal
+    hand, and the gain (the ``declare_value`` table); nothing where no special was held."""
     dv = page.table("declare_value")
     dv = dv.filter(pl.col("n") > 0) if dv.height else dv
     if not dv.height:
@@ -355,6 +369,8 @@ def declare_section(page: Page) -> list[str]:
 
 
 def banker_section(page: Page) -> list[str]:
+    """The banker's (seat 0's) mean score with its 95% CI per banker variant and compare rule (the
+    ``banker_edge`` table); nothing without a banker variant."""
     be = page.table("banker_edge")
     if not be.height:
         return []
@@ -377,6 +393,9 @@ def banker_section(page: Page) -> list[str]:
 
 
 def payouts_section(page: Page) -> list[str]:
+    """The special payouts of :attr:`~simkit.report.page.Page.base` (or the first variant with
+    specials) against their rarity and normal-play value (the ``payouts`` table), with the payouts
+    figure; nothing where the figure cannot be drawn (:func:`~simkit.plots.drawable`)."""
     if "payouts" not in drawable(page.tables):
         return []
     pay = page.table("payouts").filter(pl.col("variant") == _special_base(page))
@@ -427,6 +446,7 @@ def payouts_section(page: Page) -> list[str]:
 
 
 def distribution_section(page: Page) -> list[str]:
+    """The score-distribution figure and how to read it (always present)."""
     panels = "One panel per variant, each on its own score axis" if page.compares else "Its"
     return [
         "## Score distributions\n",
@@ -438,6 +458,8 @@ def distribution_section(page: Page) -> list[str]:
 
 
 def dun_categories_section(page: Page) -> list[str]:
+    """How often each hand category sits in each dun of :attr:`~simkit.report.page.Page.base`'s
+    hands played normally (the ``dun_categories`` table)."""
     dun = page.table("dun_categories").filter(pl.col("variant") == page.base)
     cats = list(dict.fromkeys(dun["category"].to_list()))
     freq = est_of("freq", "se", seen="count")
@@ -452,6 +474,8 @@ def dun_categories_section(page: Page) -> list[str]:
 
 
 def convergence_section(page: Page) -> list[str]:
+    """The convergence figure (key estimates against games played); nothing where it cannot be drawn
+    (:func:`~simkit.plots.drawable`)."""
     if "convergence" not in drawable(page.tables):
         return []
     return [

@@ -36,6 +36,10 @@ def trace_points(n_blocks: int) -> set[int]:
 
 @dataclass
 class RunState:
+    """What a run has gathered so far, and what a checkpoint saves: the merged ``summary`` of
+    the blocks in (in block order) and the convergence ``trace``, rows of
+    :func:`~simkit.statistics.convergence_rows` recorded at the :func:`trace_points`."""
+
     summary: Summary = field(default_factory=Summary)
     trace: list[dict[str, Any]] = field(default_factory=list)
 
@@ -43,6 +47,10 @@ class RunState:
 def merge_output(
     state: RunState, output: BlockOutput, config: SimulationConfig, points: set[int]
 ) -> None:
+    """Fold one chunk's ``output`` into ``state`` in place, block by block, appending the
+    convergence rows after each block count in ``points``.  Raises ``RuntimeError`` where the
+    chunk does not start at the next block (chunks must be merged in block order, so that the
+    result does not depend on ``n_jobs`` or the chunk size)."""
     summary = state.summary
     if output.first_block != summary.n_blocks:
         raise RuntimeError(

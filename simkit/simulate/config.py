@@ -44,13 +44,18 @@ class SimulationConfig:
     keep_games: bool = False
 
     def tables_of(self, v: int) -> str:
+        """The variant whose win tables variant ``v`` (its index in :attr:`variants`) plays
+        with; ``""``: its own."""
         return self.win_tables[v] if self.win_tables else ""
 
     @property
     def n_blocks(self) -> int:
+        """Blocks of :attr:`block_games` games the run is cut into (the last may be short)."""
         return -(-self.n_games // self.block_games)
 
     def block_size(self, block: int) -> int:
+        """Games in block ``block`` (``0 <= block < n_blocks``): :attr:`block_games`, or
+        what is left for the last."""
         return min(self.block_games, self.n_games - block * self.block_games)
 
     def fingerprint(self) -> dict[str, Any]:
@@ -69,6 +74,8 @@ class SimulationConfig:
 
 
 def check_int(value: Any, what: str, minimum: int) -> int:
+    """``value`` as an ``int``.  Raises :class:`~simkit.errors.SimkitError`, naming it
+    ``what``, unless it is an integer (a bool is not) at least ``minimum``."""
     if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < minimum:
         raise SimkitError(f"{what} must be an integer >= {minimum}, got {value!r}")
     return int(value)

@@ -50,6 +50,8 @@ class ProgressLines:
             print(self.line(time.monotonic()), file=self.stream or sys.stderr, flush=True)
 
     def update(self, n: int) -> None:
+        """Count ``n`` more games done; print a line now where the interval is 0 (every
+        chunk), or at the end where a line was printed before."""
         self.done += n
         if self.interval <= 0 or (self.printed and self.done >= self.total):
             self._print()

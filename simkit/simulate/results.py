@@ -44,6 +44,7 @@ class SimulationResult:
 
     @property
     def variant_names(self) -> list[str]:
+        """The run's variants' names, in the order they were played (its provenance's)."""
         return [v["name"] for v in self.provenance["variants"]]
 
     def __repr__(self) -> str:

@@ -38,6 +38,8 @@ def _table(header: list[str], rows: list[list[str]]) -> list[str]:
 
 
 def describe_foul(s: Scoring) -> str:
+    """The ``[scoring.foul]`` rule in a few words: the dun order a hand must keep and what a
+    fouled hand pays."""
     if s.foul.front_middle == "<top-three":
         order = f"front < middle's top three, middle {s.foul.middle_back} back"
     else:
@@ -53,6 +55,10 @@ def describe_foul(s: Scoring) -> str:
 
 
 def describe_scoop(s: Scoring, n_players: int = 4) -> str:
+    """The ``[scoring.scoop]`` rule in a few words (``–`` for none): the points it adds
+    (those at ``n_players``; the text says 4 players, the size the document shows) or what it
+    doubles, and its conditions.  Raises ``IndexError`` where the added points list no entry
+    for ``n_players``."""
     sc = s.scoop
     if sc.mode == "none":
         return "–"
@@ -68,6 +74,8 @@ def describe_scoop(s: Scoring, n_players: int = 4) -> str:
 
 
 def describe_home_run(s: Scoring) -> str:
+    """The ``[scoring.home_run]`` rule in a few words (``–`` for none): its extra points,
+    its factor, how it is split and the fewest players it needs."""
     hr = s.home_run
     if not hr.enabled:
         return "–"
@@ -84,6 +92,8 @@ def describe_home_run(s: Scoring) -> str:
 
 
 def describe_t_formula(s: Scoring) -> str:
+    """The ``[scoring.t_formula]`` rule in a few words (``–`` for none): the payments at 4
+    and 3 players, what ranks the hands and what t is."""
     t = s.t_formula
     if not t.enabled:
         return "–"
@@ -91,6 +101,8 @@ def describe_t_formula(s: Scoring) -> str:
 
 
 def describe_majority(s: Scoring) -> str:
+    """The ``[scoring.majority]`` rule in a few words (``–`` for none): its points, the rule
+    that wins it and whether it replaces the dun points."""
     m = s.majority
     if not m.enabled:
         return "–"
@@ -99,6 +111,8 @@ def describe_majority(s: Scoring) -> str:
 
 
 def describe_horse(s: Scoring) -> str:
+    """The ``[scoring.horse]`` rule (马牌) in a few words (``–`` for none): the card, what
+    it multiplies and by how much per copy."""
     h = s.horse
     if not h.enabled:
         return "–"
@@ -108,6 +122,8 @@ def describe_horse(s: Scoring) -> str:
 
 
 def describe_specials(s: Scoring) -> str:
+    """How declared specials meet (``[scoring.specials]``) in a few words: against whom
+    they are compared, the all-special rule, stacking and the 通杀 sweep factors."""
     sp = s.specials
     text: str = sp.versus
     if sp.all_special != "pairwise":
@@ -165,6 +181,8 @@ def describe_phases(phases: Phases) -> str:
 
 
 def describe_pass(deal: Deal) -> str:
+    """The ``[deal]`` card pass in a few words (``–`` for none): rounds and direction, or
+    the banker's choice, and the cards passed."""
     p = deal.passing
     if p.choice == "banker":
         return f"banker's choice, {p.cards} cards"

@@ -142,6 +142,7 @@ class Deck:
         return (self.decks, self.extra_suit, self.jokers)
 
     def serves(self, n_players: int) -> bool:
+        """Whether this deck is dealt at ``n_players`` (it is listed in :attr:`players`)."""
         return n_players in self.players
 
     def describe(self) -> str:
@@ -246,6 +247,7 @@ class Deal:
 
     @property
     def pass_direction(self) -> str:
+        """The file's pass ``direction`` (read where ``choice = "fixed"``)."""
         return self.passing.direction
 
     @property
@@ -357,6 +359,7 @@ class Phases:
 
     @property
     def any_enabled(self) -> bool:
+        """Whether any decision phase (bidding, negotiation, surrender) is played."""
         return self.bidding.enabled or self.negotiation.enabled or self.surrender.enabled
 
 
@@ -371,13 +374,17 @@ class SpecialRule:
 
     @property
     def kind(self) -> SpecialKind:
+        """The special as simkit detects it (:data:`SPECIAL_KINDS` by :attr:`id`)."""
         return SPECIAL_KINDS[self.id]
 
     @property
     def name(self) -> str:
+        """The special's Chinese name, as the rules digest writes it."""
         return self.kind.name
 
     def option(self, key: str) -> Any:
+        """The value of definition option ``key`` (the file's, or its default).  Raises
+        ``KeyError`` for a key the kind does not have (:attr:`SpecialKind.option_names`)."""
         return self.options[key]
 
 
@@ -390,16 +397,20 @@ class Specials:
 
     @property
     def ids(self) -> tuple[str, ...]:
+        """The played specials' ids, best first."""
         return tuple(r.id for r in self.rules)
 
     @property
     def names(self) -> tuple[str, ...]:
+        """The played specials' Chinese names, best first."""
         return tuple(r.name for r in self.rules)
 
     def __len__(self) -> int:
         return len(self.rules)
 
     def get(self, special_id: str) -> SpecialRule:
+        """The played special ``special_id``.  Raises ``KeyError`` (listing the played ids)
+        where the variant does not play it."""
         for r in self.rules:
             if r.id == special_id:
                 return r

@@ -270,9 +270,13 @@ class HomeRun(TransformTable):
             raise SimkitError("home_run extras must be >= 0")
 
     def factor_for(self, n_players: int) -> float:
+        """The home run's factor at ``n_players``: ``n_players - 1`` for ``"p-minus-1"``, else
+        the fixed factor."""
         return float(n_players - 1) if self.factor == "p-minus-1" else float(self.factor)
 
     def extra_for(self, n_players: int) -> float:
+        """The extra points at ``n_players``: :attr:`extra_two_players` heads-up, else
+        :attr:`extra_per_opponent`."""
         return self.extra_two_players if n_players == 2 else self.extra_per_opponent
 
 
@@ -334,6 +338,7 @@ class Horse(TransformTable):
 
     @property
     def card_int(self) -> int:
+        """The horse card as a card int (:mod:`simkit.cards`)."""
         from simkit.cards import parse_cards
 
         return int(parse_cards(self.card)[0])

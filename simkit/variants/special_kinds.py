@@ -95,6 +95,8 @@ class SpecialTable:
 
 @dataclass(frozen=True, kw_only=True)
 class CleanDragonTable(SpecialTable):
+    """``[specials.clean-dragon]``: the payout and which suit the thirteen cards share."""
+
     suits: Literal["any", "spades"] = field(
         default="any", metadata=_doc("'any' suit (000/001/002) or 'spades' only (004: 黑桃A至K)")
     )
@@ -102,6 +104,8 @@ class CleanDragonTable(SpecialTable):
 
 @dataclass(frozen=True, kw_only=True)
 class RoyalTwelveTable(SpecialTable):
+    """``[specials.royal-twelve]``: the payout and which hands of court cards count."""
+
     definition: Literal["all-jqka", "all-jqk-plus-one"] = field(
         default="all-jqka",
         metadata=_doc(
@@ -113,6 +117,9 @@ class RoyalTwelveTable(SpecialTable):
 
 @dataclass(frozen=True, kw_only=True)
 class FrontStraightTable(SpecialTable):
+    """``[specials.three-straights]`` and ``[specials.three-straight-flushes]``: the payout
+    and which three-card fronts count as straights."""
+
     front_qka: bool = field(
         default=True,
         metadata=_doc("a Q-K-A front counts as a three-card straight (001 excludes it)"),
@@ -124,6 +131,8 @@ class FrontStraightTable(SpecialTable):
 
 @dataclass(frozen=True, kw_only=True)
 class AllBigTable(SpecialTable):
+    """``[specials.all-big]``: the payout and the ranks every card must have."""
+
     ranks: RankSet = field(
         default=RankSet.from_toml(("8", "9", "T", "J", "Q", "K", "A"), "all-big.ranks"),
         metadata=_doc("the ranks allowed (004 reads '10, J, Q, K, A')"),
@@ -132,6 +141,8 @@ class AllBigTable(SpecialTable):
 
 @dataclass(frozen=True, kw_only=True)
 class AllSmallTable(SpecialTable):
+    """``[specials.all-small]``: the payout and the ranks every card must have."""
+
     ranks: RankSet = field(
         default=RankSet.from_toml(("2", "3", "4", "5", "6", "7", "8"), "all-small.ranks"),
         metadata=_doc("the ranks allowed (004 reads 'A, 2, 3, 4, 5')"),
@@ -140,6 +151,8 @@ class AllSmallTable(SpecialTable):
 
 @dataclass(frozen=True, kw_only=True)
 class FourTripsTable(SpecialTable):
+    """``[specials.four-trips]``: the payout and whether a quads stands in for trips."""
+
     quads_count_as_trips: bool = field(
         default=False, metadata=_doc("a quads may stand in for one of the trips (4+3+3+3)")
     )
@@ -147,6 +160,9 @@ class FourTripsTable(SpecialTable):
 
 @dataclass(frozen=True, kw_only=True)
 class FivePairsAndTripsTable(SpecialTable):
+    """``[specials.five-pairs-and-trips]``: the payout and whether a quads stands in for two
+    pairs."""
+
     quads_count_as_two_pairs: bool = field(
         default=True, metadata=_doc("a quads may stand in for two of the pairs")
     )
@@ -154,6 +170,9 @@ class FivePairsAndTripsTable(SpecialTable):
 
 @dataclass(frozen=True, kw_only=True)
 class SixPairsTable(SpecialTable):
+    """``[specials.six-pairs]``: the payout and what else counts as pairs (a quads as two, a
+    trips as one)."""
+
     quads_count_as_two_pairs: bool = field(
         default=True,
         metadata=_doc(
@@ -208,6 +227,9 @@ class SpecialKind:
 
     @property
     def option_names(self) -> tuple[str, ...]:
+        """The definition options' keys in the kind's ``[specials.ID]`` table (its fields
+        other than ``payout`` and ``source``), in declaration order; empty for a kind with
+        none."""
         return tuple(f.name for f in dataclasses.fields(self.table) if f.name not in _TABLE_KEYS)
 
     @property
