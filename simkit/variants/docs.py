@@ -56,14 +56,13 @@ def describe_foul(s: Scoring) -> str:
 
 def describe_scoop(s: Scoring, n_players: int = 4) -> str:
     """The ``[scoring.scoop]`` rule in a few words (``–`` for none): the points it adds
-    (those at ``n_players``; the text says 4 players, the size the document shows) or what it
-    doubles, and its conditions.  Raises ``IndexError`` where the added points list no entry
+    (those at ``n_players``, the size the text names) or what it doubles, and its conditions.  Raises ``IndexError`` where the added points list no entry
     for ``n_players``."""
     sc = s.scoop
     if sc.mode == "none":
         return "–"
     if sc.mode == "add":
-        text = f"+{_num(sc.points[n_players - 2])} (4 players)"
+        text = f"+{_num(sc.points[n_players - 2])} ({n_players} players)"
     else:
         text = "doubles " + ("dun count" if sc.doubles == "base" else "duns + bonuses")
     if sc.with_ties:

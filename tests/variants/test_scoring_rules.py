@@ -202,3 +202,16 @@ def test_an_old_switch_agreeing_with_the_list_still_loads(tmp_path) -> None:
     assert mine.scoring == load_variant("guangxi").scoring
     plain = write(tmp_path, '[scoring]\ntransforms = []\n[scoring.scoop]\nmode = "none"\n', None)
     assert load_variant(plain).scoring.scoop.mode == "none"
+
+
+def test_the_scoop_summary_names_the_table_size_it_reads() -> None:
+    """An added scoop's points are those of the table size asked, and the text names it."""
+    from simkit.variants import load_variant
+    from simkit.variants.docs import describe_scoop
+
+    scoring = load_variant("fujian").scoring
+    assert scoring.scoop.mode == "add"
+    for n in (2, 3, 4):
+        text = describe_scoop(scoring, n)
+        assert f"({n} players)" in text
+        assert text.startswith(f"+{scoring.scoop.points[n - 2]:g}")
