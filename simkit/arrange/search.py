@@ -454,27 +454,6 @@ def back_caps(
 
 
 @nb.njit(cache=True)
-def _named_split(hand, f, m, r3, r5, c3, c5, rb, strict, rt):
-    """Split ``(f, m)`` with a back of rank ``rb`` of a hand holding jokers, its jokers named
-    (:func:`~simkit.arrange.subsets.name_split`): ``(legal, rf, rm, cf, cm)``, the named
-    front's and middle's ranks and fine classes (the classes 0 where it is not legal).  A
-    function of its own, called on hands with jokers only: inlined, its code sat in the loop
-    over every hand's splits."""
-    ok, rf, rm = name_split(hand, f, m, r3[f], r5[m], rb, strict, rt)
-    if not ok:
-        return False, rf, rm, np.int64(0), np.int64(0)
-    cf = np.int64(named_class(rf, r3[f], c3[f], rt[6]))
-    return True, rf, rm, cf, np.int64(named_class(rm, r5[m], c5[m], rt[6]))
-
-
-@nb.njit(cache=True)
-def _placed_skip(y, m, p, bound):
-    """:func:`~simkit.arrange.value.placed_skip_below`, called where the places are priced
-    only (a function of its own for the reason :func:`_named_split` is)."""
-    return placed_skip_below(y, m, p, bound)
-
-
-@nb.njit(cache=True)
 def eval_back(
     b, hand, solver, backs, subsets, memo, kept, n, top, window, cap, rest_max, m_cap, has_horse,
     gen,
@@ -503,6 +482,33 @@ def eval_back(
     ``class_of_code`` of ``rt``) names them (:func:`~simkit.arrange.subsets.
     name_split`): its splits are valued at the named duns' classes.
     """
+    return _eval_back_body(
+        b, hand, solver, backs, subsets, memo, kept, n, top, window, cap, rest_max, m_cap,
+        has_horse, gen, True,
+    )  # fmt: skip
+
+
+@nb.njit(cache=True, inline="always")
+def eval_back_plain(
+    b, hand, solver, backs, subsets, memo, kept, n, top, window, cap, rest_max, m_cap, has_horse,
+    gen,
+):  # fmt: skip
+    """:func:`eval_back` of a hand holding no joker under a solver that prices no places: the
+    same answers, compiled without those paths and inlined into the walk (its most common
+    case; ``results/bench/walk.md``)."""
+    return _eval_back_body(
+        b, hand, solver, backs, subsets, memo, kept, n, top, window, cap, rest_max, m_cap,
+        has_horse, gen, False,
+    )  # fmt: skip
+
+
+@nb.njit(cache=True, inline="always")
+def _eval_back_body(
+    b, hand, solver, backs, subsets, memo, kept, n, top, window, cap, rest_max, m_cap, has_horse,
+    gen, general,
+):  # fmt: skip
+    """:func:`eval_back`'s loop; ``general`` False (a constant where it is inlined) leaves
+    out the jokers' naming and the places."""
     q, sep, p, cop, strict = solver.q, solver.sep, solver.p, solver.cop, solver.strict
     back_middle, back_front, rt = backs
     r5, r3, c5, c3, x5, x3 = subsets
@@ -510,7 +516,7 @@ def eval_back(
     tv, tk = kept
     front_first = solver.front_first
     rb = r5[b]
-    wild = holds_joker(hand)
+    wild = general and holds_joker(hand)
     # classes as unsigned indices: no test for a negative index at each lookup
     cb = np.uint64(c5[b])
     n_opp = p[P_N_OPP]
@@ -518,9 +524,9 @@ def eval_back(
     w2, l2, v2, e2 = q[2, cb, 0], q[2, cb, 1], q[2, cb, 2], q[2, cb, 3]
     bar = list_bar(tv, n, top, window, cap)
     n_scored = 0
-    placed = p[P_PLACE] > 0.0
+    placed = general and p[P_PLACE] > 0.0
     # 1e-9: rounding must never drop a split that ties the bar (the tie-break decides)
-    skip_below = _placed_skip(bar - rest_max - 1e-9, m_cap, p, True) if placed else 0.0
+    skip_below = placed_skip_below(bar - rest_max - 1e-9, m_cap, p, True) if placed else 0.0
     # the same for the split's own biggest worth, kept for the last worth seen
     last_m = -1.0
     last_skip = 0.0
@@ -530,11 +536,11 @@ def eval_back(
         rm = r5[m]
         rf = r3[f]
         if wild:
-            ok, rf, rm, named_f, named_m = _named_split(hand, f, m, r3, r5, c3, c5, rb, strict, rt)
+            ok, rf, rm = name_split(hand, f, m, rf, rm, rb, strict, rt)
             if not ok:
                 continue
-            cf = np.uint64(named_f)
-            cm = np.uint64(named_m)
+            cf = np.uint64(named_class(rf, r3[f], c3[f], rt[6]))
+            cm = np.uint64(named_class(rm, r5[m], c5[m], rt[6]))
         else:
             if not legal_split(rf, rm, rb, strict):
                 continue
@@ -547,7 +553,7 @@ def eval_back(
             m_split = np.float64(max(q[0, cf, 2], max(q[1, cm, 2], v2)))
             if m_split != last_m:
                 last_m = m_split
-                last_skip = _placed_skip(bar - rest_max - 1e-9, m_split, p, False)
+                last_skip = placed_skip_below(bar - rest_max - 1e-9, m_split, p, False)
             if points < last_skip:
                 continue
         elif points + rest_max + 1e-9 < bar:
@@ -580,7 +586,7 @@ def eval_back(
         )  # fmt: skip
         new_bar = list_bar(tv, n, top, window, cap)
         if placed and new_bar != bar:
-            skip_below = _placed_skip(new_bar - rest_max - 1e-9, m_cap, p, True)
+            skip_below = placed_skip_below(new_bar - rest_max - 1e-9, m_cap, p, True)
             last_m = -1.0
         bar = new_bar
     return n, n_scored
@@ -889,6 +895,7 @@ def search_walk(h, hand, groups, solver, tables, work, top, window, cap, gen):
     x_top = p[P_HORSE] ** copies - 1.0
     n_opp = p[P_N_OPP]
     placed = p[P_PLACE] > 0.0
+    wild = holds_joker(hand)
     n = 0
     scored = 0
     # strongest group first: a walk down the group index, stepping over the absent ones by
@@ -937,10 +944,16 @@ def search_walk(h, hand, groups, solver, tables, work, top, window, cap, gen):
                     # the non-separable part is monotone too: bounded at the caps
                     m_cap = max(fav[0, cf_cap, 2], max(fav[1, cm_top, 2], fav[2, cb, 2]))
                     rest_max = bound - placed_points(separable, m_cap, p, True)
-                    n, k = eval_back(
-                        b, hand, solver, backs, subsets, memo, kept, n, top, window, cap,
-                        rest_max, m_cap, has_horse, gen,
-                    )  # fmt: skip
+                    if placed or wild:
+                        n, k = eval_back(
+                            b, hand, solver, backs, subsets, memo, kept, n, top, window, cap,
+                            rest_max, m_cap, has_horse, gen,
+                        )  # fmt: skip
+                    else:
+                        n, k = eval_back_plain(
+                            b, hand, solver, backs, subsets, memo, kept, n, top, window, cap,
+                            rest_max, m_cap, has_horse, gen,
+                        )  # fmt: skip
                     scored += k
                 else:
                     failed_cb, failed_cm, failed_cf, failed_x = cb, cm_top, cf_cap, x_b
