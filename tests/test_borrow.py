@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numba as nb
 import numpy as np
 import pytest
@@ -72,3 +74,26 @@ def test_only_arrays_and_tuples_of_arrays_are_borrowed():
 
     with pytest.raises(nb.core.errors.TypingError):
         borrow_a_number(1.0)
+
+
+class _Record(NamedTuple):
+    values: np.ndarray
+    count: int
+    flag: bool
+
+
+@nb.njit
+def _fill_record(record, value):
+    r = borrowed(record)
+    for i in range(r.values.shape[0]):
+        r.values[i] = value
+    return _meminfo_is_null(r.values), r.count, r.flag
+
+
+def test_named_tuples_are_borrowed_their_numbers_and_booleans_kept():
+    """A record of arrays and scalars (the search walk's ``SolverData``): its arrays are
+    borrowed views that write the record's arrays, its numbers and booleans come back as
+    they were."""
+    a = np.zeros(4)
+    assert _fill_record(_Record(a, 7, True), 1.5) == (True, 7, True)
+    assert (a == 1.5).all()

@@ -53,7 +53,7 @@ from dataclasses import dataclass
 import numba as nb
 import numpy as np
 
-from simkit.arrange.classes import N_DUNS, coarse_of_fine, fine_classes, n_fine_classes
+from simkit.arrange.classes import N_DUNS, fine_classes, n_fine_classes
 from simkit.arrange.removal import (
     MAX_HAND_FEATURES,
     N_CARD_FEATURES,
@@ -63,14 +63,7 @@ from simkit.arrange.removal import (
     mid_cdf,
     shifted_tables,
 )
-from simkit.arrange.search import (
-    BACK_FRONT,
-    BACK_MIDDLE,
-    FIVE_SUBSETS,
-    THREE_SUBSETS,
-    Solver,
-    max_ev_kernel,
-)
+from simkit.arrange.search import Solver, SolverStack, max_ev_kernel, walk_tables
 from simkit.arrange.subsets import rank_subsets
 from simkit.arrange.wintables import WinTables
 from simkit.cards import DECK_SIZE, check_plain_deck
@@ -369,19 +362,27 @@ def _model_condition(hand, weights, win, tie, fronts, fives, q, fav, sep, wanted
 
 @nb.njit(cache=True)
 def _conditioned_kernel(
-    hands, rt, back_middle, back_front, dun_bits, dun_starts, n_pool, pooled, win, tie, q0, fav0,
-    prior, weights, use_model, params, cops, stricts, horses, ties, five, three, group_of, out,
-    values, n_scored, n_compatible,
+    hands, solver, tables, dun_bits, dun_starts, n_pool, pooled, win, tie, prior, weights,
+    use_model, out, values, n_scored, n_compatible,
 ):  # fmt: skip
     """The exact search of every hand on its own conditioned tables: the shift counted over
     the pool (:func:`_condition`), or read from a card-removal model where ``use_model``
     (:func:`_model_condition`; ``n_compatible`` is then -1, and the pool's arrays are not
-    read).  ``params`` may price the home run against by its own rate (``P_HOME_RATE``: the
-    full search of expected-score-rerank's objective)."""
+    read).  ``solver``: the base solver (:class:`~simkit.arrange.search.SolverData`; its
+    ``q``, ``fav`` the pooled tables' quantities, its ``p`` may price the home run against by
+    its own rate, ``P_HOME_RATE``: the full search of expected-score-rerank's objective);
+    ``tables``: :class:`~simkit.arrange.search.WalkTables`."""
+    q0, fav0, rt = solver.q, solver.fav, tables.rt
     q = q0.copy().reshape((1, *q0.shape))  # win points and lose pay kept from the base
     fav = fav0.copy().reshape((1, *fav0.shape))
     n_fine = q0.shape[1]
     sep = np.empty((1, q0.shape[0], q0.shape[1]), dtype=np.float64)
+    stack = SolverStack(
+        q, fav, sep, solver.p.copy().reshape((1, solver.p.shape[0])),
+        solver.cop.copy().reshape((1, *solver.cop.shape)),
+        np.full(1, solver.strict, dtype=np.int64), np.full(1, solver.horse, dtype=np.int64),
+        np.full(1, solver.front_first, dtype=np.int64),
+    )  # fmt: skip
     wanted = np.zeros((q0.shape[0], (n_fine + 63) // 64), dtype=np.uint64)
     free = np.empty(dun_bits.shape[2], dtype=np.uint64)
     below = np.empty(dun_bits.shape[2] + 1, dtype=np.int64)
@@ -406,8 +407,7 @@ def _conditioned_kernel(
                 sep, free, below, wanted, classes,
             )  # fmt: skip
         max_ev_kernel(
-            hands[h : h + 1], rt, back_middle, back_front, q, fav, sep, params, cops, stricts,
-            horses, ties, pick, five, three, group_of, out[:, h : h + 1], values[:, h : h + 1],
+            hands[h : h + 1], stack, tables, pick, out[:, h : h + 1], values[:, h : h + 1],
             n_scored[:, h : h + 1],
         )  # fmt: skip
 
@@ -439,14 +439,10 @@ def _search(
         )
     weights = _NO_MODEL if model is None else model.weights
     _conditioned_kernel(
-        rows, solver.rank_tables, BACK_MIDDLE, BACK_FRONT, bits, starts, n_pool, pooled,
+        rows, solver.data, walk_tables(solver.rank_tables), bits, starts, n_pool, pooled,
         np.ascontiguousarray(tables.win, dtype=np.float64),
-        np.ascontiguousarray(tables.tie, dtype=np.float64), solver.q, solver.fav, float(prior),
-        weights, model is not None,
-        solver.model.params[None], solver.joint[None],
-        np.array([solver.strict], dtype=np.int64), np.array([solver.horse_card], dtype=np.int64),
-        np.array([solver.front_first], dtype=np.int64), FIVE_SUBSETS, THREE_SUBSETS,
-        coarse_of_fine(), ids, values, n_scored, n_compatible,
+        np.ascontiguousarray(tables.tie, dtype=np.float64), float(prior), weights,
+        model is not None, ids, values, n_scored, n_compatible,
     )  # fmt: skip
     return ids[0], values[0], n_scored[0], n_compatible
 

@@ -64,51 +64,38 @@ in it.  :func:`reference_rerank` is the same by scanning all 72,072 splits.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numba as nb
 import numpy as np
 
-from simkit.arrange.classes import CLASS_BITS, coarse_of_fine, fine_classes
+from simkit.arrange.classes import CLASS_BITS, fine_classes
 from simkit.arrange.conditioned import set_quantities
 from simkit.arrange.removal import MAX_HAND_FEATURES, RemovalModel, hand_features
 from simkit.arrange.search import (
-    BACK_FRONT,
-    BACK_MIDDLE,
-    FIVE_SUBSETS,
+    KEY_CF,
+    KEY_IB,
+    KEY_IF,
+    KEY_IM,
     SPLIT_IDS,
-    THREE_SUBSETS,
     Solver,
-    back_caps,
     clear_groups,
-    dun_beats,
-    group_backs,
+    hand_groups,
     horse_copies,
-    horse_counts,
-    legal_split,
-    long_suits,
-    present_below,
+    next_generation,
+    search_walk,
     split_values,
     values_kernel,
     walk_scratch,
+    walk_tables,
+    window_bar,
 )
-from simkit.arrange.subsets import rank_subsets
-from simkit.arrange.value import (
-    P_HORSE,
-    P_N_OPP,
-    P_PLACE,
-    expected_points,
-    horse_bound,
-    horse_bound_back,
-    horse_points,
-    separable_ev,
-    split_ev,
-)
+from simkit.arrange.value import P_PLACE
 from simkit.borrow import borrowed
 from simkit.cards import check_plain_deck
 from simkit.evaluate import orders_hold, rank3, rank5
-from simkit.splits import split_positions
+from simkit.splits import FIVE_SUBSETS, THREE_SUBSETS, split_positions
 
-#: Columns of a kept split in the list: its ranks, subset ids and classes.
-_RB, _RM, _RF, _IB, _IM, _IF, _CF, _CM, _CB = range(9)
 #: The largest list a search keeps.
 MAX_TOP = 64
 #: A hand holding this many trips or more (ranks of three or four of its cards), or one trips
@@ -170,16 +157,6 @@ def hand_list(hand, top, window, wide_top, wide_window, wide_pairs=WIDE_PAIRS):
     return top, window
 
 
-@nb.njit(cache=True)
-def window_bar(best, window, cap):
-    """The lowest value a kept split may have, the best's value being ``best``:
-    ``min(best, cap) - window``.  Near splits are kept (``window`` points below the best),
-    and below ``cap`` only: a strong hand keeps all of its best ``top`` above ``cap - window``,
-    since the places can lift one of them far above the rest.  The bar never falls as
-    ``best`` grows, which lets the search raise it as it finds better splits."""
-    return min(best, cap) - window
-
-
 def check_window(window: float, cap: float, name: str = "window") -> None:
     """The window's options, checked: ``window`` (an option called ``name``) a number of
     points at least 0 (``inf``: no window), ``cap`` a number (``inf``: no cap)."""
@@ -218,161 +195,52 @@ def _wide_list(
     return (top if wide_top is None else wide_top, window if wide_window is None else wide_window)
 
 
-@nb.njit(cache=True)
-def _keep(v, rf, rm, rb, f, m, b, cf, cm, cb, tv, tk, n, top, front_first):
-    """Offer a split to the list ``tv`` (values) / ``tk`` (keys), kept in the tie-break's
-    order with one split per class triple; returns the list's new length."""
-    # the place the split takes: that of its triple's split where the tie-break prefers it
-    # (equal values), else a new one at the end, the last dropped when the list is full
-    j = -1
-    for i in range(n):
-        if tk[i, _CF] == cf and tk[i, _CM] == cm and tk[i, _CB] == cb:
-            j = i
-            break
-    if j < 0:
-        j = n if n < top else top - 1
-    if j < n and not dun_beats(
-        v, rf, rm, rb, f, m, b, tv[j], tk[j, _RB], tk[j, _RM], tk[j, _RF], tk[j, _IB],
-        tk[j, _IM], tk[j, _IF], front_first,
-    ):  # fmt: skip
-        return n
-    if j == n:
-        n += 1
-    # up past the splits it beats
-    while j > 0 and dun_beats(
-        v, rf, rm, rb, f, m, b, tv[j - 1], tk[j - 1, _RB], tk[j - 1, _RM], tk[j - 1, _RF],
-        tk[j - 1, _IB], tk[j - 1, _IM], tk[j - 1, _IF], front_first,
-    ):  # fmt: skip
-        tv[j] = tv[j - 1]
-        for c in range(tk.shape[1]):  # a loop: a slice's copy builds two views each step
-            tk[j, c] = tk[j - 1, c]
-        j -= 1
-    _write(tv, tk, j, v, rf, rm, rb, f, m, b, cf, cm, cb)
-    return n
+class ListOptions(NamedTuple):
+    """The kept list's options (:func:`rerank_ids`): ``top`` splits within ``window`` of the
+    best for most hands, ``wide_top`` within ``wide_window`` for a hand that keeps the wide
+    list (:func:`keeps_wide` with ``wide_pairs``), the best's value capped at ``cap`` in the
+    window's bar (:func:`window_bar`)."""
+
+    top: int
+    window: float
+    wide_top: int
+    wide_window: float
+    wide_pairs: int
+    cap: float
+
+
+class Reranking(NamedTuple):
+    """What the kept splits are re-ranked by: ``q`` ``(1, 3, C, 4)``, a copy of the base
+    quantities into which the hand's own are written (win points and lose pay kept from the
+    base); ``p``, ``cop``: the re-ranking payout's value parameters and copula; ``weights``:
+    the card-removal model's (:attr:`~simkit.arrange.removal.RemovalModel.weights`); ``win``,
+    ``tie``: float64 ``(3, C)``, the fine tables it shifts."""
+
+    q: np.ndarray
+    p: np.ndarray
+    cop: np.ndarray
+    weights: np.ndarray
+    win: np.ndarray
+    tie: np.ndarray
 
 
 @nb.njit(cache=True)
-def _list_bar(tv, n, top, window, cap):
-    """The value a split must reach to enter the list: the list's last once it is full and,
-    once it holds a split, :func:`window_bar` of its best.  The best only grows while the
-    search runs, so the bar never rises above the final list's: no split of the final list
-    is pruned, and those kept under a lower bar are dropped at the end."""
-    bar = -np.inf
-    if n > 0:
-        bar = window_bar(tv[0], window, cap)
-        if n == top and tv[top - 1] > bar:
-            bar = tv[top - 1]
-    return bar
+def _rerank_kernel(hands, solver, tables, options, own, out, values, n_scored, n_kept):
+    """For each hand: expected-score's best ``top`` splits of distinct class triples under
+    ``solver`` (:class:`~simkit.arrange.search.SolverData`, no places), by
+    :func:`~simkit.arrange.search.search_walk` with the list's options ``options``
+    (:class:`ListOptions`: a hand that keeps the wide list, :func:`keeps_wide`, keeps
+    ``wide_top`` splits within ``wide_window``, :func:`hand_list`), then each valued under
+    the hand's own tables and the re-ranking payout ``own`` (:class:`Reranking`); the best of
+    them, the earlier on a tie.  ``tables``: :class:`~simkit.arrange.search.WalkTables`.
 
-
-@nb.njit(cache=True)
-def _write(tv, tk, j, v, rf, rm, rb, f, m, b, cf, cm, cb):
-    tv[j] = v
-    tk[j, _RB], tk[j, _RM], tk[j, _RF] = rb, rm, rf
-    tk[j, _IB], tk[j, _IM], tk[j, _IF] = b, m, f
-    tk[j, _CF], tk[j, _CM], tk[j, _CB] = cf, cm, cb
-
-
-@nb.njit(cache=True, inline="always")
-def _bound(fav, p, cop, cf, cm, cb, has_horse, x_top, copies, x_back):
-    """The expected score's bound over splits whose duns are at most classes (cf, cm, cb):
-    with the 马牌's bound of a group (``x_back`` < 0) or of one back (its own extra count).
-    Inlined at both, as expected-score's walk inlines its bound (1.02-1.04x against a call per
-    back in one process: a gain inside this host's noise, the same answers)."""
-    bound = split_ev(fav, p, cop, cf, cm, cb, True)
-    if has_horse:
-        n_opp = p[P_N_OPP]
-        if x_back < 0.0:
-            bound += n_opp * horse_bound(fav, cf, cm, cb, x_top, copies)
-        else:
-            bound += n_opp * horse_bound_back(fav, cf, cm, cb, x_top, copies, x_back)
-    return bound
-
-
-@nb.njit(cache=True)
-def _eval_back_top(
-    b, r5, r3, c5, c3, back_middle, back_front, q, sep, p, cop, strict, rest_max, tv, tk, n,
-    top, window, cap, x5, x3, has_horse, front_first, memo_key, memo_value, gen,
-):  # fmt: skip
-    """:func:`~simkit.arrange.search._eval_back` (without the places) keeping the best
-    ``top`` class triples in ``tv`` / ``tk``: a split is skipped where its separable part
-    plus ``rest_max`` cannot reach the list's last value once the list is full.  Returns the
-    list's length and the splits scored."""
-    rb = r5[b]
-    # classes as unsigned indices (as in _eval_back)
-    cb = np.uint64(c5[b])
-    n_opp = p[P_N_OPP]
-    sep_b = sep[2, cb]
-    w2, l2, v2, e2 = q[2, cb, 0], q[2, cb, 1], q[2, cb, 2], q[2, cb, 3]
-    bar = _list_bar(tv, n, top, window, cap)
-    n_scored = 0
-    for j in range(back_middle.shape[1]):
-        m = back_middle[b, j]
-        f = back_front[b, j]
-        rm = r5[m]
-        rf = r3[f]
-        if not legal_split(rf, rm, rb, strict):
-            continue
-        cf = np.uint64(c3[f])
-        cm = np.uint64(c5[m])
-        points = n_opp * (sep[0, cf] + sep[1, cm] + sep_b)
-        # 1e-9: rounding must never drop a split that ties the bar (the tie-break decides)
-        if points + rest_max + 1e-9 < bar:
-            continue
-        n_scored += 1
-        triple = gen | (np.int64(cf) << 26) | (np.int64(cm) << 13) | np.int64(cb)
-        slot = (np.int64(cf) ^ (np.int64(cm) * 7) ^ (np.int64(cb) * 13)) & (memo_key.shape[0] - 1)
-        if memo_key[slot] == triple:
-            v = memo_value[slot]
-        else:
-            v = expected_points(
-                q[0, cf, 0], q[1, cm, 0], w2,
-                q[0, cf, 1], q[1, cm, 1], l2,
-                q[0, cf, 2], q[1, cm, 2], v2,
-                q[0, cf, 3], q[1, cm, 3], e2,
-                p, cop,
-            )  # fmt: skip
-            memo_key[slot] = triple
-            memo_value[slot] = v
-        if has_horse:
-            v += n_opp * horse_points(
-                q, np.int64(cf), np.int64(cm), np.int64(cb), x3[f], x5[m], x5[b]
-            )
-        if v + 1e-9 < bar:
-            continue
-        n = _keep(
-            v, rf, rm, rb, f, m, b, np.int64(cf), np.int64(cm), np.int64(cb), tv, tk, n, top,
-            front_first,
-        )  # fmt: skip
-        bar = _list_bar(tv, n, top, window, cap)
-    return n, n_scored
-
-
-@nb.njit(cache=True)
-def _rerank_kernel(
-    hands, rt, back_middle, back_front, q, fav, sep, p, cop, strict, horse, front_first,
-    q_own, p_own, cop_own, weights, win, tie, top, window, wide_top, wide_window, wide_pairs,
-    cap, five, three, group_of, out, values, n_scored, n_kept,
-):  # fmt: skip
-    """For each hand: expected-score's best ``top`` splits of distinct class triples (its
-    quantities ``q``, ``fav``, ``sep``, its payout ``p``: :func:`~simkit.arrange.search.
-    max_ev_kernel`'s walk and bounds, with the list's last value as the bar once the list
-    is full), then each valued under the hand's own tables (``weights``, a card-removal
-    model, shifting ``win`` / ``tie``; the quantities written into ``q_own``, a copy of the
-    base) and the payout ``p_own`` (the places); the best of them, the earlier on a tie.
-    A hand that keeps the wide list (:func:`keeps_wide` with ``wide_pairs``) keeps
-    ``wide_top`` splits within ``wide_window``, not ``top`` within ``window``
-    (:func:`hand_list`).
-
-    ``out`` ``(n, 3)``: the split's ids; ``values``: its value under the hand's own tables;
-    ``n_scored``: the splits the search scored; ``n_kept``: the list's length."""
-    work = walk_scratch(group_of[q.shape[1] - 1] + 1)
-    top_max = max(top, wide_top)
-    # the list, and the re-ranking's scratch (set_quantities' favourable and separable
-    # outputs are not read here)
+    ``out`` int64 ``(n, 3)``: the split's ids; ``values`` float64: its value under the hand's
+    own tables; ``n_scored``: the splits the search scored; ``n_kept``: the list's length."""
+    top_max = max(options.top, options.wide_top)
+    work = walk_scratch(tables.group_of[solver.q.shape[1] - 1] + 1, top_max)
+    q_own = own.q
+    # the re-ranking's scratch (set_quantities' favourable and separable outputs are not read)
     listed = (
-        np.empty(top_max, dtype=np.float64),
-        np.empty((top_max, 9), dtype=np.int64),
         np.empty(MAX_HAND_FEATURES, dtype=np.int64),
         np.empty((1, *q_own.shape[1:3], 2), dtype=q_own.dtype),
         np.empty((1, *q_own.shape[1:3]), dtype=np.float64),
@@ -380,137 +248,71 @@ def _rerank_kernel(
         np.empty((top_max, 3), dtype=np.float64),
         np.empty(top_max, dtype=np.float64),
     )
-    _rerank_walk(
-        hands, rt, back_middle, back_front, q, fav, sep, p, cop, strict, horse, front_first,
-        q_own, p_own, cop_own, weights, win, tie, top, window, wide_top, wide_window, wide_pairs,
-        cap, five, three, group_of, out, values, n_scored, n_kept, work, listed,
-    )  # fmt: skip
+    _rerank_hands(hands, solver, tables, options, own, out, values, n_scored, n_kept, work, listed)
 
 
 @nb.njit(cache=True)
-def _rerank_walk(
-    hands, rt, back_middle, back_front, q, fav, sep, p, cop, strict, horse, front_first,
-    q_own, p_own, cop_own, weights, win, tie, top, window, wide_top, wide_window, wide_pairs,
-    cap, five, three, group_of, out, values, n_scored, n_kept, work, listed,
-):  # fmt: skip
-    """:func:`_rerank_kernel`'s search and re-ranking, on the scratch arrays ``work``
+def _rerank_hands(hands, solver, tables, options, own, out, values, n_scored, n_kept, work, listed):
+    """:func:`_rerank_kernel` on the scratch ``work``
     (:func:`~simkit.arrange.search.walk_scratch`) and ``listed``, every array borrowed
     (:func:`simkit.borrow.borrowed`: the caller holds them all)."""
-    (
-        hands, rt, back_middle, back_front, q, fav, sep, p, cop, q_own, p_own, cop_own, weights,
-        win, tie, five, three, group_of, out, values, n_scored, n_kept, work, listed,
-    ) = borrowed((
-        hands, rt, back_middle, back_front, q, fav, sep, p, cop, q_own, p_own, cop_own, weights,
-        win, tie, five, three, group_of, out, values, n_scored, n_kept, work, listed,
-    ))  # fmt: skip
-    (
-        r5, r3, c5, c3, head, group_top, next_back, group_list, present, cap_m, cap_f, cap_hand,
-        x5, x3, memo_key, memo_value, cap_rank, cap_class, rank_key, rank_hand, rank_caps,
-    ) = work  # fmt: skip
-    tv, tk, active, fav_own, sep_own, kept_classes, extra, own_values = listed
-    class_of_code = rt[6]
-    n_opp = p[P_N_OPP]
-    copies = 0
+    hands, solver, tables, own, out, values, n_scored, n_kept, work, listed = borrowed(
+        (hands, solver, tables, own, out, values, n_scored, n_kept, work, listed)
+    )
+    tk = work.kept_keys
+    n_gen = 0
     for h in range(hands.shape[0]):
-        rank_subsets(hands[h], rt, r5, r3, c5, c3)
-        top_f, top_5, n_grp = group_backs(
-            c3, c5, group_of, head, group_top, next_back, group_list, present
+        groups = hand_groups(hands[h], tables, work)
+        n_gen, gen = next_generation(n_gen, work.memo_key)
+        top_h, window_h = hand_list(
+            hands[h], options.top, options.window, options.wide_top, options.wide_window,
+            options.wide_pairs,
+        )  # fmt: skip
+        n, scored = search_walk(
+            h, hands[h], groups, solver, tables, work, top_h, window_h, options.cap, gen
         )
-        long_a, long_b = long_suits(hands[h])
-        copies = 0
-        if horse >= 0:
-            copies = horse_counts(hands[h], horse, p[P_HORSE], five, three, x5, x3)
-        has_horse = copies > 0
-        x_top = p[P_HORSE] ** copies - 1.0
-        gen = np.int64(h % (1 << 24) + 1) << 39
-        if h % (1 << 24) == 0:
-            memo_key[:] = -1
-        top_h, window_h = hand_list(hands[h], top, window, wide_top, wide_window, wide_pairs)
-        n = 0
-        scored = 0
-        g = group_of[top_5] + 1
-        while True:
-            g = present_below(present, g)
-            if g < 0:
-                break
-            bar = _list_bar(tv, n, top_h, window_h, cap)
-            cb_top = group_top[g]
-            cm = min(top_5, cb_top)
-            cf = min(top_f, cm)
-            bound = _bound(fav, p, cop, cf, cm, cb_top, has_horse, x_top, copies, -1.0)
-            if bound + 1e-9 < bar:
-                break
-            group_rest = bound - n_opp * separable_ev(fav, cf, cm, cb_top)
-            failed_cb = -1
-            failed_cm = -1
-            failed_cf = -1
-            failed_x = -1.0
-            b = head[g]
-            while b >= 0:
-                back_caps(
-                    b, h, r5, r3, back_middle, back_front, long_a, long_b, class_of_code, cap_m,
-                    cap_f, cap_hand, cap_rank, cap_class, rank_key, rank_hand, rank_caps,
-                    hands[h], rt,
-                )  # fmt: skip
-                cb = c5[b]
-                cm_top = cap_m[b]
-                cf_cap = cap_f[b]
-                x_b = x5[b] if has_horse else 0.0
-                if cm_top >= 0 and (
-                    cm_top > failed_cm or cf_cap > failed_cf or cb > failed_cb or x_b != failed_x
-                ):
-                    bar = _list_bar(tv, n, top_h, window_h, cap)
-                    bound = n_opp * separable_ev(fav, cf_cap, cm_top, cb) + group_rest
-                    if bound + 1e-9 >= bar:
-                        bound = _bound(
-                            fav, p, cop, cf_cap, cm_top, cb, has_horse, x_top, copies, x_b
-                        )
-                    if bound + 1e-9 >= bar:
-                        rest_max = bound - n_opp * separable_ev(fav, cf_cap, cm_top, cb)
-                        n, k = _eval_back_top(
-                            b, r5, r3, c5, c3, back_middle, back_front, q, sep, p, cop,
-                            strict, rest_max, tv, tk, n, top_h, window_h, cap, x5, x3, has_horse,
-                            front_first, memo_key, memo_value, gen,
-                        )  # fmt: skip
-                        scored += k
-                    else:
-                        failed_cb = cb
-                        failed_cm = cm_top
-                        failed_cf = cf_cap
-                        failed_x = x_b
-                b = next_back[b]
-        clear_groups(head, present, group_list, n_grp)
-        # the window's bar by the final best (the splits under it were kept by a lower one)
-        bar = _list_bar(tv, n, top_h, window_h, cap)
-        while n > 1 and tv[n - 1] + 1e-9 < bar:
-            n -= 1
-        # the kept splits under the hand's own tables and the places
-        n_active = hand_features(hands[h], active)
-        for i in range(n):
-            for d in range(3):
-                c = tk[i, _CF + d]
-                row = weights[d, c]
-                s = 0.0
-                for j in range(n_active):
-                    s += np.float64(row[active[j]])
-                set_quantities(s, d, c, win, tie, q_own, fav_own, sep_own, -np.inf, np.inf)
-                kept_classes[i, d] = c
-            if has_horse:
-                extra[i, 0] = x3[tk[i, _IF]]
-                extra[i, 1] = x5[tk[i, _IM]]
-                extra[i, 2] = x5[tk[i, _IB]]
-            else:
-                extra[i, :] = 0.0
-        values_kernel(kept_classes[:n], q_own[0], p_own, cop_own, extra[:n], own_values[:n])
-        best = 0
-        for i in range(1, n):
-            if own_values[i] > own_values[best]:
-                best = i
-        best_v = own_values[best]
-        out[h, 0], out[h, 1], out[h, 2] = tk[best, _IF], tk[best, _IM], tk[best, _IB]
+        clear_groups(work.head, work.present, work.group_list, groups[2])
+        best, best_v = _rerank_kept(hands[h], n, solver.horse, work, own, listed)
+        out[h, 0], out[h, 1], out[h, 2] = tk[best, KEY_IF], tk[best, KEY_IM], tk[best, KEY_IB]
         values[h] = best_v
         n_scored[h] = scored
         n_kept[h] = n
+
+
+@nb.njit(cache=True, inline="always")
+def _rerank_kept(hand, n, horse, work, own, listed):
+    """The best of the ``n`` splits kept in ``work`` (:func:`~simkit.arrange.search.
+    search_walk`) under the hand's own tables and the re-ranking payout ``own``
+    (:class:`Reranking`; the 马牌 card ``horse``, -1 none, counted by the extra counts the
+    walk left in ``work``), on the scratch ``listed``: its place in the list (the earlier on
+    a tie) and its value."""
+    active, fav_own, sep_own, kept_classes, extra, own_values = listed
+    tk, x5, x3 = work.kept_keys, work.x5, work.x3
+    has_horse = False
+    for i in range(hand.shape[0]):
+        has_horse |= horse >= 0 and hand[i] == horse
+    n_active = hand_features(hand, active)
+    for i in range(n):
+        for d in range(3):
+            c = tk[i, KEY_CF + d]
+            row = own.weights[d, c]
+            s = 0.0
+            for j in range(n_active):
+                s += np.float64(row[active[j]])
+            set_quantities(s, d, c, own.win, own.tie, own.q, fav_own, sep_own, -np.inf, np.inf)
+            kept_classes[i, d] = c
+        if has_horse:
+            extra[i, 0] = x3[tk[i, KEY_IF]]
+            extra[i, 1] = x5[tk[i, KEY_IM]]
+            extra[i, 2] = x5[tk[i, KEY_IB]]
+        else:
+            extra[i, :] = 0.0
+    values_kernel(kept_classes[:n], own.q[0], own.p, own.cop, extra[:n], own_values[:n])
+    best = 0
+    for i in range(1, n):
+        if own_values[i] > own_values[best]:
+            best = i
+    return best, own_values[best]
 
 
 def rerank_ids(
@@ -564,15 +366,20 @@ def rerank_ids(
     values = np.empty(n, dtype=np.float64)
     n_scored = np.empty(n, dtype=np.int64)
     n_kept = np.empty(n, dtype=np.int64)
-    q_own = own.q.copy().reshape((1, *own.q.shape))  # win points and lose pay from the base
-    _rerank_kernel(
-        rows, solver.rank_tables, BACK_MIDDLE, BACK_FRONT, solver.q, solver.fav, solver.sep,
-        solver.model.params, solver.joint, solver.strict, solver.horse_card,
-        solver.front_first, q_own, own.model.params, own.joint, model.weights,
+    reranking = Reranking(
+        own.q.copy().reshape((1, *own.q.shape)),  # win points and lose pay from the base
+        own.model.params,
+        own.joint,
+        model.weights,
         np.ascontiguousarray(own.tables.win, dtype=np.float64),
-        np.ascontiguousarray(own.tables.tie, dtype=np.float64), int(top), float(window),
-        int(wide_top), float(wide_window), int(wide_pairs), float(cap), FIVE_SUBSETS,
-        THREE_SUBSETS, coarse_of_fine(), ids, values, n_scored, n_kept,
+        np.ascontiguousarray(own.tables.tie, dtype=np.float64),
+    )
+    options = ListOptions(
+        int(top), float(window), int(wide_top), float(wide_window), int(wide_pairs), float(cap)
+    )
+    _rerank_kernel(
+        rows, solver.data, walk_tables(solver.rank_tables), options, reranking, ids, values,
+        n_scored, n_kept,
     )  # fmt: skip
     return ids, values, n_scored, n_kept
 

@@ -18,6 +18,13 @@ the joint chances of its own bound), then single splits
 (the separable part plus a bound on the rest).  The expected score never falls when a
 dun's win chance or worth rises, so every bound is valid and the answer equals the scan of
 all 72,072 splits, ties broken the same way (stronger back, middle, front, then lower ids).
+
+One walk (:func:`search_walk`) keeps the best ``k`` splits of distinct class triples
+(:func:`keep_split`), its bounds tested against the list's bar (:func:`list_bar`): ``k = 1``
+with no window is the max-ev search (:func:`max_ev_kernel`), a longer list within a window
+the first stage of :mod:`simkit.arrange.rerank`.  Its inputs come in records:
+:class:`SolverData` (one solver; :class:`SolverStack` stacks several), :class:`WalkTables`
+(the constant tables) and :class:`WalkScratch` (the scratch, :func:`walk_scratch`).
 """
 
 from __future__ import annotations
@@ -25,7 +32,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TypeAlias
+from typing import NamedTuple, TypeAlias
 
 import numba as nb
 import numpy as np
@@ -232,6 +239,83 @@ def dun_beats(v, rf, rm, rb, f, m, b, best_v, key_b, key_m, key_f, id_b, id_m, i
     return f < id_f
 
 
+# --------------------------------------------------------------------------------------------
+# The kept list: the best ``top`` splits of distinct class triples, in the tie-break's order
+
+#: Columns of a kept split's key (:attr:`WalkScratch.kept_keys`): its dun ranks, subset ids
+#: and fine classes.
+KEY_RB, KEY_RM, KEY_RF, KEY_IB, KEY_IM, KEY_IF, KEY_CF, KEY_CM, KEY_CB = range(9)
+
+
+@nb.njit(cache=True, inline="always")
+def window_bar(best, window, cap):
+    """The lowest value a kept split may have, the best's value being ``best``:
+    ``min(best, cap) - window``.  Near splits are kept (``window`` points below the best),
+    and below ``cap`` only: a strong hand keeps all of its best ``top`` above ``cap - window``,
+    since the places can lift one of them far above the rest.  The bar never falls as
+    ``best`` grows, which lets the search raise it as it finds better splits."""
+    return min(best, cap) - window
+
+
+@nb.njit(cache=True, inline="always")
+def list_bar(tv, n, top, window, cap):
+    """The value a split must reach to enter the list ``tv`` (values, ``n`` kept, at most
+    ``top``): the list's last once it is full and, once it holds a split, :func:`window_bar`
+    of its best (``-inf`` while it is empty).  The best only grows while the search runs, so
+    the bar never rises above the final list's: no split of the final list is pruned, and
+    those kept under a lower bar are dropped at the end.  With ``top`` 1 and no window
+    (``window`` and ``cap`` ``inf``) the bar is the best value found."""
+    bar = -np.inf
+    if n > 0:
+        bar = window_bar(tv[0], window, cap)
+        if n == top and tv[top - 1] > bar:
+            bar = tv[top - 1]
+    return bar
+
+
+@nb.njit(cache=True)
+def _write_kept(tv, tk, j, v, rf, rm, rb, f, m, b, cf, cm, cb):
+    tv[j] = v
+    tk[j, KEY_RB], tk[j, KEY_RM], tk[j, KEY_RF] = rb, rm, rf
+    tk[j, KEY_IB], tk[j, KEY_IM], tk[j, KEY_IF] = b, m, f
+    tk[j, KEY_CF], tk[j, KEY_CM], tk[j, KEY_CB] = cf, cm, cb
+
+
+@nb.njit(cache=True)
+def keep_split(v, rf, rm, rb, f, m, b, cf, cm, cb, tv, tk, n, top, front_first):
+    """Offer a split (value ``v``, dun ranks, subset ids and fine classes) to the list ``tv``
+    (float64 values) / ``tk`` (int64 keys, columns ``KEY_*``) of ``n`` splits, at most
+    ``top``, kept in :func:`dun_beats`' order with one split per class triple (the one that
+    order prefers); returns the list's new length."""
+    # the place the split takes: that of its triple's split where the tie-break prefers it
+    # (equal values), else a new one at the end, the last dropped when the list is full
+    j = -1
+    for i in range(n):
+        if tk[i, KEY_CF] == cf and tk[i, KEY_CM] == cm and tk[i, KEY_CB] == cb:
+            j = i
+            break
+    if j < 0:
+        j = n if n < top else top - 1
+    if j < n and not dun_beats(
+        v, rf, rm, rb, f, m, b, tv[j], tk[j, KEY_RB], tk[j, KEY_RM], tk[j, KEY_RF],
+        tk[j, KEY_IB], tk[j, KEY_IM], tk[j, KEY_IF], front_first,
+    ):  # fmt: skip
+        return n
+    if j == n:
+        n += 1
+    # up past the splits it beats
+    while j > 0 and dun_beats(
+        v, rf, rm, rb, f, m, b, tv[j - 1], tk[j - 1, KEY_RB], tk[j - 1, KEY_RM],
+        tk[j - 1, KEY_RF], tk[j - 1, KEY_IB], tk[j - 1, KEY_IM], tk[j - 1, KEY_IF], front_first,
+    ):  # fmt: skip
+        tv[j] = tv[j - 1]
+        for c in range(tk.shape[1]):  # a loop: a slice's copy builds two views each step
+            tk[j, c] = tk[j - 1, c]
+        j -= 1
+    _write_kept(tv, tk, j, v, rf, rm, rb, f, m, b, cf, cm, cb)
+    return n
+
+
 @nb.njit(cache=True, inline="always")
 def _best_duns(r5, r3, middles, fronts, rb):
     """The strongest middle and front ranks over the splits ``(middles[j], fronts[j])`` of a
@@ -370,41 +454,79 @@ def back_caps(
 
 
 @nb.njit(cache=True)
-def _eval_back(
-    b, r5, r3, c5, c3, back_middle, back_front, q, sep, p, cop, strict, rest_max, m_cap, best,
-    key, x5, x3, has_horse, front_first, memo_key, memo_value, gen, hand, rt,
+def eval_back(
+    b, hand, solver, backs, subsets, memo, kept, n, top, window, cap, rest_max, m_cap, has_horse,
+    gen,
 ):  # fmt: skip
-    """Score the legal splits with back ``b``, keeping the best in ``best`` / ``key``.
+    """Offer the legal splits with back ``b`` to the kept list ``kept`` (``(values, keys)``,
+    :attr:`WalkScratch.kept_values` and ``kept_keys``; ``n`` splits, at most ``top``,
+    :func:`keep_split`, its bar :func:`list_bar` with ``window`` and ``cap``), under
+    ``solver`` (:class:`SolverData`); returns the list's new length and the splits scored.
+    ``backs``: ``(back_middle, back_front, rt)`` of :class:`WalkTables`; ``subsets``:
+    ``(r5, r3, c5, c3, x5, x3)`` and ``memo``: ``(memo_key, memo_value)`` of
+    :class:`WalkScratch` (the few arrays read per split, not the whole records: a call per
+    back passes each array's fields).
 
-    ``sep[d, c]`` is the separable part of the expected score of class ``c`` in dun ``d``
-    and ``rest_max`` bounds the rest (scoop, majority, home run, 马牌) over this back's
-    splits, so a split whose separable part plus that bound cannot reach the best is not
+    ``solver.sep[d, c]`` is the separable part of the expected score of class ``c`` in dun
+    ``d`` and ``rest_max`` bounds the rest (scoop, majority, home run, 马牌) over this back's
+    splits, so a split whose separable part plus that bound cannot reach the bar is not
     scored.  Under the t-formula's places (:func:`~simkit.arrange.value.placed_points`) the
     separable part is the split's placed points (its own biggest worth), and ``rest_max``
     was found with the placed points of the caps' bound at ``m_cap``, their biggest worth.
     ``x5``, ``x3``: each subset's extra count of the 马牌 when it wins (read when
-    ``has_horse``).  ``memo_key``, ``memo_value``: the values of recent class triples of this
-    hand and solver (keys that hold ``gen``, the hand and solver's generation): splits of
-    equal classes (cards of one rank swapped between duns, backs alike in all but suits) have
-    equal values, and a fifth to a third of the splits scored repeat one.  The best so far
-    lives in locals during the loop: stores to ``best`` would otherwise force the back's
-    quantities to be reloaded for every split.  A hand holding jokers (``hand``; the reach
-    tables and ``class_of_code`` of ``rt``) names them (:func:`~simkit.arrange.subsets.
+    ``has_horse``).  ``memo_key``, ``memo_value``: the values of recent class triples of
+    this hand and solver (keys that hold ``gen``, the hand and solver's generation,
+    :func:`next_generation`): splits of equal classes (cards of one rank swapped between
+    duns, backs alike in all but suits) have equal values, and a fifth to a third of the
+    splits scored repeat one.  A hand holding jokers (``hand``; the reach tables and
+    ``class_of_code`` of ``rt``) names them (:func:`~simkit.arrange.subsets.
     name_split`): its splits are valued at the named duns' classes.
     """
+    return _eval_back_body(
+        b, hand, solver, backs, subsets, memo, kept, n, top, window, cap, rest_max, m_cap,
+        has_horse, gen, True,
+    )  # fmt: skip
+
+
+@nb.njit(cache=True, inline="always")
+def eval_back_plain(
+    b, hand, solver, backs, subsets, memo, kept, n, top, window, cap, rest_max, m_cap, has_horse,
+    gen,
+):  # fmt: skip
+    """:func:`eval_back` of a hand holding no joker under a solver that prices no places: the
+    same answers, compiled without those paths and inlined into the walk (its most common
+    case; ``results/bench/walk.md``)."""
+    return _eval_back_body(
+        b, hand, solver, backs, subsets, memo, kept, n, top, window, cap, rest_max, m_cap,
+        has_horse, gen, False,
+    )  # fmt: skip
+
+
+@nb.njit(cache=True, inline="always")
+def _eval_back_body(
+    b, hand, solver, backs, subsets, memo, kept, n, top, window, cap, rest_max, m_cap, has_horse,
+    gen, general,
+):  # fmt: skip
+    """:func:`eval_back`'s loop; ``general`` False (a constant where it is inlined) leaves
+    out the jokers' naming and the places."""
+    q, sep, p, cop, strict = solver.q, solver.sep, solver.p, solver.cop, solver.strict
+    back_middle, back_front, rt = backs
+    r5, r3, c5, c3, x5, x3 = subsets
+    memo_key, memo_value = memo
+    tv, tk = kept
+    front_first = solver.front_first
     rb = r5[b]
-    wild = holds_joker(hand)
+    wild = general and holds_joker(hand)
     # classes as unsigned indices: no test for a negative index at each lookup
     cb = np.uint64(c5[b])
     n_opp = p[P_N_OPP]
     sep_b = sep[2, cb]
     w2, l2, v2, e2 = q[2, cb, 0], q[2, cb, 1], q[2, cb, 2], q[2, cb, 3]
-    best_v = best[0]
-    key_b, key_m, key_f, id_b, id_m, id_f = key[0], key[1], key[2], key[3], key[4], key[5]
+    bar = list_bar(tv, n, top, window, cap)
     n_scored = 0
-    placed = p[P_PLACE] > 0.0
-    # 1e-9: rounding must never drop a split that ties the best (the tie-break decides)
-    skip_below = placed_skip_below(best_v - rest_max - 1e-9, m_cap, p, True) if placed else 0.0
+    placed = general and p[P_PLACE] > 0.0
+    # 1e-9: rounding must never drop a split that ties the bar (the tie-break decides)
+    skip_below = placed_skip_below(bar - rest_max - 1e-9, m_cap, p, True) if placed else 0.0
     # the same for the split's own biggest worth, kept for the last worth seen
     last_m = -1.0
     last_skip = 0.0
@@ -431,10 +553,10 @@ def _eval_back(
             m_split = np.float64(max(q[0, cf, 2], max(q[1, cm, 2], v2)))
             if m_split != last_m:
                 last_m = m_split
-                last_skip = placed_skip_below(best_v - rest_max - 1e-9, m_split, p, False)
+                last_skip = placed_skip_below(bar - rest_max - 1e-9, m_split, p, False)
             if points < last_skip:
                 continue
-        elif points + rest_max + 1e-9 < best_v:
+        elif points + rest_max + 1e-9 < bar:
             continue
         n_scored += 1
         # the classes and the generation in one key (13 bits a class: fine classes < 8,192)
@@ -456,17 +578,18 @@ def _eval_back(
             v += n_opp * horse_points(
                 q, np.int64(cf), np.int64(cm), np.int64(cb), x3[f], x5[m], x5[b]
             )
-        if dun_beats(
-            v, rf, rm, rb, f, m, b, best_v, key_b, key_m, key_f, id_b, id_m, id_f, front_first
-        ):
-            best_v = v
-            key_b, key_m, key_f, id_b, id_m, id_f = rb, rm, rf, b, m, f
-            if placed:
-                skip_below = placed_skip_below(best_v - rest_max - 1e-9, m_cap, p, True)
-                last_m = -1.0
-    best[0] = best_v
-    key[0], key[1], key[2], key[3], key[4], key[5] = key_b, key_m, key_f, id_b, id_m, id_f
-    return n_scored
+        if v + 1e-9 < bar:
+            continue
+        n = keep_split(
+            v, rf, rm, rb, f, m, b, np.int64(cf), np.int64(cm), np.int64(cb), tv, tk, n, top,
+            front_first,
+        )  # fmt: skip
+        new_bar = list_bar(tv, n, top, window, cap)
+        if placed and new_bar != bar:
+            skip_below = placed_skip_below(new_bar - rest_max - 1e-9, m_cap, p, True)
+            last_m = -1.0
+        bar = new_bar
+    return n, n_scored
 
 
 #: Slots of the search's memo of split values by class triple (a power of 2).
@@ -569,64 +692,285 @@ def clear_groups(head, present, group_list, n_grp):
         present[group_list[k] >> 6] = 0
 
 
-@nb.njit(cache=True)
-def max_ev_kernel(
-    hands, rt, back_middle, back_front, qs, favs, seps, ps, cops, stricts, horses, ties, pick,
-    five, three, group_of, out, values, n_scored,
-):  # fmt: skip
-    """Exact argmax of the expected score over legal splits, for one or more solvers at once.
+# --------------------------------------------------------------------------------------------
+# The search walk's records: what a kernel passes the walk, bundled by role
 
-    ``qs``, ``favs``, ``seps``, ``ps``, ``stricts`` stack the quantities of ``K`` solvers that
-    share one ranking; ``pick`` ``(S, n)``: the solver that answer ``s`` of hand ``h`` is
-    searched under (the identity for ``S == K`` plain solvers; a removal bucket's solver
-    where the quantities depend on the hand, :mod:`simkit.arrange.removal`); ``out``
-    ``(S, n, 3)``, ``values`` and ``n_scored`` ``(S, n)``.  What depends only on the cards
-    (the ranks of the 1,573 subsets, the back classes and the caps of each back) is computed
-    once per hand and shared by the answers: a simulation plays the same deal under several
-    variants.
+
+class SolverData(NamedTuple):
+    """One solver's inputs to the walk (:meth:`Solver.data`; :func:`solver_at` of a stack).
+
+    ``q``, ``fav``: the quantities and their favourable ends (``(3, C, 4)``, float32 or
+    float64); ``sep``: float64 ``(3, C)``, the separable part (:attr:`Solver.sep`); ``p``:
+    float64, the value parameters; ``cop``: the copula grids; ``strict``: the foul-order bits
+    (:func:`legal_split`); ``horse``: the 马牌 card (-1: none; its multiplier ``p[P_HORSE]``);
+    ``front_first``: equal values go to the stronger front (:func:`dun_beats`)."""
+
+    q: np.ndarray
+    fav: np.ndarray
+    sep: np.ndarray
+    p: np.ndarray
+    cop: np.ndarray
+    strict: int
+    horse: int
+    front_first: bool
+
+
+class SolverStack(NamedTuple):
+    """``K`` solvers' :class:`SolverData` stacked along a first axis (solvers that share one
+    ranking): ``q``, ``fav`` ``(K, 3, C, 4)``, ``sep`` ``(K, 3, C)``, ``p`` ``(K, P)``,
+    ``cop`` ``(K, ...)``; ``strict``, ``horse``, ``ties`` int64 ``(K,)`` (``ties[k]`` 1:
+    ``front_first``)."""
+
+    q: np.ndarray
+    fav: np.ndarray
+    sep: np.ndarray
+    p: np.ndarray
+    cop: np.ndarray
+    strict: np.ndarray
+    horse: np.ndarray
+    ties: np.ndarray
+
+
+@nb.njit(cache=True, inline="always")
+def solver_at(stack, k):
+    """Solver ``k`` of a :class:`SolverStack` as its :class:`SolverData` (views, no copy)."""
+    return SolverData(
+        stack.q[k], stack.fav[k], stack.sep[k], stack.p[k], stack.cop[k], stack.strict[k],
+        stack.horse[k], stack.ties[k] != 0,
+    )  # fmt: skip
+
+
+class WalkTables(NamedTuple):
+    """The constant tables the walk reads: ``rt``, the variant's rank tables
+    (:func:`~simkit.arrange.subsets.rank_tables_of`; ``rt[6]`` the fine class of a rank code);
+    ``back_middle``, ``back_front``: int ``(1287, 56)``, each back's splits
+    (:data:`~simkit.splits.BACK_MIDDLE`, :data:`~simkit.splits.BACK_FRONT`); ``five``,
+    ``three``: the subsets' hand positions (:data:`~simkit.splits.FIVE_SUBSETS`,
+    :data:`~simkit.splits.THREE_SUBSETS`); ``group_of``: int ``(C,)``, the group of each fine
+    class, ordered as the classes are (:func:`~simkit.arrange.classes.coarse_of_fine`)."""
+
+    rt: tuple[np.ndarray, ...]
+    back_middle: np.ndarray
+    back_front: np.ndarray
+    five: np.ndarray
+    three: np.ndarray
+    group_of: np.ndarray
+
+
+def walk_tables(rt: tuple[np.ndarray, ...]) -> WalkTables:
+    """The :class:`WalkTables` of a variant's rank tables ``rt`` and the shipped constants."""
+    return WalkTables(rt, BACK_MIDDLE, BACK_FRONT, FIVE_SUBSETS, THREE_SUBSETS, coarse_of_fine())
+
+
+class WalkScratch(NamedTuple):
+    """The walk's scratch arrays (:func:`walk_scratch`), as it expects them at its start.
+
+    ``r5``, ``r3``, ``c5``, ``c3``: the subsets' ranks and fine classes; ``head``,
+    ``group_top``, ``next_back``, ``group_list``, ``present``: the backs' groups
+    (:func:`group_backs`; ``present`` holds the groups present as bits, 64 a word); ``cap_m``,
+    ``cap_f``, ``cap_hand``: each back's caps as dun classes (-1: no legal split), current
+    where ``cap_hand[b]`` is the hand's index; ``x5``, ``x3``: the 马牌's extra counts
+    (:func:`horse_counts`); ``memo_key``, ``memo_value``: the memo of split values
+    (:func:`eval_back`); ``cap_rank``, ``cap_class``: the cache of the caps' classes
+    (:func:`_cap_classes`); ``rank_key``, ``rank_hand``, ``rank_caps``: the caps kept by the
+    back's rank (:func:`back_caps`); ``kept_values`` float64 ``(top,)``, ``kept_keys`` int64
+    ``(top, 9)``: the kept list (:func:`keep_split`; columns ``KEY_*``)."""
+
+    r5: np.ndarray
+    r3: np.ndarray
+    c5: np.ndarray
+    c3: np.ndarray
+    head: np.ndarray
+    group_top: np.ndarray
+    next_back: np.ndarray
+    group_list: np.ndarray
+    present: np.ndarray
+    cap_m: np.ndarray
+    cap_f: np.ndarray
+    cap_hand: np.ndarray
+    x5: np.ndarray
+    x3: np.ndarray
+    memo_key: np.ndarray
+    memo_value: np.ndarray
+    cap_rank: np.ndarray
+    cap_class: np.ndarray
+    rank_key: np.ndarray
+    rank_hand: np.ndarray
+    rank_caps: np.ndarray
+    kept_values: np.ndarray
+    kept_keys: np.ndarray
+
+
+@nb.njit(cache=True, inline="always")
+def walk_bound(fav, p, cop, cf, cm, cb, has_horse, x_top, copies, x_back, one_back):
+    """The expected score's bound over splits whose duns are at most classes ``(cf, cm, cb)``
+    (:func:`~simkit.arrange.value.split_ev` at the favourable quantities ``fav``), with the
+    马牌's bound of a group (:func:`~simkit.arrange.value.horse_bound`) or, ``one_back``, of
+    one back whose own extra count is ``x_back``
+    (:func:`~simkit.arrange.value.horse_bound_back`)."""
+    bound = split_ev(fav, p, cop, cf, cm, cb, True)
+    if has_horse:
+        if one_back:
+            bound += p[P_N_OPP] * horse_bound_back(fav, cf, cm, cb, x_top, copies, x_back)
+        else:
+            bound += p[P_N_OPP] * horse_bound(fav, cf, cm, cb, x_top, copies)
+    return bound
+
+
+@nb.njit(cache=True, inline="always")
+def hand_groups(hand, tables, work):
+    """The work of a walk that depends on ``hand``'s cards only, shared by every solver it is
+    searched under: its subsets ranked into ``work`` (``r5``, ``r3``, ``c5``, ``c3``), its
+    backs grouped (:func:`group_backs`).  Returns ``(top_f, top_5, n_grp, long_a, long_b)``:
+    the strongest front and 5-card classes, the groups' count (for :func:`clear_groups`) and
+    the hand's long suits (:func:`long_suits`)."""
+    rank_subsets(hand, tables.rt, work.r5, work.r3, work.c5, work.c3)
+    top_f, top_5, n_grp = group_backs(
+        work.c3, work.c5, tables.group_of, work.head, work.group_top, work.next_back,
+        work.group_list, work.present,
+    )  # fmt: skip
+    long_a, long_b = long_suits(hand)
+    return top_f, top_5, n_grp, long_a, long_b
+
+
+@nb.njit(cache=True, inline="always")
+def next_generation(n_gen, memo_key):
+    """The memo's next generation after ``n_gen``: ``(n_gen, gen)``, ``gen`` the key bits of
+    a new hand or solver (its entries are stale then; the generation sits in a key's top 24
+    bits, and once they are spent the memo is emptied and counts again)."""
+    n_gen += 1
+    if n_gen == 1 << 24:
+        memo_key[:] = -1
+        n_gen = 1
+    return n_gen, np.int64(n_gen) << 39
+
+
+@nb.njit(cache=True, inline="always")
+def search_walk(h, hand, groups, solver, tables, work, top, window, cap, gen):
+    """The best ``top`` splits of distinct class triples of hand ``h`` (``hand``, its backs
+    grouped by :func:`hand_groups`, which returned ``groups``) under ``solver``
+    (:class:`SolverData`), within the window's bar (:func:`list_bar`: ``window`` below the
+    best's value, that value capped at ``cap``), in :func:`dun_beats`' order: written to
+    ``work.kept_values`` / ``work.kept_keys`` (:func:`keep_split`).  Returns the splits kept
+    and the splits scored.  ``top`` 1 with ``window`` and ``cap`` ``inf`` keeps the argmax
+    of the expected score over the legal splits (:func:`max_ev_kernel`), the scan of all
+    72,072 splits' answer with its tie-break.  ``gen``: the memo's generation
+    (:func:`next_generation`), new for each hand and solver.
 
     Every split with back ``b`` has its front at most the hand's best front class and its
     middle at most min(the hand's best 5-card class, the class of b): that bound depends only
     on b's class and never rises as the class falls (the favourable quantities are monotone).
-    Backs are grouped by ``group_of`` their fine class (the coarse class: a hand's few hundred
-    fine back classes fall in a few dozen groups, ordered as the classes are), groups are
-    visited strongest first, and the search stops at the first group whose bound at its
-    strongest class cannot beat the best value found.  A back that passes gets a tighter bound
-    from its own class and the strongest legal middle and front its other 8 cards allow
-    (:func:`_best_duns`) before its 56 splits are scored; that bound rises with all three, so
-    once it fails it fails for every back of the group whose class and caps are no stronger.
-    Outside the places, the group's bound less its separable part bounds the rest of every
-    back of the group, so a back's separable part at its caps plus that is checked first, with
-    no joint chances to compute.
+    Backs are grouped by ``tables.group_of`` their fine class (a hand's few hundred fine back
+    classes fall in a few dozen groups, ordered as the classes are), groups are visited
+    strongest first, and the walk stops at the first group whose bound at its strongest class
+    cannot reach the bar.  A back that passes gets a tighter bound from its own class and the
+    strongest legal middle and front its other 8 cards allow (:func:`back_caps`) before its
+    56 splits are scored (:func:`eval_back`); that bound rises with all three, so once it
+    fails it fails for every back of the group whose class and caps are no stronger.  Outside
+    the places, the group's bound less its separable part bounds the rest of every back of
+    the group, so a back's separable part at its caps plus that is checked first, with no
+    joint chances to compute.  A hand holding the solver's 马牌 adds
+    :func:`~simkit.arrange.value.horse_points` to every split and the 马牌's bounds to the
+    group's and back's (:func:`walk_bound`).
 
-    ``horses[s]``: the 马牌 card of solver ``s`` (-1: none; its multiplier is ``ps[s]``'s
-    ``P_HORSE``); a hand holding it adds :func:`horse_points` to every split and
-    :func:`horse_bound` to a group's bound, :func:`horse_bound_back` to a back's (which
-    knows whether the back holds the card).  ``ties[s]``: 1 breaks equal values toward the
-    stronger front (:func:`dun_beats`).  ``five``, ``three``: the subsets' hand positions.
+    Inlined into each kernel that calls it, as :func:`hand_groups` is (a call of its own per
+    hand and solver is slower: ``results/bench/walk.md``).
     """
-    work = walk_scratch(group_of[qs.shape[2] - 1] + 1)
-    best = np.empty(1, dtype=np.float64)
-    key = np.empty(6, dtype=np.int64)
-    _max_ev_walk(
-        hands, rt, back_middle, back_front, qs, favs, seps, ps, cops, stricts, horses, ties, pick,
-        five, three, group_of, out, values, n_scored, work, best, key,
-    )  # fmt: skip
+    top_f, top_5, _, long_a, long_b = groups
+    fav, p, cop = solver.fav, solver.p, solver.cop
+    head, group_top, next_back, present = work.head, work.group_top, work.next_back, work.present
+    c5, cap_m, cap_f, x5 = work.c5, work.cap_m, work.cap_f, work.x5
+    tv = work.kept_values
+    # what eval_back reads, bundled once
+    backs = (tables.back_middle, tables.back_front, tables.rt)
+    subsets = (work.r5, work.r3, c5, work.c3, x5, work.x3)
+    memo = (work.memo_key, work.memo_value)
+    kept = (tv, work.kept_keys)
+    copies = 0
+    if solver.horse >= 0:
+        copies = horse_counts(
+            hand, solver.horse, p[P_HORSE], tables.five, tables.three, x5, work.x3
+        )
+    has_horse = copies > 0
+    x_top = p[P_HORSE] ** copies - 1.0
+    n_opp = p[P_N_OPP]
+    placed = p[P_PLACE] > 0.0
+    wild = holds_joker(hand)
+    n = 0
+    scored = 0
+    # strongest group first: a walk down the group index, stepping over the absent ones by
+    # their bits
+    g = tables.group_of[top_5] + 1
+    while True:
+        g = present_below(present, g)
+        if g < 0:
+            break
+        cb_top = group_top[g]
+        cm = min(top_5, cb_top)
+        cf = min(top_f, cm)
+        bound = walk_bound(fav, p, cop, cf, cm, cb_top, has_horse, x_top, copies, 0.0, False)
+        # 1e-9: rounding must never drop a back that ties the bar (the tie-break decides)
+        if bound + 1e-9 < list_bar(tv, n, top, window, cap):
+            break
+        # the rest (all but the separable part) at the group's caps bounds the rest of every
+        # back of the group; not under the places, whose duns' part is not separable
+        group_rest = np.inf if placed else bound - n_opp * separable_ev(fav, cf, cm, cb_top)
+        # a back of this group whose class and caps are no stronger than these fails
+        failed_cb, failed_cm, failed_cf, failed_x = -1, -1, -1, -1.0
+        b = head[g]
+        while b >= 0:
+            back_caps(
+                b, h, work.r5, work.r3, tables.back_middle, tables.back_front, long_a, long_b,
+                tables.rt[6], cap_m, cap_f, work.cap_hand, work.cap_rank, work.cap_class,
+                work.rank_key, work.rank_hand, work.rank_caps, hand, tables.rt,
+            )  # fmt: skip
+            cb = c5[b]
+            cm_top = cap_m[b]
+            cf_cap = cap_f[b]
+            # the 马牌's extra count in this back: its bound is tighter with it known, so
+            # only a back of the same count is ruled out by another's failure
+            x_b = x5[b] if has_horse else 0.0
+            if cm_top >= 0 and (
+                cm_top > failed_cm or cf_cap > failed_cf or cb > failed_cb or x_b != failed_x
+            ):
+                bar = list_bar(tv, n, top, window, cap)
+                separable = n_opp * separable_ev(fav, cf_cap, cm_top, cb)
+                bound = separable + group_rest
+                if bound + 1e-9 >= bar:
+                    bound = walk_bound(
+                        fav, p, cop, cf_cap, cm_top, cb, has_horse, x_top, copies, x_b, True
+                    )
+                if bound + 1e-9 >= bar:
+                    # the non-separable part is monotone too: bounded at the caps
+                    m_cap = max(fav[0, cf_cap, 2], max(fav[1, cm_top, 2], fav[2, cb, 2]))
+                    rest_max = bound - placed_points(separable, m_cap, p, True)
+                    if placed or wild:
+                        n, k = eval_back(
+                            b, hand, solver, backs, subsets, memo, kept, n, top, window, cap,
+                            rest_max, m_cap, has_horse, gen,
+                        )  # fmt: skip
+                    else:
+                        n, k = eval_back_plain(
+                            b, hand, solver, backs, subsets, memo, kept, n, top, window, cap,
+                            rest_max, m_cap, has_horse, gen,
+                        )  # fmt: skip
+                    scored += k
+                else:
+                    failed_cb, failed_cm, failed_cf, failed_x = cb, cm_top, cf_cap, x_b
+            b = next_back[b]
+    # the window's bar by the final best (the splits under it were kept by a lower one)
+    bar = list_bar(tv, n, top, window, cap)
+    while n > 1 and tv[n - 1] + 1e-9 < bar:
+        n -= 1
+    return n, scored
 
 
 @nb.njit(cache=True)
-def walk_scratch(n_groups):
-    """The scratch arrays of a search's walk (:func:`_max_ev_walk`; the re-ranking search's
-    too), as it expects them at its start: ``(r5, r3, c5, c3, head, group_top, next_back,
-    group_list, present, cap_m, cap_f, cap_hand, x5, x3, memo_key, memo_value, cap_rank,
-    cap_class, rank_key, rank_hand, rank_caps)``: the subsets' ranks and classes; the backs'
-    groups (:func:`group_backs`: ``present`` holds the groups present as bits, 64 a word,
-    and the walk steps from one to the next below); the caps of each back as dun classes (-1:
-    no legal split), computed at most once per hand (``cap_hand[b] == h`` marks them
-    current); the 马牌's extra counts; the memo of split values (:func:`_eval_back`); the
-    cache of the caps' classes (:func:`_cap_classes`); the caps kept by the back's rank
-    (:func:`back_caps`)."""
-    return (
+def walk_scratch(n_groups, top=1):
+    """The scratch of a search's walk for ``n_groups`` back groups and a kept list of ``top``
+    splits, as a :class:`WalkScratch` the walk expects at its start (no group present, no
+    caps current, no memo entry or cached class kept)."""
+    return WalkScratch(
         np.empty(N_FIVE, dtype=np.int32),
         np.empty(N_THREE, dtype=np.int32),
         np.empty(N_FIVE, dtype=np.int32),
@@ -648,135 +992,56 @@ def walk_scratch(n_groups):
         np.full(RANK_CAP_SLOTS, -1, dtype=np.int64),  # rank_key: no caps kept
         np.full(RANK_CAP_SLOTS, -1, dtype=np.int64),
         np.empty((RANK_CAP_SLOTS, 2), dtype=np.int64),
+        np.empty(top, dtype=np.float64),
+        np.empty((top, 9), dtype=np.int64),
     )
 
 
 @nb.njit(cache=True)
-def _max_ev_walk(
-    hands, rt, back_middle, back_front, qs, favs, seps, ps, cops, stricts, horses, ties, pick,
-    five, three, group_of, out, values, n_scored, work, best, key,
-):  # fmt: skip
-    """:func:`max_ev_kernel`'s search, on the scratch arrays ``work``
-    (:func:`walk_scratch`), ``best`` and ``key``, every array borrowed
-    (:func:`simkit.borrow.borrowed`: the caller holds them all)."""
-    (
-        hands, rt, back_middle, back_front, qs, favs, seps, ps, cops, stricts, horses, ties,
-        pick, five, three, group_of, out, values, n_scored, work, best, key,
-    ) = borrowed((
-        hands, rt, back_middle, back_front, qs, favs, seps, ps, cops, stricts, horses, ties,
-        pick, five, three, group_of, out, values, n_scored, work, best, key,
-    ))  # fmt: skip
-    (
-        r5, r3, c5, c3, head, group_top, next_back, group_list, present, cap_m, cap_f, cap_hand,
-        x5, x3, memo_key, memo_value, cap_rank, cap_class, rank_key, rank_hand, rank_caps,
-    ) = work  # fmt: skip
-    n_answers = pick.shape[0]
-    class_of_code = rt[6]
+def max_ev_kernel(hands, solvers, tables, pick, out, values, n_scored):
+    """Exact argmax of the expected score over legal splits, for one or more solvers at once:
+    :func:`search_walk` keeping the best split.
+
+    ``hands``: int8 ``(n, 13)`` rank-sorted hands; ``solvers``: a :class:`SolverStack` of
+    ``K`` solvers that share one ranking; ``tables``: :class:`WalkTables`; ``pick`` int64
+    ``(S, n)``: the solver that answer ``s`` of hand ``h`` is searched under (the identity
+    for ``S == K`` plain solvers; a removal bucket's solver where the quantities depend on
+    the hand, :mod:`simkit.arrange.removal`).  Writes ``out`` int64 ``(S, n, 3)`` (front,
+    middle, back subset ids), ``values`` float64 ``(S, n)`` (the expected score) and
+    ``n_scored`` int64 ``(S, n)`` (the splits scored).  What depends only on the cards (the
+    ranks of the 1,573 subsets, the back classes and the caps of each back) is computed
+    once per hand and shared by the answers: a simulation plays the same deal under several
+    variants."""
+    work = walk_scratch(tables.group_of[solvers.q.shape[2] - 1] + 1)
+    _max_ev_hands(hands, solvers, tables, pick, out, values, n_scored, work)
+
+
+@nb.njit(cache=True)
+def _max_ev_hands(hands, solvers, tables, pick, out, values, n_scored, work):
+    """:func:`max_ev_kernel` on the scratch ``work`` (:func:`walk_scratch`), every array
+    borrowed (:func:`simkit.borrow.borrowed`: the caller holds them all)."""
+    hands, solvers, tables, pick, out, values, n_scored, work = borrowed(
+        (hands, solvers, tables, pick, out, values, n_scored, work)
+    )
+    tv, tk = work.kept_values, work.kept_keys
     n_gen = 0
     for h in range(hands.shape[0]):
-        rank_subsets(hands[h], rt, r5, r3, c5, c3)
-        top_f, top_5, n_grp = group_backs(
-            c3, c5, group_of, head, group_top, next_back, group_list, present
-        )
-        long_a, long_b = long_suits(hands[h])
-        for s in range(n_answers):
-            k = pick[s, h]
-            q, fav, sep, p, cop, strict = qs[k], favs[k], seps[k], ps[k], cops[k], stricts[k]
-            front_first = ties[k] != 0
-            copies = 0
-            if horses[k] >= 0:
-                copies = horse_counts(hands[h], horses[k], p[P_HORSE], five, three, x5, x3)
-            has_horse = copies > 0
-            x_top = p[P_HORSE] ** copies - 1.0
-            n_opp = p[P_N_OPP]
-            placed = p[P_PLACE] > 0.0
-            best[0] = -np.inf
-            key[:] = -1
-            # a new hand or solver: the memo's entries are stale (the generation sits in a
-            # key's top 24 bits; once they are spent, the memo is emptied and counts again)
-            n_gen += 1
-            if n_gen == 1 << 24:
-                memo_key[:] = -1
-                n_gen = 1
-            gen = np.int64(n_gen) << 39
-            scored = 0
-            # strongest group first: a walk down the group index (groups are ordered as
-            # their classes are, and the search mostly stops within a dozen), stepping over the
-            # absent ones by their bits (it stops some 750 indices down)
-            g = group_of[top_5] + 1
-            while True:
-                g = present_below(present, g)
-                if g < 0:
-                    break
-                cb_top = group_top[g]
-                cm = min(top_5, cb_top)
-                cf = min(top_f, cm)
-                bound = split_ev(fav, p, cop, cf, cm, cb_top, True)
-                if has_horse:
-                    bound += n_opp * horse_bound(fav, cf, cm, cb_top, x_top, copies)
-                # 1e-9: rounding must never drop a back that ties the best (as below)
-                if bound + 1e-9 < best[0]:
-                    break
-                # the rest (all but the separable part) at the group's caps bounds the rest of
-                # every back of the group, so a back's separable part at its own caps plus it
-                # is a bound of its own, far cheaper than the back's (no joint chances); not
-                # under the places, whose duns' part is not separable
-                if placed:
-                    group_rest = np.inf
-                else:
-                    group_rest = bound - n_opp * separable_ev(fav, cf, cm, cb_top)
-                # a back of this group whose class and caps are no stronger than these fails
-                failed_cb = -1
-                failed_cm = -1
-                failed_cf = -1
-                failed_x = -1.0
-                b = head[g]
-                while b >= 0:
-                    back_caps(
-                        b, h, r5, r3, back_middle, back_front, long_a, long_b, class_of_code,
-                        cap_m, cap_f, cap_hand, cap_rank, cap_class, rank_key, rank_hand,
-                        rank_caps, hands[h], rt,
-                    )  # fmt: skip
-                    cb = c5[b]
-                    cm_top = cap_m[b]
-                    cf_cap = cap_f[b]
-                    # the 马牌's extra count in this back: its bound is tighter with it known,
-                    # so only a back of the same count is ruled out by another's failure
-                    x_b = x5[b] if has_horse else 0.0
-                    if cm_top >= 0 and (
-                        cm_top > failed_cm
-                        or cf_cap > failed_cf
-                        or cb > failed_cb
-                        or x_b != failed_x
-                    ):
-                        bound = n_opp * separable_ev(fav, cf_cap, cm_top, cb) + group_rest
-                        if bound + 1e-9 >= best[0]:
-                            bound = split_ev(fav, p, cop, cf_cap, cm_top, cb, True)
-                            if has_horse:
-                                bound += n_opp * horse_bound_back(
-                                    fav, cf_cap, cm_top, cb, x_top, copies, x_b
-                                )
-                        if bound + 1e-9 >= best[0]:
-                            # the non-separable part is monotone too: bounded at the caps
-                            m_cap = max(fav[0, cf_cap, 2], max(fav[1, cm_top, 2], fav[2, cb, 2]))
-                            separable = n_opp * separable_ev(fav, cf_cap, cm_top, cb)
-                            rest_max = bound - placed_points(separable, m_cap, p, True)
-                            scored += _eval_back(
-                                b, r5, r3, c5, c3, back_middle, back_front,
-                                q, sep, p, cop, strict, rest_max, m_cap, best, key,
-                                x5, x3, has_horse, front_first, memo_key, memo_value, gen,
-                                hands[h], rt,
-                            )  # fmt: skip
-                        else:
-                            failed_cb = cb
-                            failed_cm = cm_top
-                            failed_cf = cf_cap
-                            failed_x = x_b
-                    b = next_back[b]
-            out[s, h, 0], out[s, h, 1], out[s, h, 2] = key[5], key[4], key[3]
-            values[s, h] = best[0]
+        groups = hand_groups(hands[h], tables, work)
+        for s in range(pick.shape[0]):
+            n_gen, gen = next_generation(n_gen, work.memo_key)
+            solver = solver_at(solvers, pick[s, h])
+            n, scored = search_walk(
+                h, hands[h], groups, solver, tables, work, 1, np.inf, np.inf, gen
+            )
+            if n > 0:
+                out[s, h, 0], out[s, h, 1] = tk[0, KEY_IF], tk[0, KEY_IM]
+                out[s, h, 2] = tk[0, KEY_IB]
+                values[s, h] = tv[0]
+            else:  # no legal split (a hand of no variant): as the scan leaves it
+                out[s, h, :] = -1
+                values[s, h] = -np.inf
             n_scored[s, h] = scored
-        clear_groups(head, present, group_list, n_grp)
+        clear_groups(work.head, work.present, work.group_list, groups[2])
 
 
 @nb.njit(cache=True)
@@ -936,6 +1201,14 @@ class Solver:
     def rank_tables(self) -> tuple[np.ndarray, ...]:
         return rank_tables_of(self.variant)
 
+    @property
+    def data(self) -> SolverData:
+        """The solver as the walk reads it (:class:`SolverData`)."""
+        return SolverData(
+            self.q, self.fav, self.sep, self.model.params, self.joint, self.strict,
+            self.horse_card, self.front_first,
+        )  # fmt: skip
+
 
 def make_solver(
     variant: str | Variant | None,
@@ -1058,14 +1331,10 @@ def max_ev_ids_many(
     for i, group in enumerate(sets):
         pick[i] = start + hand_bucket if len(group) > 1 else start
         start += len(group)
-    q, fav, sep, params, cops, stricts, horses, ties = _stacked(tuple(flat))
     ids = np.empty((k, n, 3), dtype=np.int64)
     values = np.empty((k, n), dtype=np.float64)
     n_scored = np.empty((k, n), dtype=np.int64)
-    max_ev_kernel(
-        rows, rt, BACK_MIDDLE, BACK_FRONT, q, fav, sep, params, cops, stricts, horses, ties, pick,
-        FIVE_SUBSETS, THREE_SUBSETS, coarse_of_fine(), ids, values, n_scored,
-    )  # fmt: skip
+    max_ev_kernel(rows, _stacked(tuple(flat)), walk_tables(rt), pick, ids, values, n_scored)
     if order is not None:
         back = np.empty_like(order)
         back[order] = np.arange(n)
@@ -1076,17 +1345,17 @@ def max_ev_ids_many(
 #: The stacked quantities of recent solver lists, with the solvers (kept alive, so that the
 #: ids that key an entry are theirs): a strategy searching chunk after chunk stacks its 80
 #: bucket solvers once.
-_STACKS: dict[tuple[int, ...], tuple[tuple[Solver, ...], tuple[np.ndarray, ...]]] = {}
+_STACKS: dict[tuple[int, ...], tuple[tuple[Solver, ...], SolverStack]] = {}
 _MAX_STACKS = 4
 _MIN_HELD = 8
 
 
-def _stacked(solvers: tuple[Solver, ...]) -> tuple[np.ndarray, ...]:
+def _stacked(solvers: tuple[Solver, ...]) -> SolverStack:
     key = tuple(id(s) for s in solvers)
     hit = _STACKS.get(key)
     if hit is not None:
         return hit[1]
-    arrays = (
+    arrays = SolverStack(
         np.stack([s.q for s in solvers]),
         np.stack([s.fav for s in solvers]),
         np.stack([s.sep for s in solvers]),
