@@ -5,9 +5,8 @@ numba keeps that count exact: each time an array is bound to a new variable (an 
 an inlined helper, a view such as ``qs[k]``) it increments the count, and decrements it when
 the variable dies.  Both are atomic instructions, some 20 cycles each.  numba's pass that
 prunes such pairs gives up in loops with early exits, so the search kernels, whose helpers
-take a dozen arrays each and run per back and per split, spent a sixth to a quarter of their
-time counting (about 1,200 atomic operations a hand in the re-ranking search, measured by
-counting the calls under a debugger).
+take a dozen arrays each and run per back and per split, spent a large share of their time
+counting.
 
 :func:`borrowed` returns an array, or a tuple of arrays (nested tuples too), as views of the
 same memory with no meminfo: numba then skips the count (its increment and decrement test the

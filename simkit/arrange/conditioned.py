@@ -4,9 +4,9 @@ The fine tables price a dun against opponents dealt independently of the hand th
 (:data:`simkit.train.FINE_OTHER_DEALS`).  They are not independent: a hand holding four aces
 and three kings leaves the opponents no pair of either, and its front of K-K-7 then loses
 only to trips.  Removal buckets (:mod:`simkit.arrange.removal`) put back an average of that
-over hands alike in aces, kings and queens, or in shape; measured on guangxi's regret protocol
-neither gains (``results/strategy/removal-buckets.md``): the hands a bucket pools differ in the
-cards that matter.  Here every hand gets its own.
+over hands alike in aces, kings and queens, or in shape; on guangxi neither gains (the docs'
+studies page): the hands a bucket pools differ in the cards that matter.  Here every hand
+gets its own.
 
 A **pool** of hands set by the strategy and played normally (about 130,000, dealt from a fixed
 seed: :func:`~simkit.arrange.api.removal_pool`) stands for the opponents.  For one hand,
@@ -69,10 +69,8 @@ from simkit.arrange.wintables import WinTables
 from simkit.cards import DECK_SIZE, check_plain_deck
 from simkit.splits import N_FIVE, N_THREE
 
-#: Pool hands dealt for the conditioning (those that declare a special are left out).  On
-#: guangxi's rerank probe hands (``results/strategy/hand-removal-probe.md``; seed 5, never the
-#: regret protocol's) 32,768, 65,536 and 131,072 give regrets 0.0197, 0.0191 and 0.0164 at
-#: prior 300: the pool's sampling noise costs.
+#: Pool hands dealt for the conditioning (those that declare a special are left out): fewer
+#: cost regret by the pool's sampling noise (the docs' studies page).
 POOL_HANDS = 131072
 #: The pool's seed: the pool, and so the strategy, is a fixed function of the tables.
 POOL_SEED = 20261204

@@ -1,56 +1,29 @@
 """Re-ranking expected-score's best few splits by the hand's own card removal and the places.
 
 The card-removal model (:class:`~simkit.arrange.removal.RemovalModel`) and the t-formula's
-places (:class:`~simkit.arrange.value.PlaceModel`) together bring guangxi's regret under 0.02
-(``expected-score:places=true,conditioning=model``), but searched over all splits they
-cost twice expected-score's time: the hand's own quantities are written at the few hundred
-classes the search reads, and the places' value, which saturates for strong hands, prunes
-less.  The split they choose is nearly always one expected-score ranks among its best few
-(the full search's choice is among expected-score's best 6 distinct class triples on 97% of
-hands, ``results/bench/rerank.md``; re-ranking those 6 on guangxi's rerank probe hands
-recovers 0.0297 of the 0.0315 a hand the full search recovers,
-``results/strategy/rerank-top.md``).  So here the search keeps expected-score's ``top``
-best splits of distinct class triples (:func:`_rerank_kernel`, the max-ev search of
-:mod:`simkit.arrange.search` with the ``top``-th best as its bar), and only those are valued
-under the hand's own tables and the places: at most ``3 · top`` classes conditioned, ``top``
-splits valued.
+places (:class:`~simkit.arrange.value.PlaceModel`) value a split better than expected-score's
+plain tables, but searched over every split they cost about twice its time: the hand's own
+quantities are written at every class the search reads, and the places' value, which
+saturates for strong hands, prunes less.  The split they choose is nearly always among the
+few expected-score ranks best.  So the search here (:func:`_rerank_kernel`: the one walk of
+:mod:`simkit.arrange.search` keeping its best ``top`` splits of distinct class triples) keeps
+only those, and only they are valued under the hand's own tables and the places: at most
+``3 · top`` classes conditioned, ``top`` splits valued.
 
 The list keeps only splits near the best (:func:`window_bar`: ``window`` points below its
-value, that value capped at ``cap``): of the best six, the split the re-ranking picks lies
-within 0.03 points of expected-score's best on nine hands in ten (0.37 at the 99th
-percentile), and a bar close under the best prunes far more than the sixth's value does.
-Strong hands (the best above ``cap``) keep their best ``top`` down to ``cap - window``, since
-the places can lift a split far above the rest.  On the rerank probe's hands the window loses
-nothing of the six's gain (``results/strategy/rerank-top.md``), and the search runs at about
-1.2× the speed without it (``results/bench/rerank.md``).
+value, that value capped at ``cap``), since a bar close under the best prunes far more than
+the ``top``-th value does; strong hands (the best above ``cap``) keep their best ``top`` down
+to ``cap - window``, since the places can lift a split far above the rest.
 
-A hand holding two trips or more (:data:`WIDE_TRIPS`; one hand in twelve) keeps a longer list
-and its own window (``wide_top``, ``wide_window``: the strategy keeps its best ten within 1.5
-points of the best's value, that value capped at ``cap``).  Its two trips take those ranks
-from the opponents, who then hold fewer trips and full houses of them, so a split that sets a
-second full house is worth points more under the hand's own tables than under
-expected-score's: the pick lies past the sixth split, and up to two points under the best
-(under an earlier objective), on the hands the six lose most on (of the regret protocol's
-guangxi-regional hands, the five the six lost most on all hold two trips).  Ten bring those
-hands' part of the regret down to the full search's on both rerank probes
-(``results/strategy/rerank-wide-guangxi.md``, ``…-guangxi-regional.md``).  Under the shipped
-objective the pick of a hand keeping the wide list lies at most 1.41 points under the bar's
-reference (the best's value capped at ``cap``) on 40,000 dealt hands of each guangxi row, so
-the wide window (1.5) changes no pick there nor on the regret protocol's hands, and spares
-the search the splits further down (``results/strategy/rerank-wide-window.md``).
-
-A hand holding one trips and three pairs or more (:data:`WIDE_PAIRS`; 15% of hands) keeps the
-same longer list: the re-ranking prices the opponents' home runs by its own rate
-(:attr:`~simkit.arrange.strategies.ExpectedScore.home_rate`), which moves such a hand
-from the full house behind and a pair in the middle (expected-score's pick, often scooped by
-a hand that goes on to scoop the table) to its highest pair in front, two pairs in the middle
-and the trips behind, a split expected-score ranks up to a point under its best
-(``results/strategy/rerank-home-guangxi.md``, ``…-guangxi-regional.md``).  Whether a hand
-keeps the longer list (:func:`keeps_wide`) is known from its cards before the search, so its
-bar is as monotone as the others' and the search stays exact.  On the regret protocol the
-strategy gives away 0.0134 a hand in guangxi and 0.0171 in guangxi-regional (0.0095 and
-0.0159 on fresh hands; before the home rate and this list 0.0139 and 0.0203,
-``results/strategy/regret-hand-4p-2000.md``).
+A hand holding two trips, or one trips and :data:`WIDE_PAIRS` pairs (:func:`keeps_wide`),
+keeps a longer list in a wider window (``wide_top``, ``wide_window``).  Two trips take those
+ranks from the opponents, so a split that sets a second full house is worth more under the
+hand's own tables than under expected-score's; and the home run priced against the hand by
+its own rate (:attr:`~simkit.arrange.strategies.ExpectedScore.home_rate`) moves a hand of
+trips and three pairs to a split expected-score ranks up to a point under its best.  Whether
+a hand keeps the longer list is known from its cards before the search, so its bar is as
+monotone as the others' and the search stays exact.  The measurements behind ``top``, the
+windows and the wide lists are listed in the docs' studies page (``docs/studies.md``).
 
 Splits of equal class triples have equal values under both objectives (the model shifts a
 class, not a split), so the list keeps one split of each triple, the one expected-score's

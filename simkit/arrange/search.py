@@ -1191,14 +1191,17 @@ class Solver:
 
     @property
     def strict(self) -> int:
+        """The foul order's strict bits (bit 0 front < middle, bit 1 middle < back)."""
         return self.model.strict
 
     @property
     def horse_card(self) -> int:
+        """The 马牌 card this solver prices (-1: none)."""
         return self.model.horse_card
 
     @property
     def rank_tables(self) -> tuple[np.ndarray, ...]:
+        """The variant's rank tables the kernels read (:func:`rank_tables_of`)."""
         return rank_tables_of(self.variant)
 
     @property
@@ -1229,7 +1232,7 @@ def make_solver(
     the tie-break of equal values (:class:`Solver`); ``weights``: (scoop, home run), the
     weights of those terms of the value (``P_W_SCOOP``, ``P_W_HOME``; finite and ≥ 0, so the
     value still rises with every win chance); ``dtype``: of the quantities the kernels read
-    (``float32`` halves them, so that fine classes stay in a core's L2 cache: 1.2-1.5× faster;
+    (``float32`` halves them, so that fine classes stay in a core's L2 cache;
     the value is still computed in float64 from them); ``joint``: price the joint chances
     (scoop, scooped, majority) by the copula of the opponents' duns stored with the tables
     (:mod:`simkit.arrange.joint`; the independent products where the tables hold none);

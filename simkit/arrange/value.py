@@ -174,6 +174,7 @@ class PlaceModel:
         params[P_T_CHANCE : P_T_CHANCE + k] = self.chances
 
     def as_meta(self) -> dict[str, Any]:
+        """The model as a tables file's meta entry (JSON numbers and lists)."""
         return {
             "amplitude": self.amplitude, "centre": self.centre, "scale": self.scale,
             "levels": list(self.levels), "chances": list(self.chances),
@@ -181,6 +182,8 @@ class PlaceModel:
 
     @classmethod
     def from_meta(cls, entry: dict[str, Any]) -> PlaceModel:
+        """The model of a meta entry :meth:`as_meta` wrote; raises KeyError where a field is
+        missing."""
         return cls(
             float(entry["amplitude"]), float(entry["centre"]), float(entry["scale"]),
             tuple(float(x) for x in entry["levels"]), tuple(float(x) for x in entry["chances"]),
@@ -490,7 +493,7 @@ def points_of_chances(base, won, paid, s_for, s_against, maj_win, maj_lose, home
     ``s_against``: the chances of scooping and being scooped; ``maj_win``, ``maj_lose``: of
     the majority match (read only when the variant pays one); ``home_for``: of scooping every
     opponent (read only with home runs).  :func:`expected_points` passes those of independent
-    duns; an oracle may pass counted ones (``experiments/removal_oracle.py``).
+    duns; a caller may pass counted ones.
     """
     pair = base
     if p[P_MAJORITY] != 0.0:

@@ -56,8 +56,8 @@ def describe_foul(s: Scoring) -> str:
 
 def describe_scoop(s: Scoring, n_players: int = 4) -> str:
     """The ``[scoring.scoop]`` rule in a few words (``–`` for none): the points it adds
-    (those at ``n_players``, the size the text names) or what it doubles, and its conditions.  Raises ``IndexError`` where the added points list no entry
-    for ``n_players``."""
+    (those at ``n_players``, the size the text names) or what it doubles, and its conditions.
+    Raises ``IndexError`` where the added points list no entry for ``n_players``."""
     sc = s.scoop
     if sc.mode == "none":
         return "–"

@@ -19,17 +19,10 @@ import simkit
 
 PACKAGE = Path(simkit.__file__).parent
 
-# Public names without a docstring in modules another engineer is changing (issue 50.4/50.5:
-# arrange/search.py, arrange/value.py).  Exempt only until those changes are merged; then the
-# lead writes their docstrings and empties this list.  test_exemptions_are_still_needed fails
-# for an entry that no longer names an undocumented public name.
-EXEMPT: set[tuple[str, str]] = {
-    ("simkit.arrange.search", "Solver.strict"),
-    ("simkit.arrange.search", "Solver.horse_card"),
-    ("simkit.arrange.search", "Solver.rank_tables"),
-    ("simkit.arrange.value", "PlaceModel.as_meta"),
-    ("simkit.arrange.value", "PlaceModel.from_meta"),
-}
+# Public names allowed to go without a docstring, each with the reason (none today).
+# test_exemptions_are_still_needed fails for an entry that no longer names an undocumented
+# public name.
+EXEMPT: set[tuple[str, str]] = set()
 
 # Timings in a docstring: "1.2× faster", "0.57× the speed", "3.5 µs", "hands/s", "per second",
 # "CPU-minutes".  A docstring gives the reason in words; the figures live in results/bench/
@@ -41,12 +34,8 @@ TIMING = re.compile(
     r"|\bCPU-(?:minutes|hours)\b"
 )
 
-# Docstrings that still carry a timing, in the modules another engineer is changing (as
-# EXEMPT above; the lead empties it).
-TIMING_EXEMPT: set[tuple[str, str]] = {
-    ("simkit.arrange.rerank", "<module>"),
-    ("simkit.arrange.search", "make_solver"),
-}
+# Docstrings allowed to carry a timing, each with the reason (none today).
+TIMING_EXEMPT: set[tuple[str, str]] = set()
 
 DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
