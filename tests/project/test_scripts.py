@@ -187,41 +187,39 @@ def test_every_script_has_a_tiny_run():
     assert sorted({module for steps in SMOKE.values() for module, _ in steps}) == scripts()
 
 
+def imported_modules(path: Path) -> list[str]:
+    """Every module a source file imports, at any depth (``from x import y`` names ``x``)."""
+    names: list[str] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            names.append(node.module)
+        elif isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+    return names
+
+
 @pytest.mark.parametrize("module", scripts())
 def test_no_script_imports_another(module):
     """A script imports simkit, libraries and :mod:`experiments.support` only: neither another
     script (by its package path) nor a sibling by its bare name, as scripts once did."""
     path = EXPERIMENTS / Path(*module.split(".")).with_suffix(".py")
     names = {p.stem for p in EXPERIMENTS.rglob("*.py")} | {"_timing", "_revision", "_experiment"}
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.ImportFrom) and node.module:
-            imported = [node.module]
-        elif isinstance(node, ast.Import):
-            imported = [alias.name for alias in node.names]
+    for name in imported_modules(path):
+        if name.startswith("experiments"):
+            assert name == SUPPORT, f"{module} imports {name}"
         else:
-            continue
-        for name in imported:
-            if name.startswith("experiments"):
-                assert name == SUPPORT, f"{module} imports {name}"
-            else:
-                assert name.split(".")[0] not in names, f"{module} imports the script {name}"
+            assert name.split(".")[0] not in names, f"{module} imports the script {name}"
 
 
 def test_no_test_imports_a_script():
     """Tests reach the scripts by running them (:func:`run`): what a test checks of a study's
     estimates lives in :mod:`simkit` (:mod:`simkit.skill`), not in a script it imports."""
-    importing = []
-    for path in sorted((ROOT / "tests").rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ImportFrom) and node.module:
-                names = [node.module]
-            elif isinstance(node, ast.Import):
-                names = [alias.name for alias in node.names]
-            else:
-                continue
-            importing += [
-                f"{path.relative_to(ROOT)}: {n}" for n in names if n.split(".")[0] == "experiments"
-            ]
+    importing = [
+        f"{path.relative_to(ROOT)}: {name}"
+        for path in sorted((ROOT / "tests").rglob("*.py"))
+        for name in imported_modules(path)
+        if name.split(".")[0] == "experiments"
+    ]
     assert importing == []
 
 
