@@ -53,13 +53,19 @@ def rule_worth_section(page: Page) -> list[str]:
             f"{names(page.names)} (none of this page's variants); measure one with "
             f"`python -m experiments.pipelines.rule_worth --variants {page.names[0]}`.\n",
         ]
+    # a rule whose off and on games are identical (a special that came up neither in these
+    # deals nor in the tables' training) compares a game with itself: counted, not shown
+    same = [r for r in shown if all(_nil(r, k) for k in CHANGES)]
+    shown = [r for r in shown if r not in same]
     table = [
         [
             r["variant"],
             f"`{r['rule']}`" + (" †" if r.get("declared") == 0 else ""),
             "" if r["role"] == "any" else r["role"],
             "–" if r["role"] == "any" else _ci(r, "edge_change"),
-            "–" if r["role"] == "any" else _ci(r, "fixed_edge_change"),
+            "–"
+            if r["role"] == "any" or _nil(r, "fixed_edge_change")
+            else _ci(r, "fixed_edge_change"),
             _ci(r, "sd_change", 2),
             _ci(r, "skill_change"),
             f"{r['component_var_share']:.1%} ({r['component']})",
@@ -97,11 +103,27 @@ def rule_worth_section(page: Page) -> list[str]:
             if any(r.get("declared") == 0 for r in shown)
             else ""
         )
+        + (
+            f"{len({(r['variant'], r['rule']) for r in same})} rules whose games came out "
+            "identical with and without them (specials that came up neither here nor in the "
+            "tables' training) are left out.  "
+            if same
+            else ""
+        )
         + "Every row: "
         "`results/rules/worth.md` in the repository; reproduce with "
         + "; ".join(f"`python {c}`" for c in meta.get("commands", [meta["command"]]))
         + ".\n",
     ]
+
+
+#: The changes a rule-worth row measures, each with its CI.
+CHANGES = ("edge_change", "fixed_edge_change", "sd_change", "skill_change")
+
+
+def _nil(row: dict[str, Any], key: str) -> bool:
+    """Whether ``row``'s ``key`` is exactly 0 with an interval of no width (the same games)."""
+    return row[key] == 0 and row[f"{key}_ci_low"] == 0 and row[f"{key}_ci_high"] == 0
 
 
 def _n(x: float | None) -> str:
