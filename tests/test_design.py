@@ -288,17 +288,31 @@ def test_a_design_is_verified_afresh_and_written(tmp_path):
     d = design(
         "hongkong", ["scoring.duns.front.trips=1:40:13"], ["player.sd=2.6:0.6"],
         games=GAMES, seed=3, out=out, name="mine", verify=2, n_jobs=1, strategy="greedy",
-        progress=None,
+        progress=None, regret_hands=3, regret_rollouts=(6, 6),
     )  # fmt: skip
     assert d.feasible and d.chosen.meets
+    # the play under the chosen table: the regret of each seat role, in design.md
+    assert [r.seat for r in d.regret] == ["banker", "player"]
+    assert all(r.hands == 3 and r.variant == d.chosen.variant.name for r in d.regret)
     mine = load_variant(out / "mine.toml")
     assert mine.specials.ids == resolve_variant("hongkong").specials.ids
     assert numeric_keys(mine)["scoring.duns.front.trips"] == d.chosen_values[0]
     assert "player.sd=2.6:0.6" in " ".join(mine.notes)
     text = (out / "design.md").read_text()
     assert "**Feasible.**" in text and "re-derived" in text and "fixed" in text
+    assert "## The play under the designed table" in text and "| banker | " in text
     assert (out / "par.md").exists() and (out / "par.parquet").exists()
     assert len(d.path) == 4  # 1, 14, 27, 40
+
+
+def test_a_regret_request_the_rollouts_cannot_measure_is_refused_before_any_work(tmp_path):
+    for bad in ({"regret_hands": -1}, {"regret_hands": 10, "n_players": 6}):
+        with pytest.raises(SimkitError, match="regret"):
+            design(
+                "hongkong", ["scoring.duns.front.trips=1:40:13"], ["player.sd=2.6:0.6"],
+                out=tmp_path / "d", progress=None, **bad,
+            )  # fmt: skip
+    assert not (tmp_path / "d").exists()
 
 
 @pytest.mark.slow

@@ -70,6 +70,11 @@ def register(subparsers: Any) -> None:
         "--rounds", type=count, default=3, help="rounds of search and fresh verification at most"
     )
     parser.add_argument("--name", default=None, help="the designed file's name (default: V-design)")
+    parser.add_argument(
+        "--regret-hands", type=int, default=0, metavar="N",
+        help="measure the default's regret under the chosen table on N hands a seat (150 + 150 "
+        "rollouts each) and report it in design.md (default: 0, not measured)",
+    )  # fmt: skip
     add_seed_option(parser)
     add_jobs_option(parser)
     parser.add_argument(
@@ -104,6 +109,7 @@ def handle(args: argparse.Namespace) -> int:
         verify_games=args.verify_games,
         n_jobs=args.jobs,
         command="simkit " + shlex.join(sys.argv[1:]),
+        regret_hands=args.regret_hands,
     )
     name = args.name or f"{result.base.name}-design"
     values = ", ".join(
