@@ -31,7 +31,8 @@ def _borrow_value(context: Any, builder: Any, ty: Any, value: Any) -> Any:
         ary.meminfo = cgutils.get_null_value(ary.meminfo.type)
         ary.parent = cgutils.get_null_value(ary.parent.type)
         return ary._getvalue()
-    if isinstance(ty, (types.Number, types.Boolean)):  # held by value: nothing to borrow
+    if isinstance(ty, (types.Number, types.Boolean, types.Record)):
+        # held by value, or a record: a bare pointer into its array, no count to skip
         return value
     items = [
         _borrow_value(context, builder, item_ty, builder.extract_value(value, i))
@@ -45,15 +46,15 @@ def _borrowable(ty: Any) -> bool:
         return True
     items = getattr(ty, "types", None) if isinstance(ty, types.BaseTuple) else None
     return items is not None and all(
-        _borrowable(t) or isinstance(t, (types.Number, types.Boolean)) for t in items
+        _borrowable(t) or isinstance(t, (types.Number, types.Boolean, types.Record)) for t in items
     )
 
 
 @intrinsic
 def borrowed(typingctx: Any, arrays: Any) -> Any:
     """``arrays`` (an array, or a tuple of arrays, nested tuples and named tuples too, where
-    numbers and booleans may sit beside the arrays) as views of the same memory that count no
-    references; see the module's notes for when that is safe."""
+    numbers, booleans and records may sit beside the arrays) as views of the same memory that
+    count no references; see the module's notes for when that is safe."""
     if not _borrowable(arrays):
         return None
 

@@ -11,9 +11,6 @@ import numpy as np
 import pytest
 
 from simkit.arrange import (
-    P_HOME_RATE,
-    P_W_HOME,
-    P_W_SCOOP,
     ExpectedScore,
     WinTables,
     exhaustive_ids,
@@ -92,8 +89,8 @@ def test_the_home_rate_option_is_the_rate_the_value_plays():
     assert home_rate_entry(tables) == (0.35, 0.06, 0.4)
     params = ExpectedScore(tables, weights=(0.06, 0.4), home_rate=0.35).solver("guangxi", 4)
     p = params.model.params
-    assert (p[P_HOME_RATE], p[P_W_SCOOP], p[P_W_HOME]) == (0.35, 0.06, 0.4)
-    assert ExpectedScore(tables).solver("guangxi", 4).model.params[P_HOME_RATE] == 0.0
+    assert (p["home_rate"], p["w_scoop"], p["w_home"]) == (0.35, 0.06, 0.4)
+    assert ExpectedScore(tables).solver("guangxi", 4).model.params["home_rate"] == 0.0
     with pytest.raises(ValueError, match="home_rate"):
         ExpectedScore(home_rate=-0.1)
 
@@ -105,7 +102,7 @@ def test_its_search_equals_the_exhaustive_scan():
     for rate, weights in [(0.35, (0.06, 0.4)), (1.0, (0.0, 1.0))]:
         tables = _with_rate("guangxi", 4, rate, weights)
         solver = ExpectedScore(tables, weights, home_rate=rate).solver("guangxi", 4)
-        assert solver.model.params[P_HOME_RATE] == rate
+        assert solver.model.params["home_rate"] == rate
         hands = deal(200, 4, rng=12).reshape(-1, 13)[:600]
         ids, values, _ = max_ev_ids(hands, solver)
         want_ids, want_values = exhaustive_ids(hands, solver)

@@ -22,8 +22,13 @@ def test_warm_up_refuses_a_bad_number_of_jobs_before_any_work(jobs, monkeypatch)
         kc.warm_up(jobs)
 
 
-@pytest.mark.parametrize(("args", "says"), [(["--jobs", "0"], "--jobs must be >= 1, got 0"),
-                                            (["--top", "-1"], "--top must be >= 0, got -1")])
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--jobs", "0"], "--jobs must be >= 1, got 0"),
+        (["--top", "-1"], "--top must be >= 0, got -1"),
+    ],
+)
 def test_the_command_refuses_bad_options(args, says, capsys):
     with pytest.raises(SystemExit) as exit_:
         kc.main(args)

@@ -8,8 +8,6 @@ import numpy as np
 import pytest
 
 from simkit.arrange import (
-    P_W_HOME,
-    P_W_SCOOP,
     ExpectedScore,
     WinTables,
     arrange,
@@ -70,7 +68,7 @@ def test_the_value_is_linear_in_the_two_weights(variant, players):
         np.testing.assert_allclose(got, f[:, B] + w[0] * f[:, S] + w[1] * f[:, H], atol=1e-9)
     # the weights left at 1: the params that the unweighted model always had
     default = make_solver(variant, players, solver.tables, horse=True, front_first=True)
-    assert default.model.params[P_W_SCOOP] == default.model.params[P_W_HOME] == 1.0
+    assert default.model.params["w_scoop"] == default.model.params["w_home"] == 1.0
 
 
 @pytest.mark.parametrize("weights", [(0.43, 0.32), (0.0, 0.0), (2.0, 3.0)])
@@ -137,7 +135,10 @@ def test_a_fit_plays_the_tables_it_is_given():
     it plays otherwise."""
     args = dict(hands=16, rollouts=6, top=4, seed=5)
     own = fit_weights("guangxi", 4, **args)
-    assert fit_weights("guangxi", 4, tables=default_fine_tables(load_variant("guangxi"), 4), **args) == own
+    assert (
+        fit_weights("guangxi", 4, tables=default_fine_tables(load_variant("guangxi"), 4), **args)
+        == own
+    )
     other = fit_weights("guangxi", 4, tables=default_fine_tables(load_variant("fujian"), 4), **args)
     assert other.coefficients != own.coefficients
 
@@ -162,7 +163,7 @@ def test_the_shipped_weights_are_the_ones_played():
             weights = objective_weights(tables)
             solver = ExpectedScore().solver(variant, players)
             params = solver.model.params
-            assert (params[P_W_SCOOP], params[P_W_HOME]) == weights
+            assert (params["w_scoop"], params["w_home"]) == weights
             if WEIGHTS_KEY not in tables.meta:
                 assert weights == (1.0, 1.0)
                 continue

@@ -232,17 +232,17 @@ def test_001_taiwan_home_run_the_strategy_prices_the_base_only():
     three opponents: 3 duns + 2 bonus, the scoop doubles the count (+3), the home run doubles
     the doubled count again (+6): 14 a player, 42 in all (not 16 a player)."""
     from simkit.arrange.search import INDEPENDENT_JOINT
-    from simkit.arrange.value import P_HOME_BASE, expected_points, payout_model
+    from simkit.arrange.value import expected_points, payout_model
     from simkit.variants import load_variant
 
     model = payout_model(load_variant("taiwan"), 4)
-    assert model.params[P_HOME_BASE] == 6.0
+    assert model.params["home_base"] == 6.0
     chances = (1.0, 1.0, 1.0, 0.0, 0.0, 0.0)  # every dun won, none lost
     worths = (3.0, 1.0, 1.0, 0.0, 0.0, 0.0)
-    value = expected_points(*chances, *worths, model.params, INDEPENDENT_JOINT)
+    value = expected_points(*chances, *worths, model.params[()], INDEPENDENT_JOINT)
     assert value == 42.0
     for name in ("guangxi", "fujian", "wiki-points", "qiantang"):
-        assert payout_model(load_variant(name), 4).params[P_HOME_BASE] == 0.0
+        assert payout_model(load_variant(name), 4).params["home_base"] == 0.0
 
 
 # --- 001 香港 / 台式 / 玩法3: 第一墩必须小于第二墩 -----------------------------------------------

@@ -156,11 +156,11 @@ def test_training_is_reproducible_and_monotone():
 
 def _iteration_counts(variant, seeds, n_games):
     """What each iteration of :func:`fictitious_play` counts when every hand plays greedy."""
-    from simkit.arrange import P_SCOOP_TIES, Greedy, payout_model
+    from simkit.arrange import Greedy, payout_model
     from simkit.deal import as_generator
 
     model = payout_model(variant, 2)
-    scoop_ties = bool(model.params[P_SCOOP_TIES] > 0)
+    scoop_ties = bool(model.params["scoop_ties"] > 0)
     out = []
     for seed in seeds:
         gen = as_generator(seed)

@@ -38,8 +38,6 @@ import simkit
 from experiments.support import best_of
 from simkit.arrange import (
     DEFAULT_STRATEGY,
-    P_W_HOME,
-    P_W_SCOOP,
     ExpectedScore,
     arrange,
     as_strategy,
@@ -178,7 +176,7 @@ def bench_weights(n_hands: int) -> list[dict]:
         rate_fitted = cpu_rate(lambda s=fitted, h=hands: max_ev_ids(h, s), n_hands)
         out.append({
             "variant": variant, "players": players, "hands": n_hands,
-            "weights": [float(fitted.model.params[i]) for i in (P_W_SCOOP, P_W_HOME)],
+            "weights": [float(fitted.model.params[f]) for f in ("w_scoop", "w_home")],
             "unweighted_hands_per_s": round(rate_plain),
             "weighted_hands_per_s": round(rate_fitted),
             "ratio": round(rate_fitted / rate_plain, 2),

@@ -31,9 +31,6 @@ from pathlib import Path
 
 from experiments.support import set_meta
 from simkit.arrange import (
-    P_HOME,
-    P_SCOOP_ADD,
-    P_SCOOP_DOUBLE,
     ExpectedScore,
     default_fine_tables,
     objective_weights,
@@ -62,7 +59,7 @@ OUT = ROOT / "results" / "strategy"
 def has_terms(variant: str, n_players: int) -> bool:
     """Whether the model of ``variant`` at ``n_players`` has a scoop or home-run term."""
     p = payout_model(load_variant(variant), n_players).params
-    return bool(p[P_SCOOP_ADD] != 0 or p[P_SCOOP_DOUBLE] != 0 or p[P_HOME] != 0)
+    return bool(p["scoop_add"] != 0 or p["scoop_double"] != 0 or p["home"] != 0)
 
 
 def default_rows() -> list[tuple[str, int]]:

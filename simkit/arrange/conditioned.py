@@ -65,6 +65,7 @@ from simkit.arrange.removal import (
 )
 from simkit.arrange.search import Solver, SolverStack, max_ev_kernel, walk_tables
 from simkit.arrange.subsets import rank_subsets
+from simkit.arrange.value import PAYOUT_PARAMS
 from simkit.arrange.wintables import WinTables
 from simkit.cards import DECK_SIZE, check_plain_deck
 from simkit.splits import N_FIVE, N_THREE
@@ -368,15 +369,17 @@ def _conditioned_kernel(
     (:func:`_model_condition`; ``n_compatible`` is then -1, and the pool's arrays are not
     read).  ``solver``: the base solver (:class:`~simkit.arrange.search.SolverData`; its
     ``q``, ``fav`` the pooled tables' quantities, its ``p`` may price the home run against by
-    its own rate, ``P_HOME_RATE``: the full search of expected-score-rerank's objective);
+    its own rate, ``home_rate``: the full search of expected-score-rerank's objective);
     ``tables``: :class:`~simkit.arrange.search.WalkTables`."""
     q0, fav0, rt = solver.q, solver.fav, tables.rt
     q = q0.copy().reshape((1, *q0.shape))  # win points and lose pay kept from the base
     fav = fav0.copy().reshape((1, *fav0.shape))
     n_fine = q0.shape[1]
     sep = np.empty((1, q0.shape[0], q0.shape[1]), dtype=np.float64)
+    one_params = np.empty(1, dtype=PAYOUT_PARAMS)
+    one_params[0] = solver.p
     stack = SolverStack(
-        q, fav, sep, solver.p.copy().reshape((1, solver.p.shape[0])),
+        q, fav, sep, one_params,
         solver.cop.copy().reshape((1, *solver.cop.shape)),
         np.full(1, solver.strict, dtype=np.int64), np.full(1, solver.horse, dtype=np.int64),
         np.full(1, solver.front_first, dtype=np.int64),

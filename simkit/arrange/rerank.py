@@ -63,7 +63,6 @@ from simkit.arrange.search import (
     walk_tables,
     window_bar,
 )
-from simkit.arrange.value import P_PLACE
 from simkit.borrow import borrowed
 from simkit.cards import check_plain_deck
 from simkit.evaluate import orders_hold, rank3, rank5
@@ -185,12 +184,13 @@ class ListOptions(NamedTuple):
 class Reranking(NamedTuple):
     """What the kept splits are re-ranked by: ``q`` ``(1, 3, C, 4)``, a copy of the base
     quantities into which the hand's own are written (win points and lose pay kept from the
-    base); ``p``, ``cop``: the re-ranking payout's value parameters and copula; ``weights``:
-    the card-removal model's (:attr:`~simkit.arrange.removal.RemovalModel.weights`); ``win``,
+    base); ``p``, ``cop``: the re-ranking payout's record
+    (:data:`~simkit.arrange.value.PAYOUT_PARAMS`) and copula; ``weights``: the card-removal
+    model's (:attr:`~simkit.arrange.removal.RemovalModel.weights`); ``win``,
     ``tie``: float64 ``(3, C)``, the fine tables it shifts."""
 
     q: np.ndarray
-    p: np.ndarray
+    p: np.void
     cop: np.ndarray
     weights: np.ndarray
     win: np.ndarray
@@ -317,7 +317,7 @@ def rerank_ids(
     for name, s in (("solver", solver), ("own", own)):
         if s.tables.win.shape != s.q.shape[:2]:
             raise ValueError(f"rerank_ids needs {name} on fine tables")
-    if solver.model.params[P_PLACE] > 0.0:
+    if solver.model.params["place"] > 0.0:
         raise ValueError("rerank_ids: the first search prices no places (own does)")
     if (
         own.variant.name != solver.variant.name
@@ -341,7 +341,7 @@ def rerank_ids(
     n_kept = np.empty(n, dtype=np.int64)
     reranking = Reranking(
         own.q.copy().reshape((1, *own.q.shape)),  # win points and lose pay from the base
-        own.model.params,
+        own.model.record,
         own.joint,
         model.weights,
         np.ascontiguousarray(own.tables.win, dtype=np.float64),

@@ -48,16 +48,6 @@ from simkit.arrange.subsets import (
     rank_tables_of,
 )
 from simkit.arrange.value import (
-    P_HOME_RATE,
-    P_HORSE,
-    P_JOINT,
-    P_N_OPP,
-    P_PLACE,
-    P_SCOOP_RATE,
-    P_TIE_PAIRS,
-    P_TIE_TRIPLE,
-    P_W_HOME,
-    P_W_SCOOP,
     Q_LE,
     Q_LOSE,
     Q_VW,
@@ -519,12 +509,12 @@ def _eval_back_body(
     wild = general and holds_joker(hand)
     # classes as unsigned indices: no test for a negative index at each lookup
     cb = np.uint64(c5[b])
-    n_opp = p[P_N_OPP]
+    n_opp = p.n_opp
     sep_b = sep[2, cb]
     w2, l2, v2, e2 = q[2, cb, 0], q[2, cb, 1], q[2, cb, 2], q[2, cb, 3]
     bar = list_bar(tv, n, top, window, cap)
     n_scored = 0
-    placed = general and p[P_PLACE] > 0.0
+    placed = general and p.place > 0.0
     # 1e-9: rounding must never drop a split that ties the bar (the tie-break decides)
     skip_below = placed_skip_below(bar - rest_max - 1e-9, m_cap, p, True) if placed else 0.0
     # the same for the split's own biggest worth, kept for the last worth seen
@@ -701,14 +691,15 @@ class SolverData(NamedTuple):
 
     ``q``, ``fav``: the quantities and their favourable ends (``(3, C, 4)``, float32 or
     float64); ``sep``: float64 ``(3, C)``, the separable part (:attr:`Solver.sep`); ``p``:
-    float64, the value parameters; ``cop``: the copula grids; ``strict``: the foul-order bits
-    (:func:`legal_split`); ``horse``: the 马牌 card (-1: none; its multiplier ``p[P_HORSE]``);
+    the payout record (a :data:`~simkit.arrange.value.PAYOUT_PARAMS` record, fields read by
+    name); ``cop``: the copula grids; ``strict``: the foul-order bits
+    (:func:`legal_split`); ``horse``: the 马牌 card (-1: none; its multiplier ``p.horse``);
     ``front_first``: equal values go to the stronger front (:func:`dun_beats`)."""
 
     q: np.ndarray
     fav: np.ndarray
     sep: np.ndarray
-    p: np.ndarray
+    p: np.void
     cop: np.ndarray
     strict: int
     horse: int
@@ -717,7 +708,7 @@ class SolverData(NamedTuple):
 
 class SolverStack(NamedTuple):
     """``K`` solvers' :class:`SolverData` stacked along a first axis (solvers that share one
-    ranking): ``q``, ``fav`` ``(K, 3, C, 4)``, ``sep`` ``(K, 3, C)``, ``p`` ``(K, P)``,
+    ranking): ``q``, ``fav`` ``(K, 3, C, 4)``, ``sep`` ``(K, 3, C)``, ``p`` ``(K,)`` payout records,
     ``cop`` ``(K, ...)``; ``strict``, ``horse``, ``ties`` int64 ``(K,)`` (``ties[k]`` 1:
     ``front_first``)."""
 
@@ -811,9 +802,9 @@ def walk_bound(fav, p, cop, cf, cm, cb, has_horse, x_top, copies, x_back, one_ba
     bound = split_ev(fav, p, cop, cf, cm, cb, True)
     if has_horse:
         if one_back:
-            bound += p[P_N_OPP] * horse_bound_back(fav, cf, cm, cb, x_top, copies, x_back)
+            bound += p.n_opp * horse_bound_back(fav, cf, cm, cb, x_top, copies, x_back)
         else:
-            bound += p[P_N_OPP] * horse_bound(fav, cf, cm, cb, x_top, copies)
+            bound += p.n_opp * horse_bound(fav, cf, cm, cb, x_top, copies)
     return bound
 
 
@@ -888,13 +879,11 @@ def search_walk(h, hand, groups, solver, tables, work, top, window, cap, gen):
     kept = (tv, work.kept_keys)
     copies = 0
     if solver.horse >= 0:
-        copies = horse_counts(
-            hand, solver.horse, p[P_HORSE], tables.five, tables.three, x5, work.x3
-        )
+        copies = horse_counts(hand, solver.horse, p.horse, tables.five, tables.three, x5, work.x3)
     has_horse = copies > 0
-    x_top = p[P_HORSE] ** copies - 1.0
-    n_opp = p[P_N_OPP]
-    placed = p[P_PLACE] > 0.0
+    x_top = p.horse**copies - 1.0
+    n_opp = p.n_opp
+    placed = p.place > 0.0
     wild = holds_joker(hand)
     n = 0
     scored = 0
@@ -1055,13 +1044,13 @@ def _exhaustive_kernel(
     k3 = np.empty(N_THREE, dtype=np.int32)
     x5 = np.zeros(N_FIVE, dtype=np.float64)
     x3 = np.zeros(N_THREE, dtype=np.float64)
-    n_opp = p[P_N_OPP]
+    n_opp = p.n_opp
     for h in range(hands.shape[0]):
         rank_subsets(hands[h], rt, r5, r3, k5, k3)
         wild = holds_joker(hands[h])
         copies = 0
         if horse >= 0:
-            copies = horse_counts(hands[h], horse, p[P_HORSE], five, three, x5, x3)
+            copies = horse_counts(hands[h], horse, p.horse, five, three, x5, x3)
         best_v = -np.inf
         key_b, key_m, key_f, id_b, id_m, id_f = -1, -1, -1, -1, -1, -1
         for s in range(split_ids.shape[0]):
@@ -1170,7 +1159,7 @@ class Solver:
 
     ``front_first``: equal values go to the stronger front (else the stronger back).
     ``joint``: the cumulative copula grids of the opponents' duns
-    (:func:`~simkit.arrange.joint.joint_cdfs`), read when the model's ``P_JOINT`` is set.
+    (:func:`~simkit.arrange.joint.joint_cdfs`), read when the model's ``joint`` is set.
     """
 
     variant: Variant
@@ -1208,7 +1197,7 @@ class Solver:
     def data(self) -> SolverData:
         """The solver as the walk reads it (:class:`SolverData`)."""
         return SolverData(
-            self.q, self.fav, self.sep, self.model.params, self.joint, self.strict,
+            self.q, self.fav, self.sep, self.model.record, self.joint, self.strict,
             self.horse_card, self.front_first,
         )  # fmt: skip
 
@@ -1230,7 +1219,7 @@ def make_solver(
 
     ``horse``: price the 马牌 (:func:`~simkit.arrange.value.horse_model`); ``front_first``:
     the tie-break of equal values (:class:`Solver`); ``weights``: (scoop, home run), the
-    weights of those terms of the value (``P_W_SCOOP``, ``P_W_HOME``; finite and ≥ 0, so the
+    weights of those terms of the value (``w_scoop``, ``w_home``; finite and ≥ 0, so the
     value still rises with every win chance); ``dtype``: of the quantities the kernels read
     (``float32`` halves them, so that fine classes stay in a core's L2 cache;
     the value is still computed in float64 from them); ``joint``: price the joint chances
@@ -1239,21 +1228,21 @@ def make_solver(
     ``place``: price the duns' points by the t-formula's places
     (:class:`~simkit.arrange.value.PlaceModel`; only where the variant plays the t-formula at
     ``n_players``); ``home_rate``: the chance that an opponent who scoops a hand scoops every
-    other player too (``P_HOME_RATE``, in [0, 1]; 0: the table's scoop rate for each of them).
+    other player too (in [0, 1]; 0: the table's scoop rate for each of them).
     """
     v = resolve_variant(variant)
     check_players(n_players)
     if tables is None:
         tables = default_tables(v, n_players)
     model = payout_model(v, n_players, horse=horse)
-    model.params[P_SCOOP_RATE] = tables.scoop_rate  # a fresh model: its own params array
+    model.params["scoop_rate"] = tables.scoop_rate  # a fresh model: its own params array
     w_scoop, w_home = (float(w) for w in weights)
     if not (math.isfinite(w_scoop) and math.isfinite(w_home) and w_scoop >= 0 and w_home >= 0):
         # negative weights would break the search's bounds (the value must rise with wins)
         raise ValueError(f"objective weights must be finite and ≥ 0, got {weights!r}")
-    model.params[P_W_SCOOP], model.params[P_W_HOME] = w_scoop, w_home
+    model.params["w_scoop"], model.params["w_home"] = w_scoop, w_home
     check_home_rate(home_rate)
-    model.params[P_HOME_RATE] = home_rate
+    model.params["home_rate"] = home_rate
     if place is not None:
         if not plays_t_formula(v, n_players):
             raise ValueError(
@@ -1267,8 +1256,8 @@ def make_solver(
     cdfs = INDEPENDENT_JOINT
     if joint and tables.copula is not None:
         cdfs = joint_cdfs(tables.copula)
-        model.params[P_JOINT] = 1.0
-        model.params[P_TIE_TRIPLE], model.params[P_TIE_PAIRS] = tie_extremes(q)
+        model.params["joint"] = 1.0
+        model.params["tie_triple"], model.params["tie_pairs"] = tie_extremes(q)
     return Solver(v, n_players, tables, model, q, fav, front_first, cdfs)
 
 
@@ -1382,7 +1371,7 @@ def exhaustive_ids(rows: np.ndarray, solver: Solver) -> tuple[np.ndarray, np.nda
     ids = np.empty((n, 3), dtype=np.int64)
     values = np.empty(n, dtype=np.float64)
     _exhaustive_kernel(
-        rows, rt, SPLIT_IDS, solver.q, solver.model.params, solver.joint, solver.strict,
+        rows, rt, SPLIT_IDS, solver.q, solver.model.record, solver.joint, solver.strict,
         solver.horse_card, solver.front_first, FIVE_SUBSETS, THREE_SUBSETS, ids, values,
     )  # fmt: skip
     return ids, values
@@ -1407,10 +1396,10 @@ def split_values(
     extra = np.zeros(flat.shape, dtype=np.float64)
     if horse is not None and solver.horse_card >= 0:
         copies = np.broadcast_to(np.asarray(horse), classes.shape).reshape(-1, 3)
-        extra = solver.model.params[P_HORSE] ** copies - 1.0
+        extra = solver.model.params["horse"] ** copies - 1.0
     out = np.empty(flat.shape[0], dtype=np.float64)
     values_kernel(
-        flat, solver.q, solver.model.params, solver.joint, np.ascontiguousarray(extra), out
+        flat, solver.q, solver.model.record, solver.joint, np.ascontiguousarray(extra), out
     )
     return out.reshape(classes.shape[:-1])
 
@@ -1428,7 +1417,7 @@ def values_kernel(classes, q, p, cop, extra, out):
     back class) with quantities ``q``, value parameters ``p`` and copula ``cop``, plus the
     马牌's points from ``extra[i]`` (float64 ``(n, 3)``, each dun's extra count) against
     every opponent."""
-    n_opp = p[P_N_OPP]
+    n_opp = p.n_opp
     for i in range(classes.shape[0]):
         cf, cm, cb = classes[i, 0], classes[i, 1], classes[i, 2]
         out[i] = split_ev(q, p, cop, cf, cm, cb) + n_opp * horse_points(

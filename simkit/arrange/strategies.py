@@ -174,7 +174,7 @@ class ExpectedScore(MaxEV):
     ``places``: price dun points by the t-formula's places where the tables carry a place
     model (:class:`~simkit.arrange.value.PlaceModel`).
     ``home_rate``: the chance that an opponent who scoops the hand scoops every other player
-    too (``P_HOME_RATE``; 0: the table's scoop rate for each other player).
+    too (the payout record's ``home_rate``; 0: the table's scoop rate for each other player).
     ``conditioning``: the hand's own card removal, its tables shifted by the card-removal
     model shipped for the tables (:class:`~simkit.arrange.removal.RemovalModel`): ``"none"``;
     ``"auto"``, where a model fits these tables and options (else none); ``"model"``, an

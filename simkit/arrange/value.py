@@ -19,14 +19,14 @@ pairwise points (:func:`expected_points`) are
 with ``S⁺ = Π W_d`` the chance I scoop the opponent and ``S⁻ = Π L_d`` the chance I am
 scooped (when ties count, ``S⁺ = Π(1 − L) − Π T``), ``won`` / ``paid`` the pair's points in a
 scoop before the scoop rule.  Those products take the opponent's three duns as independent;
-with a copula of the opponents' duns (``P_JOINT``: expected-score's tables hold the copula of
+with a copula of the opponents' duns (``joint``: expected-score's tables hold the copula of
 the population they were trained on, :mod:`simkit.arrange.joint`) the joint chances are read
 from it instead (:func:`joint_chances`): an opponent's three duns are set from one hand, and
 strength moved into its back is missing from its front, so that (with every shipped variant's
 tables) all three of its duns sit below their medians 25-35% less often than the products
 say, and scoops at middling chances are rarer.  The expected score is that times the number
 of opponents, plus the home run (全垒打): I scoop everyone with chance ``(S⁺)^(n−1)``; an
-opponent who scoops me scoops the rest at the table's average scoop rate, or (``P_HOME_RATE``
+opponent who scoops me scoops the rest at the table's average scoop rate, or (``home_rate``
 > 0) scoops all of them with that chance: an opponent that beats all three of a split's duns
 holds a strong hand, and scoops the others far more often than the average hand does
 (:attr:`~simkit.arrange.strategies.ExpectedScore.home_rate` sets it).  With win and lose
@@ -34,14 +34,14 @@ chances 0 or 1 the pair formula is exactly :func:`simkit.score.pair_points` (tes
 shipped variant).  The t-formula, the horse card and the banker topology rank or multiply net
 waters and are left out; specials of opponents add a constant that cannot change the best split.
 
-Under the t-formula a place model (:class:`PlaceModel`, ``P_PLACE``; read by
+Under the t-formula a place model (:class:`PlaceModel`, ``place``; read by
 ``ExpectedScore(places=True)`` where the tables carry one) prices the duns' part instead by the
 places: ``τ(m)·h(B)``, ``B`` the duns' expected points over the table, ``h`` their expected
 place payment and ``τ(m)`` the expected t when the split's biggest worth is ``m``
 (:func:`placed_points`); the scoop and home-run terms stay as above.
 
 The scoop terms (of every pair) and the home-run terms are multiplied by two weights,
-``P_W_SCOOP`` and ``P_W_HOME`` (1 and 1: the formula above, to the last bit).  Where the
+``w_scoop`` and ``w_home`` (1 and 1: the formula above, to the last bit).  Where the
 scorer pays the round otherwise than the duns' points say (guangxi's t-formula replaces them by
 places and multiplies a home run's places), expected-score reads weights fitted to rollouts of
 the full rules from its tables (:mod:`simkit.objective`); nonnegative weights keep the value
@@ -52,7 +52,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numba as nb
 import numpy as np
@@ -75,39 +75,45 @@ from simkit.variants.scoring_rules import MIN_PLAYERS
 
 # Quantities of the win tables, along the last axis of a ``(3, N_FINE, 4)`` array.
 Q_WIN, Q_LOSE, Q_VW, Q_LE = range(4)
-# The payout parameters, a float64 vector (see the module docstring and payout_model).
-(
-    P_N_OPP,  # opponents at the table
-    P_SCOOP_ADD,  # points a scoop adds (mode "add")
-    P_SCOOP_DOUBLE,  # 0: no doubling; 1: a scoop doubles everything; 2: the dun count only
-    P_SCOOP_TIES,  # 1: a tied dun does not prevent a scoop
-    P_MAJORITY,  # points of the majority match (0: none)
-    P_MAJORITY_TWO,  # 1: the match needs two wins; 0: more wins than losses
-    P_HOME,  # 1: home runs are paid at this table
-    P_HOME_ADD,  # extra each scooped opponent pays the home-run player
-    P_HOME_FACTOR,  # the home-run player's points are multiplied by this
-    P_SCOOP_RATE,  # chance a player scoops a given opponent (from training)
-    P_HOME_BASE,  # > 0: the home run multiplies only the dun count, this many points a pair
-    P_HORSE,  # the 马牌 multiplier of a winning dun that holds it (1: none; expected-score)
-    P_W_SCOOP,  # weight of the scoop terms in a pair's value (1: as the model prices them)
-    P_W_HOME,  # weight of the home-run terms (1: as the model prices them)
-    P_JOINT,  # 1: the joint chances of the opponents' copula (simkit.arrange.joint); 0: products
-    P_TIE_TRIPLE,  # bounds only: the largest t₀·t₁·t₂ of any split (the tables' tie chances)
-    P_TIE_PAIRS,  # bounds only: the largest Σ tᵢ·tⱼ over pairs of duns
-    P_PLACE,  # > 0: the t-formula's places price the duns' points (the amplitude of h)
-    P_PLACE_CENTRE,  # h's centre: the table's expected points at which the place is even
-    P_PLACE_SCALE,  # h's scale in points
-    P_T_LEVEL,  # the first of N_T_LEVELS levels of T, the other hands' biggest dun worth
-) = range(21)
 #: Levels of T the place model holds (their chances follow the levels in ``params``).
 N_T_LEVELS = 8
-P_T_CHANCE = P_T_LEVEL + N_T_LEVELS
-#: > 0: the chance an opponent who scoops me scoops every other player too (0: the table's scoop
-#: rate for each of them).  Last, so that no index before it moves: numba caches a kernel by its
-#: own file, and one compiled in another file (search, conditioned, rerank) keeps the indices
-#: of this module it was compiled with until its own file changes.
-P_HOME_RATE = P_T_CHANCE + N_T_LEVELS
-N_PARAMS = P_HOME_RATE + 1
+#: The payout parameters, one record (a 0-d structured array of this dtype, see the module
+#: docstring and :func:`payout_model`); the kernels read its fields by name (``p.n_opp``).
+PAYOUT_PARAMS = np.dtype(
+    [
+        ("n_opp", np.float64),  # opponents at the table
+        ("scoop_add", np.float64),  # points a scoop adds (mode "add")
+        ("scoop_double", np.float64),  # 0: no doubling; 1: a scoop doubles all; 2: the dun count
+        ("scoop_ties", np.float64),  # 1: a tied dun does not prevent a scoop
+        ("majority", np.float64),  # points of the majority match (0: none)
+        ("majority_two", np.float64),  # 1: the match needs two wins; 0: more wins than losses
+        ("home", np.float64),  # 1: home runs are paid at this table
+        ("home_add", np.float64),  # extra each scooped opponent pays the home-run player
+        ("home_factor", np.float64),  # the home-run player's points are multiplied by this
+        ("scoop_rate", np.float64),  # chance a player scoops a given opponent (from training)
+        ("home_base", np.float64),  # > 0: the home run multiplies the dun count only, this many
+        ("horse", np.float64),  # the 马牌 multiplier of a winning dun that holds it (1: none)
+        ("w_scoop", np.float64),  # weight of the scoop terms in a pair's value (1: as priced)
+        ("w_home", np.float64),  # weight of the home-run terms (1: as priced)
+        ("joint", np.float64),  # 1: the joint chances of the opponents' copula; 0: products
+        ("tie_triple", np.float64),  # bounds only: the largest t₀·t₁·t₂ of any split
+        ("tie_pairs", np.float64),  # bounds only: the largest Σ tᵢ·tⱼ over pairs of duns
+        ("place", np.float64),  # > 0: the t-formula's places price the duns (h's amplitude)
+        ("place_centre", np.float64),  # h's centre: the expected points where the place is even
+        ("place_scale", np.float64),  # h's scale in points
+        ("t_level", np.float64, (N_T_LEVELS,)),  # levels of T, the others' biggest dun worth
+        ("t_chance", np.float64, (N_T_LEVELS,)),  # their chances
+        # > 0: the chance an opponent who scoops me scoops every other player too (0: the
+        # table's scoop rate for each of them)
+        ("home_rate", np.float64),
+    ]
+)
+
+
+def new_params() -> np.ndarray:
+    """A zeroed payout record: a 0-d array of :data:`PAYOUT_PARAMS` (``params["n_opp"] = 3``
+    sets a field; ``params[()]`` is the record the kernels take)."""
+    return np.zeros((), dtype=PAYOUT_PARAMS)
 
 
 @dataclass(frozen=True)
@@ -116,15 +122,20 @@ class PayoutModel:
 
     ``win_points[d, c]``: points collected for winning dun ``d`` with a hand of fine class
     ``c`` (1 plus its bonus; 0 when a majority point replaces the duns).  ``params``: the
-    float64 payout vector (``P_*`` indices).  ``strict``: bit 0 front < middle, bit 1 middle <
-    back.  ``horse_card``: the card whose winning dun counts ``params[P_HORSE]`` times (-1:
-    none in this model).
+    payout record, a 0-d array of :data:`PAYOUT_PARAMS`.  ``strict``: bit 0 front < middle,
+    bit 1 middle < back.  ``horse_card``: the card whose winning dun counts ``params["horse"]``
+    times (-1: none in this model).
     """
 
     win_points: np.ndarray
     params: np.ndarray
     strict: int = 0
     horse_card: int = -1
+
+    @property
+    def record(self) -> np.void:
+        """``params`` as the record the kernels take (a view: a change of ``params`` shows)."""
+        return cast(np.void, self.params[()])
 
 
 @dataclass(frozen=True)
@@ -163,15 +174,15 @@ class PlaceModel:
             raise ValueError(f"the chances of T must be ≥ 0 and sum to 1, got {self.chances}")
 
     def write(self, params: np.ndarray) -> None:
-        """Set the model in a payout vector (``P_PLACE``.. ``P_T_CHANCE``)."""
-        params[P_PLACE] = self.amplitude
-        params[P_PLACE_CENTRE] = self.centre
-        params[P_PLACE_SCALE] = self.scale
-        params[P_T_LEVEL : P_T_LEVEL + N_T_LEVELS] = 0.0
-        params[P_T_CHANCE : P_T_CHANCE + N_T_LEVELS] = 0.0
+        """Set the model in a payout record (its fields ``place`` to ``t_chance``)."""
+        params["place"] = self.amplitude
+        params["place_centre"] = self.centre
+        params["place_scale"] = self.scale
+        params["t_level"] = 0.0
+        params["t_chance"] = 0.0
         k = len(self.levels)
-        params[P_T_LEVEL : P_T_LEVEL + k] = self.levels
-        params[P_T_CHANCE : P_T_CHANCE + k] = self.chances
+        params["t_level"][:k] = self.levels
+        params["t_chance"][:k] = self.chances
 
     def as_meta(self) -> dict[str, Any]:
         """The model as a tables file's meta entry (JSON numbers and lists)."""
@@ -200,7 +211,7 @@ def plays_t_formula(variant: Variant, n_players: int) -> bool:
 
 
 def check_home_rate(home_rate: float) -> None:
-    """``P_HOME_RATE``'s value, checked: a chance in [0, 1]."""
+    """``home_rate``'s value, checked: a chance in [0, 1]."""
     if not 0.0 <= home_rate <= 1.0:  # NaN too
         raise ValueError(f"home_rate must be a chance in [0, 1], got {home_rate!r}")
 
@@ -218,32 +229,32 @@ def payout_model(variant: Variant, n_players: int, *, horse: bool = False) -> Pa
     rules = compile_rules(variant, n_players)
     category_of_class = fine_code_list() // FINE_PER_CATEGORY
     win_points = rules.dun_worth[:, category_of_class]  # (3, N_FINE), a fresh array
-    params = np.zeros(N_PARAMS, dtype=np.float64)
-    params[P_N_OPP] = rules.n_players - 1
-    params[P_HORSE] = 1.0
-    params[P_W_SCOOP] = params[P_W_HOME] = 1.0
+    params = new_params()
+    params["n_opp"] = rules.n_players - 1
+    params["horse"] = 1.0
+    params["w_scoop"] = params["w_home"] = 1.0
     if rules.majority:
-        params[P_MAJORITY] = rules.majority_points
-        params[P_MAJORITY_TWO] = rules.majority_two_wins
+        params["majority"] = rules.majority_points
+        params["majority_two"] = rules.majority_two_wins
         if rules.majority_replaces_duns:
             win_points = np.zeros_like(win_points)
     if rules.scoop_mode != ScoopMode.NONE:
-        params[P_SCOOP_TIES] = rules.scoop_with_ties
+        params["scoop_ties"] = rules.scoop_with_ties
         if rules.scoop_mode == ScoopMode.ADD:
-            params[P_SCOOP_ADD] = rules.scoop_points
+            params["scoop_add"] = rules.scoop_points
         else:
-            params[P_SCOOP_DOUBLE] = 1.0 if rules.scoop_doubles_all else 2.0
+            params["scoop_double"] = 1.0 if rules.scoop_doubles_all else 2.0
     if rules.home_run:
-        params[P_HOME] = 1.0
-        params[P_HOME_ADD] = rules.home_run_extra
-        params[P_HOME_FACTOR] = rules.home_run_factor
+        params["home"] = 1.0
+        params["home_add"] = rules.home_run_extra
+        params["home_factor"] = rules.home_run_factor
         if not rules.home_run_doubles_all and not rules.majority_replaces_duns:
             # the scorer's base-only home run: the three duns won, twice when a doubling
             # scoop doubled the count (score._home_run_base)
-            params[P_HOME_BASE] = 6.0 if rules.scoop_mode == ScoopMode.DOUBLE else 3.0
+            params["home_base"] = 6.0 if rules.scoop_mode == ScoopMode.DOUBLE else 3.0
     horse_card = -1
     if horse:
-        horse_card, params[P_HORSE] = horse_model(variant, n_players)
+        horse_card, params["horse"] = horse_model(variant, n_players)
     return PayoutModel(
         win_points=np.ascontiguousarray(win_points),
         params=params,
@@ -337,7 +348,7 @@ def expected_points(w0, w1, w2, l0, l1, l2, v0, v1, v2, e0, e1, e2, p, cop, boun
     ``w*``, ``l*``: chance of winning / losing each dun against one opponent; ``v*``: points
     collected when winning it; ``e*``: points paid when losing it; ``p``: payout parameters;
     ``cop``: the cumulative copula grids of the opponents' duns (:func:`joint_chances`; read
-    when ``p[P_JOINT]``).  The value rises with every ``w`` and ``v`` and falls with every
+    when ``p.joint``).  The value rises with every ``w`` and ``v`` and falls with every
     ``l`` and ``e``.  It is computed in float64 whatever the inputs' type (float32 quantities
     would otherwise be multiplied in float32, and the search's bounds, computed in float64,
     could then fall below the value they bound).  ``bound``: the favourable quantities' bound
@@ -351,23 +362,23 @@ def expected_points(w0, w1, w2, l0, l1, l2, v0, v1, v2, e0, e1, e2, p, cop, boun
     v0, v1, v2 = np.float64(v0), np.float64(v1), np.float64(v2)
     e0, e1, e2 = np.float64(e0), np.float64(e1), np.float64(e2)
     base = w0 * v0 + w1 * v1 + w2 * v2 - l0 * e0 - l1 * e1 - l2 * e2
-    if p[P_PLACE] > 0.0:  # the t-formula's places price the duns: the rest priced as before
-        placed = placed_points(p[P_N_OPP] * base, max(v0, max(v1, v2)), p, bound)
+    if p.place > 0.0:  # the t-formula's places price the duns: the rest priced as before
+        placed = placed_points(p.n_opp * base, max(v0, max(v1, v2)), p, bound)
         base = 0.0
     else:
         placed = 0.0
-    if p[P_JOINT] > 0.0:
+    if p.joint > 0.0:
         s_for, s_against, maj_win, maj_lose = joint_chances(w0, w1, w2, l0, l1, l2, p, cop, bound)
     else:
         s_for, s_against, maj_win, maj_lose = _independent_chances(w0, w1, w2, l0, l1, l2, p)
     home_for = s_for  # I scoop every opponent
-    if p[P_HOME] > 0.0:
-        for _ in range(int(p[P_N_OPP]) - 1):  # integer powers: far cheaper than ``**``
+    if p.home > 0.0:
+        for _ in range(int(p.n_opp) - 1):  # integer powers: far cheaper than ``**``
             home_for *= s_for
     total = points_of_chances(
         base, v0 + v1 + v2, e0 + e1 + e2, s_for, s_against, maj_win, maj_lose, home_for, p
     )
-    if p[P_PLACE] > 0.0:
+    if p.place > 0.0:
         total += placed
     return total
 
@@ -378,15 +389,15 @@ def t_expected(m, p):
     hands' biggest is ``T`` (its levels and chances in ``p``)."""
     out = 0.0
     for k in range(N_T_LEVELS):
-        level = p[P_T_LEVEL + k]
-        out += p[P_T_CHANCE + k] * (m if m > level else level)
+        level = p.t_level[k]
+        out += p.t_chance[k] * (m if m > level else level)
     return out
 
 
 @nb.njit(cache=True, inline="always")
 def placed_points(b, m, p, bound=False):
     """The duns' part of the value: ``b``, their expected points over the table, as they are
-    paid, or under the t-formula's places (``p[P_PLACE] > 0``) ``τ(m)·h(b)``.
+    paid, or under the t-formula's places (``p.place > 0``) ``τ(m)·h(b)``.
 
     ``h(b) = A·tanh((b − c)/s)`` is the expected place payment (±3, ±1 at 4 players, before t)
     of a hand whose duns expect ``b`` points, and ``τ(m)`` (:func:`t_expected`) the expected
@@ -396,9 +407,9 @@ def placed_points(b, m, p, bound=False):
     smallest t, ``τ(0)``, where ``h(b) < 0``: every split at most those has
     ``τ(m)·h(b') ≤ τ(m)·h(b) ≤ τ(0)·h(b)``.
     """
-    if p[P_PLACE] <= 0.0:
+    if p.place <= 0.0:
         return b
-    h = p[P_PLACE] * np.tanh((b - p[P_PLACE_CENTRE]) / p[P_PLACE_SCALE])
+    h = p.place * np.tanh((b - p.place_centre) / p.place_scale)
     if bound and h < 0.0:
         return t_expected(0.0, p) * h
     return t_expected(m, p) * h
@@ -408,15 +419,15 @@ def placed_points(b, m, p, bound=False):
 def _independent_chances(w0, w1, w2, l0, l1, l2, p):
     """(scoop, scooped, majority won, majority lost) of independent duns."""
     t0, t1, t2 = 1.0 - w0 - l0, 1.0 - w1 - l1, 1.0 - w2 - l2
-    if p[P_SCOOP_TIES] > 0.0:  # ties count toward a scoop: no dun lost and at least one won
+    if p.scoop_ties > 0.0:  # ties count toward a scoop: no dun lost and at least one won
         s_for = (1.0 - l0) * (1.0 - l1) * (1.0 - l2) - t0 * t1 * t2
         s_against = (1.0 - w0) * (1.0 - w1) * (1.0 - w2) - t0 * t1 * t2
     else:
         s_for = w0 * w1 * w2
         s_against = l0 * l1 * l2
     maj_win = maj_lose = 0.0
-    if p[P_MAJORITY] != 0.0:
-        if p[P_MAJORITY_TWO] > 0.0:  # the match needs two duns won
+    if p.majority != 0.0:
+        if p.majority_two > 0.0:  # the match needs two duns won
             maj_win = w0 * w1 + w0 * w2 + w1 * w2 - 2.0 * w0 * w1 * w2
             maj_lose = l0 * l1 + l0 * l2 + l1 * l2 - 2.0 * l0 * l1 * l2
         else:  # more duns won than lost: the distribution of wins minus losses
@@ -444,22 +455,22 @@ def joint_chances(w0, w1, w2, l0, l1, l2, p, cop, bound):
     most a few in 10⁴: ties are rare) are the independent products.  ``bound``: an upper bound
     of the value over the splits whose quantities are at most these favourable ones: the
     copula's chances are monotone, and each tie term takes its extreme over every split
-    (``P_TIE_TRIPLE``, ``P_TIE_PAIRS``).
+    (``tie_triple``, ``tie_pairs``).
     """
     below, above = cop[0], cop[1]
     t0, t1, t2 = 1.0 - w0 - l0, 1.0 - w1 - l1, 1.0 - w2 - l2
     s_for = s_against = 0.0
     won3 = lost3 = -1.0
     won2 = lost2 = 0.0
-    if p[P_MAJORITY] != 0.0:  # the triples and the pairs, from one lookup of the cells
+    if p.majority != 0.0:  # the triples and the pairs, from one lookup of the cells
         won3, won2 = cdf3_and_pairs(below, w0, w1, w2)
         lost3, lost2 = cdf3_and_pairs(above, l0, l1, l2)
-    if p[P_SCOOP_DOUBLE] != 0.0 or p[P_SCOOP_ADD] != 0.0 or p[P_HOME] > 0.0:
-        if p[P_SCOOP_TIES] > 0.0:  # no dun lost, less all three tied
+    if p.scoop_double != 0.0 or p.scoop_add != 0.0 or p.home > 0.0:
+        if p.scoop_ties > 0.0:  # no dun lost, less all three tied
             s_for = cdf3(below, 1.0 - l0, 1.0 - l1, 1.0 - l2)
             s_against = cdf3(above, 1.0 - w0, 1.0 - w1, 1.0 - w2)
             if bound:
-                s_against -= p[P_TIE_TRIPLE]
+                s_against -= p.tie_triple
             else:
                 s_for -= t0 * t1 * t2
                 s_against -= t0 * t1 * t2
@@ -472,12 +483,12 @@ def joint_chances(w0, w1, w2, l0, l1, l2, p, cop, bound):
             s_for = won3
             s_against = lost3
     maj_win = maj_lose = 0.0
-    if p[P_MAJORITY] != 0.0:
+    if p.majority != 0.0:
         maj_win = won2 - 2.0 * won3
         maj_lose = lost2 - 2.0 * lost3
-        if p[P_MAJORITY_TWO] == 0.0:  # more wins than losses: one win and two ties too
+        if p.majority_two == 0.0:  # more wins than losses: one win and two ties too
             if bound:
-                maj_win += p[P_TIE_PAIRS]
+                maj_win += p.tie_pairs
             else:
                 maj_win += w0 * t1 * t2 + w1 * t0 * t2 + w2 * t0 * t1
                 maj_lose += l0 * t1 * t2 + l1 * t0 * t2 + l2 * t0 * t1
@@ -496,43 +507,43 @@ def points_of_chances(base, won, paid, s_for, s_against, maj_win, maj_lose, home
     duns; a caller may pass counted ones.
     """
     pair = base
-    if p[P_MAJORITY] != 0.0:
-        pair += p[P_MAJORITY] * (maj_win - maj_lose)
-        won += p[P_MAJORITY]
-        paid += p[P_MAJORITY]
-    if p[P_SCOOP_DOUBLE] == 1.0:  # a scoop doubles the pair's points
-        pair += p[P_W_SCOOP] * (s_for * won - s_against * paid)
+    if p.majority != 0.0:
+        pair += p.majority * (maj_win - maj_lose)
+        won += p.majority
+        paid += p.majority
+    if p.scoop_double == 1.0:  # a scoop doubles the pair's points
+        pair += p.w_scoop * (s_for * won - s_against * paid)
         won *= 2.0
         paid *= 2.0
-    elif p[P_SCOOP_DOUBLE] == 2.0:  # a scoop doubles the dun count (3)
-        pair += p[P_W_SCOOP] * (3.0 * (s_for - s_against))
+    elif p.scoop_double == 2.0:  # a scoop doubles the dun count (3)
+        pair += p.w_scoop * (3.0 * (s_for - s_against))
         won += 3.0
         paid += 3.0
-    if p[P_SCOOP_ADD] != 0.0:
-        pair += p[P_W_SCOOP] * (p[P_SCOOP_ADD] * (s_for - s_against))
-        won += p[P_SCOOP_ADD]
-        paid += p[P_SCOOP_ADD]
-    n_opp = p[P_N_OPP]
+    if p.scoop_add != 0.0:
+        pair += p.w_scoop * (p.scoop_add * (s_for - s_against))
+        won += p.scoop_add
+        paid += p.scoop_add
+    n_opp = p.n_opp
     total = n_opp * pair
-    if p[P_HOME] > 0.0:
+    if p.home > 0.0:
         # I scoop everyone; or an opponent scoops me and (at the table's scoop rate, or with
-        # the chance P_HOME_RATE that one who scoops me scoops them all) the rest.
-        if p[P_HOME_RATE] > 0.0 and n_opp > 1.0:  # one opponent: its scoop is the home run
-            home_against = s_against * p[P_HOME_RATE]
+        # the chance home_rate that one who scoops me scoops them all) the rest.
+        if p.home_rate > 0.0 and n_opp > 1.0:  # one opponent: its scoop is the home run
+            home_against = s_against * p.home_rate
         else:
             home_against = s_against
             for _ in range(int(n_opp) - 1):
-                home_against *= p[P_SCOOP_RATE]
-        w_home = p[P_W_HOME]
-        total += w_home * (n_opp * p[P_HOME_ADD] * (home_for - home_against))
-        if p[P_HOME_BASE] > 0.0:  # only the dun count is multiplied
+                home_against *= p.scoop_rate
+        w_home = p.w_home
+        total += w_home * (n_opp * p.home_add * (home_for - home_against))
+        if p.home_base > 0.0:  # only the dun count is multiplied
             total += w_home * (
-                (p[P_HOME_FACTOR] - 1.0) * p[P_HOME_BASE] * (n_opp * home_for - home_against)
+                (p.home_factor - 1.0) * p.home_base * (n_opp * home_for - home_against)
             )
         else:
             total += w_home * (
-                (p[P_HOME_FACTOR] - 1.0)
-                * (n_opp * home_for * (won + p[P_HOME_ADD]) - home_against * (paid + p[P_HOME_ADD]))
+                (p.home_factor - 1.0)
+                * (n_opp * home_for * (won + p.home_add) - home_against * (paid + p.home_add))
             )
     return total
 
@@ -544,12 +555,12 @@ def placed_skip_below(y, m, p, bound):
     it without the split's ``tanh`` (``1e-7`` to spare for the rounding of the inverse).
     ``inf`` where no ``b`` reaches ``y``."""
     tau = t_expected(0.0, p) if bound and y < 0.0 else t_expected(m, p)
-    needed = y / tau / p[P_PLACE]
+    needed = y / tau / p.place
     if needed >= 1.0:
         return np.inf
     if needed <= -1.0:
         return -np.inf
-    return p[P_PLACE_CENTRE] + p[P_PLACE_SCALE] * np.arctanh(needed) - 1e-7
+    return p.place_centre + p.place_scale * np.arctanh(needed) - 1e-7
 
 
 @nb.njit(cache=True, inline="always")

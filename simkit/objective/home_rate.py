@@ -47,9 +47,10 @@ _CANDIDATE_RATES = (0.25, 0.5)
 def home_components(cand: np.ndarray, solver: Solver) -> np.ndarray:
     """``float64 (c, 5)`` for arranged splits ``cand (c, 13)``: ``HB``, ``HS`` (as
     :func:`components`' ``B`` and ``S``), ``H_SCOOP_RATE`` (its ``H``) and ``H_FOR``,
-    ``H_AGAINST``: the home-run terms priced at a home rate ``r`` (``P_HOME_RATE``: an
-    opponent who scoops me scoops all) are ``H_FOR - r·H_AGAINST``, exactly, since the home run
-    against enters the value linearly in ``r``; they are read at r = 1 and r = 1/2."""
+    ``H_AGAINST``: the home-run terms priced at a home rate ``r`` (the payout record's
+    ``home_rate``: an opponent who scoops me scoops all) are ``H_FOR - r·H_AGAINST``, exactly,
+    since the home run against enters the value linearly in ``r``; they are read at r = 1 and
+    r = 1/2."""
     base, scoop, home, at_one, at_half = values_at(
         cand, solver, ((0.0, 0.0, 0.0), (1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 1.0, 1.0),
                        (0.0, 1.0, 0.5)),

@@ -10,7 +10,6 @@ from typing import Any
 import numpy as np
 
 from simkit.arrange import (
-    P_N_OPP,
     Q_LE,
     Q_LOSE,
     Q_VW,
@@ -47,7 +46,7 @@ def dun_points(cand: np.ndarray, solver: Solver) -> np.ndarray:
         - q[d, cls[:, d], Q_LOSE] * q[d, cls[:, d], Q_LE]
         for d in range(3)
     ]
-    return np.asarray(solver.model.params[P_N_OPP] * (per_dun[0] + per_dun[1] + per_dun[2]))
+    return np.asarray(solver.model.params["n_opp"] * (per_dun[0] + per_dun[1] + per_dun[2]))
 
 
 def biggest_worths(arranged: np.ndarray, v: Variant, n_players: int) -> np.ndarray:

@@ -11,8 +11,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from simkit.arrange import (
-    P_W_HOME,
-    P_W_SCOOP,
     ExpectedScore,
     Solver,
     WinTables,
@@ -20,7 +18,6 @@ from simkit.arrange import (
     horse_copies,
     split_values,
 )
-from simkit.arrange.value import P_HOME_RATE
 from simkit.deal import as_generator, deal
 from simkit.errors import SimkitError
 from simkit.evaluate import dun_ranks
@@ -52,20 +49,20 @@ def values_at(
     cand: np.ndarray, solver: Solver, weighting: Sequence[tuple[float, float, float | None]]
 ) -> list[np.ndarray]:
     """The model's values of arranged splits ``cand`` under each ``(w_S, w_H, rate)`` of
-    ``weighting`` (``rate`` None: the solver's own ``P_HOME_RATE``), the solver's own
+    ``weighting`` (``rate`` None: the solver's own ``home_rate``), the solver's own
     parameters restored after."""
     ranks = dun_ranks(cand, solver.variant)
     horse = horse_copies(cand, solver.horse_card) if solver.horse_card >= 0 else None
     p = solver.model.params
-    keep = p[P_W_SCOOP], p[P_W_HOME], p[P_HOME_RATE]
+    keep = float(p["w_scoop"]), float(p["w_home"]), float(p["home_rate"])
     values = []
     try:
         for w_scoop, w_home, rate in weighting:
-            p[P_W_SCOOP], p[P_W_HOME] = w_scoop, w_home
-            p[P_HOME_RATE] = keep[2] if rate is None else rate
+            p["w_scoop"], p["w_home"] = w_scoop, w_home
+            p["home_rate"] = keep[2] if rate is None else rate
             values.append(split_values(ranks, solver, horse))
     finally:
-        p[P_W_SCOOP], p[P_W_HOME], p[P_HOME_RATE] = keep
+        p["w_scoop"], p["w_home"], p["home_rate"] = keep
     return values
 
 

@@ -11,7 +11,6 @@ import numpy as np
 
 from simkit.arrange import (
     DEFAULT_STRATEGY,
-    P_SCOOP_TIES,
     PRESETS,
     ExpectedScore,
     Greedy,
@@ -97,7 +96,7 @@ def fictitious_play(
     (:mod:`simkit.arrange.joint`), blended as the counts are; else by coarse class (max-ev's).
     """
     model = payout_model(variant, n_players)
-    scoop_ties = bool(model.params[P_SCOOP_TIES] > 0)
+    scoop_ties = bool(model.params["scoop_ties"] > 0)
     horse_card, multiplier = horse_model(variant, n_players) if fine else (-1, 1.0)
     changes: list[float] = []
     linear = blend == LINEAR

@@ -46,7 +46,6 @@ from simkit.arrange.search import (
     walk_scratch,
 )
 from simkit.arrange.subsets import rank_subsets
-from simkit.arrange.value import P_JOINT
 from simkit.cards import parse_cards
 from simkit.deal import deal
 from simkit.evaluate import dun_ranks, rank3, rank5, ranking_tables
@@ -230,7 +229,13 @@ def test_user_objective_equals_all_splits():
 
 def _reference_value(w, l, v, e, p):
     """The expected-score model of simkit.arrange, written out again in plain numpy."""
-    n_opp, add, double, ties, maj, maj_two, home, home_add, home_factor, rate, home_base = p[:11]
+    fields = (
+        "n_opp", "scoop_add", "scoop_double", "scoop_ties", "majority", "majority_two", "home",
+        "home_add", "home_factor", "scoop_rate", "home_base",
+    )  # fmt: skip
+    n_opp, add, double, ties, maj, maj_two, home, home_add, home_factor, rate, home_base = (
+        float(p[f]) for f in fields
+    )
     t = 1 - w - l
     base = (w * v - l * e).sum(-1)
     if ties:
@@ -375,14 +380,14 @@ def test_model_with_certain_outcomes_is_pair_points(variant):
     rb = np.where(same, ra, rb)
     for players in (2, 3, 4):
         model = payout_model(v, players)
-        p = model.params.copy()
-        p[0], p[6] = 1.0, 0.0  # one opponent, no home run (a table-wide rule)
+        p = model.params.copy()[()]
+        p["n_opp"], p["home"] = 1.0, 0.0  # one opponent, no home run (a table-wide rule)
         out = np.empty(len(ra))
         # the payout model's worths are by fine class (what the kernels read)
         ca, cb = fine_classes(ra).astype(np.int64), fine_classes(rb).astype(np.int64)
         _model_points(ra, rb, ca, cb, model.win_points, p, INDEPENDENT_JOINT, out)
         np.testing.assert_allclose(out, pair_points(ra, rb, v, players))
-        p[P_JOINT] = 1.0
+        p["joint"] = 1.0
         _model_points(ra, rb, ca, cb, model.win_points, p, DEPENDENT_JOINT, out)
         np.testing.assert_allclose(out, pair_points(ra, rb, v, players))
 

@@ -11,7 +11,6 @@ import numpy as np
 import pytest
 
 from simkit.arrange import (
-    P_PLACE,
     ExpectedScore,
     arrange,
     exhaustive_ids,
@@ -290,7 +289,7 @@ def test_search_equals_the_exhaustive_scan_under_each_hands_own_objective(
         if conditioning == "model"
         else PoolConditioned(places=places)
     )
-    assert (strategy.solver(v, 4).model.params[P_PLACE] > 0) == places
+    assert (strategy.solver(v, 4).model.params["place"] > 0) == places
     hands = _hands(60, 11)
     ids, values = strategy.choose_splits(hands, v, n_players=4)
     for h in range(len(hands)):

@@ -158,7 +158,7 @@ def test_a_backs_horse_bound_holds_every_split_with_that_back():
     its back's caps, whether the card sits in the back, the middle or the front."""
     from simkit.arrange import legal_splits
     from simkit.arrange.search import horse_counts
-    from simkit.arrange.value import P_HORSE, horse_bound_back, horse_points
+    from simkit.arrange.value import horse_bound_back, horse_points
     from simkit.splits import FIVE_SUBSETS, THREE_SUBSETS
 
     v = load_variant("qiantang")
@@ -166,7 +166,7 @@ def test_a_backs_horse_bound_holds_every_split_with_that_back():
     card = solver.horse_card
     assert card >= 0
     q, fav = solver.q, solver.fav
-    multiplier = solver.model.params[P_HORSE]
+    multiplier = float(solver.model.params["horse"])
     rng = np.random.default_rng(11)
     where = {"back": 0, "middle": 0, "front": 0}
     for _ in range(12):
@@ -247,3 +247,26 @@ def test_shipped_fine_tables_are_current_and_converged():
         changes = meta["change_per_iteration"]
         assert changes[-1] < 0.02 and changes[-1] < changes[0]
     assert found == len(served)  # no fallback to max-ev's coarse tables anywhere
+
+
+def test_the_payout_parameters_are_one_record_read_by_field_name():
+    """The value model's parameters are a record of named fields (``PAYOUT_PARAMS``), not a
+    vector read by index: a payout model holds a 0-d array of them, its ``record`` (what the
+    kernels take) is a view, and a field's change reaches the kernels' value."""
+    from simkit.arrange import PAYOUT_PARAMS, new_params
+    from simkit.arrange.search import INDEPENDENT_JOINT
+    from simkit.arrange.value import expected_points, payout_model
+
+    assert new_params().shape == () and new_params().dtype == PAYOUT_PARAMS
+    assert not new_params().tobytes().strip(b"\0")  # every field zero
+    model = payout_model(load_variant("guangxi"), 4)
+    assert model.params.dtype == PAYOUT_PARAMS and model.params.shape == ()
+    assert (model.record["n_opp"], model.record["home"], model.record["scoop_add"]) == (3, 1, 3)
+    record = model.record
+    chances = (0.5, 0.5, 0.5, 0.3, 0.3, 0.3, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0)
+    before = expected_points(*chances, record, INDEPENDENT_JOINT)
+    model.params["w_scoop"] = 0.0  # the view sees it, and the value drops the scoop terms
+    assert record["w_scoop"] == 0.0
+    assert expected_points(*chances, record, INDEPENDENT_JOINT) != before
+    with pytest.raises(ValueError, match="no field"):
+        model.params["w_scop"] = 1.0

@@ -21,11 +21,6 @@ from simkit.arrange.joint import (
     joint_of_population,
 )
 from simkit.arrange.value import (
-    P_HOME,
-    P_JOINT,
-    P_MAJORITY,
-    P_SCOOP_ADD,
-    P_SCOOP_DOUBLE,
     _independent_chances,
     joint_chances,
     payout_model,
@@ -60,9 +55,9 @@ def test_the_independent_copula_prices_as_independent_duns(name):
     """Each scoring family (scoop with ties, majority of more wins than losses, majority of
     two wins, an added scoop, a doubling one): the copula path on the uniform grid gives the
     independent model's scoop, scooped and majority chances."""
-    p = payout_model(load_variant(name), 4).params
-    scoops = p[P_SCOOP_DOUBLE] != 0 or p[P_SCOOP_ADD] != 0 or p[P_HOME] > 0
-    majority = p[P_MAJORITY] != 0
+    p = payout_model(load_variant(name), 4).params[()]
+    scoops = p["scoop_double"] != 0 or p["scoop_add"] != 0 or p["home"] > 0
+    majority = p["majority"] != 0
     assert scoops or majority
     rng = np.random.default_rng(1)
     for _ in range(300):
@@ -136,7 +131,7 @@ def test_search_equals_the_exhaustive_scan_with_a_dependent_copula(name, players
     v = load_variant(name)
     tables = _dependent(default_fine_tables(v, players))
     solver = ExpectedScore(tables).solver(v, players)
-    assert solver.model.params[P_JOINT] == 1.0
+    assert solver.model.params["joint"] == 1.0
     hands = deal(100, 2, rng=11).reshape(-1, 13)
     ids, values, _ = max_ev_ids(hands, solver)
     want_ids, want_values = exhaustive_ids(hands, solver)
@@ -144,7 +139,7 @@ def test_search_equals_the_exhaustive_scan_with_a_dependent_copula(name, players
     assert (ids == want_ids).all()
     # the copula changes the values (and some splits) of the independent model
     plain = ExpectedScore(tables, joint=False).solver(v, players)
-    assert plain.model.params[P_JOINT] == 0.0
+    assert plain.model.params["joint"] == 0.0
     _, plain_values, _ = max_ev_ids(hands, plain)
     assert np.abs(values - plain_values).max() > 1e-3
 
@@ -156,7 +151,7 @@ def test_the_bound_holds_over_every_weaker_split(name):
     v = load_variant(name)
     solver = ExpectedScore(_dependent(default_fine_tables(v, 4), 1)).solver(v, 4)
     q, fav = solver.q, solver.fav
-    p, cop = solver.model.params, solver.joint
+    p, cop = solver.model.params[()], solver.joint
     rng = np.random.default_rng(2)
     n = q.shape[1]
     for _ in range(3000):
@@ -178,7 +173,7 @@ def test_training_stores_the_copula_of_the_play():
     coarse = train("western-2-4", 2, seed=1, n_games=300, iterations=1, strategy="max-ev")
     assert coarse.copula is None
     solver = make_solver("western-2-4", 2, coarse, joint=True)
-    assert solver.model.params[P_JOINT] == 0.0
+    assert solver.model.params["joint"] == 0.0
 
 
 def test_tables_keep_their_copula_on_disk(tmp_path):

@@ -14,17 +14,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from simkit.arrange import (
-    N_PARAMS,
-    P_N_OPP,
-    P_PLACE,
-    P_W_HOME,
-    P_W_SCOOP,
     ExpectedScore,
     PlaceModel,
     default_fine_tables,
     exhaustive_ids,
     make_solver,
     max_ev_ids,
+    new_params,
     objective_weights,
     placed_points,
     plays_t_formula,
@@ -45,11 +41,11 @@ RESULTS = Path(__file__).resolve().parents[2] / "results" / "strategy"
 MODEL = PlaceModel(2.86, -0.43, 4.53, (1.0, 3.0, 4.0, 5.0, 8.0), (0.81, 0.05, 0.09, 0.045, 0.005))
 
 
-def _params(model: PlaceModel = MODEL) -> np.ndarray:
-    p = np.zeros(N_PARAMS)
-    p[P_N_OPP] = 3.0
+def _params(model: PlaceModel = MODEL) -> np.void:
+    p = new_params()
+    p["n_opp"] = 3.0
     model.write(p)
-    return p
+    return p[()]
 
 
 def _solver(variant: str = "guangxi", model: PlaceModel | None = MODEL):
@@ -70,7 +66,7 @@ def test_t_expected_is_the_mean_of_the_larger_worth():
 
 
 def test_without_a_model_the_duns_points_are_priced_as_paid():
-    p = np.zeros(N_PARAMS)
+    p = new_params()[()]
     for b in (-7.25, 0.0, 3.5):
         assert placed_points(b, 3.0, p) == b
         assert placed_points(b, 3.0, p, True) == b
@@ -141,7 +137,7 @@ def test_the_search_equals_the_exhaustive_scan_under_a_place_model():
 def test_expected_score_with_the_places_equals_the_exhaustive_scan_on_10000_hands():
     """The shipped guangxi place model and its weights: the same answers as the scan."""
     solver = ExpectedScore(places=True).solver("guangxi", 4)
-    assert solver.model.params[P_PLACE] > 0
+    assert solver.model.params["place"] > 0
     hands = deal(2501, 4, rng=2026).reshape(-1, 13)[:10_000]
     ids, values, _ = max_ev_ids(hands, solver)
     want_ids, want_values = exhaustive_ids(hands, solver)
@@ -198,14 +194,16 @@ def test_the_shipped_model_is_the_one_the_places_option_plays():
     placed = strategy_from_name("expected-score:places=true")
     assert isinstance(placed, ExpectedScore) and placed.places
     solver = placed.solver(v, 4)
-    want = np.zeros(N_PARAMS)
+    want = new_params()
     PlaceModel.from_meta(entry).write(want)
     p = solver.model.params
-    assert (p[P_PLACE:] == want[P_PLACE:]).all() and p[P_PLACE] > 0
-    assert (p[P_W_SCOOP], p[P_W_HOME]) == (entry["weights"]["scoop"], entry["weights"]["home_run"])
+    for field in ("place", "place_centre", "place_scale", "t_level", "t_chance", "home_rate"):
+        assert (p[field] == want[field]).all()
+    assert p["place"] > 0
+    assert (p["w_scoop"], p["w_home"]) == (entry["weights"]["scoop"], entry["weights"]["home_run"])
     plain = ExpectedScore().solver(v, 4).model.params
-    assert plain[P_PLACE] == 0.0
-    assert (plain[P_W_SCOOP], plain[P_W_HOME]) == objective_weights(tables)
+    assert plain["place"] == 0.0
+    assert (plain["w_scoop"], plain["w_home"]) == objective_weights(tables)
     hands = deal(300, 3, rng=9).reshape(-1, 13)
     # guangxi plays the t-formula at 3 players too, but no place model is fitted there
     assert PLACE_KEY not in default_fine_tables(v, 3).meta

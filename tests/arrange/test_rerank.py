@@ -47,13 +47,6 @@ from simkit.arrange.strategies import (
     strategy_names,
 )
 from simkit.arrange.value import (
-    P_HOME_ADD,
-    P_HOME_FACTOR,
-    P_HOME_RATE,
-    P_N_OPP,
-    P_SCOOP_ADD,
-    P_SCOOP_RATE,
-    P_W_HOME,
     payout_model,
     points_of_chances,
 )
@@ -368,17 +361,17 @@ def test_bad_options_fail_before_any_work():
 
 
 def test_the_home_rate_prices_the_home_run_against_in_place_of_the_table_s_scoop_rate():
-    """``P_HOME_RATE``: an opponent who scoops the hand scoops every other player with that
+    """``home_rate``: an opponent who scoops the hand scoops every other player with that
     chance (the model's default: the table's scoop rate for each of them); at two players an
     opponent's scoop is its home run, whatever the rate says."""
     v = resolve_variant("guangxi")
-    p = payout_model(v, 4).params.copy()
-    p[P_SCOOP_RATE], p[P_W_HOME] = 0.113, 0.4
-    n_opp, add, factor, scoop_add = p[P_N_OPP], p[P_HOME_ADD], p[P_HOME_FACTOR], p[P_SCOOP_ADD]
+    p = payout_model(v, 4).params.copy()[()]
+    p["scoop_rate"], p["w_home"] = 0.113, 0.4
+    n_opp, add, factor, scoop_add = p["n_opp"], p["home_add"], p["home_factor"], p["scoop_add"]
     assert n_opp == 3 and add == 12 and factor == 3 and scoop_add == 3  # guangxi's home run
     args = (0.3, 3.0, 3.5, 0.15, 0.06, 0.0, 0.0, 0.15**3)
     before = points_of_chances(*args, p)
-    p[P_HOME_RATE] = 0.25
+    p["home_rate"] = 0.25
     after = points_of_chances(*args, p)
     # the model's cost of the home runs against: 12 to each opponent's (n_opp chances of one),
     # and the pair it wins (the dun points and the scoop's 3, with the 12) twice more
@@ -387,19 +380,19 @@ def test_the_home_rate_prices_the_home_run_against_in_place_of_the_table_s_scoop
     want = -0.4 * (0.06 * 0.25 - 0.06 * 0.113 * 0.113) * cost
     assert after - before == pytest.approx(want, rel=1e-12)
     assert after < before  # a likelier home run against costs the hand
-    two = payout_model(v, 2).params.copy()
-    two[P_SCOOP_RATE] = 0.113
+    two = payout_model(v, 2).params.copy()[()]
+    two["scoop_rate"] = 0.113
     alone = points_of_chances(*args, two)
-    two[P_HOME_RATE] = 0.25
+    two["home_rate"] = 0.25
     assert points_of_chances(*args, two) == alone
     # the searches: expected-score keeps the table's rate, the re-ranking reads its own
-    assert ExpectedScore().solver(v, 4).model.params[P_HOME_RATE] == 0.0
-    assert RERANK.first().solver(v, 4).model.params[P_HOME_RATE] == 0.0
-    assert RERANK.solver(v, 4).model.params[P_HOME_RATE] == RERANK_HOME_RATE == 0.25
+    assert ExpectedScore().solver(v, 4).model.params["home_rate"] == 0.0
+    assert RERANK.first().solver(v, 4).model.params["home_rate"] == 0.0
+    assert RERANK.solver(v, 4).model.params["home_rate"] == RERANK_HOME_RATE == 0.25
     row = _hands(1, 2)[0]
-    assert RERANK.hand_solver(row, v, 4).model.params[P_HOME_RATE] == 0.25
+    assert RERANK.hand_solver(row, v, 4).model.params["home_rate"] == 0.25
     named = strategy_from_name("expected-score-rerank:home_rate=0")
-    assert named.solver(v, 4).model.params[P_HOME_RATE] == 0.0
+    assert named.solver(v, 4).model.params["home_rate"] == 0.0
 
 
 #: Hands of the guangxi-regional rerank probe (seed 5) the re-ranking lost most on before the
