@@ -106,7 +106,10 @@ PAYOUT_PARAMS = np.dtype(
         # > 0: the chance an opponent who scoops me scoops every other player too (0: the
         # table's scoop rate for each of them)
         ("home_rate", np.float64),
-    ]
+    ],
+    # aligned: numba reads an aligned record's fields with aligned loads (an unaligned one's
+    # with byte-aligned loads, which the search kernels ran about 5% slower with)
+    align=True,
 )
 
 
